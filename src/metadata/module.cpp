@@ -1,0 +1,101 @@
+// Loading a module and building the owner and nesting maps.
+#include "metadata/module.h"
+
+#include "pe/file_io.h"
+
+namespace cil::md {
+
+Expected<std::unique_ptr<Module>> Module::load(const std::string& path) {
+  std::vector<uint8_t> bytes = CIL_TRY(read_file(path));
+  return parse(std::move(bytes));
+}
+
+Expected<std::unique_ptr<Module>> Module::parse(std::vector<uint8_t> bytes) {
+  std::unique_ptr<Module> module(new Module());
+  module->bytes_ = std::move(bytes);
+  CIL_TRY(module->init());
+  return module;
+}
+
+Status Module::init() {
+  image_ = CIL_TRY(pe::PeImage::parse(bytes_));
+  cli_ = CIL_TRY(pe::read_cli_header(image_));
+  ByteReader root = CIL_TRY(image_.reader_at(cli_.metadata.rva, cli_.metadata.size, "metadata root"));
+  metadata_ = CIL_TRY(Metadata::parse(root));
+
+  const TablesStream& t = tables();
+  uint32_t types = t.rows(TableId::TypeDef);
+  method_owner_.assign(size_t{t.rows(TableId::MethodDef)} + 1, 0);
+  field_owner_.assign(size_t{t.rows(TableId::Field)} + 1, 0);
+  for (uint32_t type = 1; type <= types; ++type) {
+    auto [mfirst, mlast] = list_range(TableId::TypeDef, type, col::TypeDef::MethodList,
+                                      t.rows(TableId::MethodPtr) ? TableId::MethodPtr : TableId::MethodDef);
+    for (uint32_t i = mfirst; i < mlast; ++i) {
+      uint32_t method = list_entry(TableId::MethodPtr, TableId::MethodDef, i);
+      if (method && method < method_owner_.size() && !method_owner_[method]) method_owner_[method] = type;
+    }
+    auto [ffirst, flast] = list_range(TableId::TypeDef, type, col::TypeDef::FieldList,
+                                      t.rows(TableId::FieldPtr) ? TableId::FieldPtr : TableId::Field);
+    for (uint32_t i = ffirst; i < flast; ++i) {
+      uint32_t field = list_entry(TableId::FieldPtr, TableId::Field, i);
+      if (field && field < field_owner_.size() && !field_owner_[field]) field_owner_[field] = type;
+    }
+  }
+  enclosing_.assign(size_t{types} + 1, 0);
+  for (uint32_t row = 1; row <= t.rows(TableId::NestedClass); ++row) {
+    uint32_t nested = t.get(TableId::NestedClass, row, col::NestedClass::NestedClass);
+    uint32_t enclosing = t.get(TableId::NestedClass, row, col::NestedClass::EnclosingClass);
+    if (nested >= 1 && nested <= types && enclosing <= types && nested != enclosing) enclosing_[nested] = enclosing;
+  }
+  return ok();
+}
+
+std::pair<uint32_t, uint32_t> Module::list_range(TableId owner, uint32_t rid, uint8_t column, TableId list) const {
+  const TablesStream& t = tables();
+  uint32_t list_end = t.rows(list) + 1;
+  uint32_t first = t.get(owner, rid, column);
+  uint32_t last = rid < t.rows(owner) ? t.get(owner, rid + 1, column) : list_end;
+  if (first == 0 || first >= list_end) return {0, 0};
+  if (last > list_end) last = list_end;
+  if (last < first) last = first;
+  return {first, last};
+}
+
+uint32_t Module::list_entry(TableId ptr_table, TableId target, uint32_t index) const {
+  const TablesStream& t = tables();
+  if (t.rows(ptr_table) == 0) return index;
+  uint32_t rid = t.get_checked(ptr_table, index, 0);
+  return t.valid_rid(target, rid) ? rid : 0;
+}
+
+std::vector<uint32_t> Module::methods_of(uint32_t type_rid) const {
+  std::vector<uint32_t> out;
+  const TablesStream& t = tables();
+  if (!t.valid_rid(TableId::TypeDef, type_rid)) return out;
+  auto [first, last] = list_range(TableId::TypeDef, type_rid, col::TypeDef::MethodList,
+                                  t.rows(TableId::MethodPtr) ? TableId::MethodPtr : TableId::MethodDef);
+  for (uint32_t i = first; i < last; ++i) {
+    if (uint32_t m = list_entry(TableId::MethodPtr, TableId::MethodDef, i)) out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<uint32_t> Module::params_of(uint32_t method_rid) const {
+  std::vector<uint32_t> out;
+  const TablesStream& t = tables();
+  if (!t.valid_rid(TableId::MethodDef, method_rid)) return out;
+  auto [first, last] = list_range(TableId::MethodDef, method_rid, col::MethodDef::ParamList,
+                                  t.rows(TableId::ParamPtr) ? TableId::ParamPtr : TableId::Param);
+  for (uint32_t i = first; i < last; ++i) {
+    if (uint32_t p = list_entry(TableId::ParamPtr, TableId::Param, i)) out.push_back(p);
+  }
+  return out;
+}
+
+std::string_view Module::string_or_placeholder(uint32_t index) const {
+  auto s = strings().get(index);
+  if (!s) return "<bad string index>";
+  return *s;
+}
+
+}  // namespace cil::md

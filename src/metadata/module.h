@@ -1,0 +1,65 @@
+// A loaded managed module: the file bytes, its PE view, CLI header, metadata, and the derived
+// maps (member owners, enclosing types) that naming and rewriting need.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metadata/metadata.h"
+#include "pe/cli_header.h"
+#include "pe/error.h"
+#include "pe/pe_image.h"
+
+namespace cil::md {
+
+/// Cap on nesting when walking enclosing types, so a NestedClass cycle cannot loop.
+inline constexpr unsigned kMaxNestingDepth = 64;
+
+class Module {
+ public:
+  /// Reads and parses `path`. Errors name the structure and offset, not the file.
+  static Expected<std::unique_ptr<Module>> load(const std::string& path);
+  /// Parses bytes already in memory.
+  static Expected<std::unique_ptr<Module>> parse(std::vector<uint8_t> bytes);
+
+  std::span<const uint8_t> bytes() const { return bytes_; }
+  const pe::PeImage& image() const { return image_; }
+  const pe::CliHeader& cli() const { return cli_; }
+  const Metadata& metadata() const { return metadata_; }
+  const TablesStream& tables() const { return metadata_.tables(); }
+  const StringHeap& strings() const { return metadata_.strings(); }
+  const BlobHeap& blobs() const { return metadata_.blobs(); }
+
+  /// TypeDef rid that owns MethodDef `rid`, or 0 when no type lists it.
+  uint32_t method_owner(uint32_t rid) const { return rid < method_owner_.size() ? method_owner_[rid] : 0; }
+  /// TypeDef rid that owns Field `rid`, or 0.
+  uint32_t field_owner(uint32_t rid) const { return rid < field_owner_.size() ? field_owner_[rid] : 0; }
+  /// Enclosing TypeDef rid of TypeDef `rid`, or 0 for a top-level type.
+  uint32_t enclosing_type(uint32_t rid) const { return rid < enclosing_.size() ? enclosing_[rid] : 0; }
+  /// MethodDef rids of a type, in list order, through MethodPtr when present.
+  std::vector<uint32_t> methods_of(uint32_t type_rid) const;
+  /// Param rids of a method, through ParamPtr when present.
+  std::vector<uint32_t> params_of(uint32_t method_rid) const;
+
+  /// A string from #Strings, or a placeholder naming the bad index (for display only).
+  std::string_view string_or_placeholder(uint32_t index) const;
+
+ private:
+  Module() = default;
+  Status init();
+  /// [first, last) list range of row `rid` of `owner` through `column`, clamped to the list.
+  std::pair<uint32_t, uint32_t> list_range(TableId owner, uint32_t rid, uint8_t column, TableId list) const;
+  uint32_t list_entry(TableId ptr_table, TableId target, uint32_t index) const;
+
+  std::vector<uint8_t> bytes_;
+  pe::PeImage image_;
+  pe::CliHeader cli_;
+  Metadata metadata_;
+  std::vector<uint32_t> method_owner_;
+  std::vector<uint32_t> field_owner_;
+  std::vector<uint32_t> enclosing_;
+};
+
+}  // namespace cil::md

@@ -1,0 +1,81 @@
+// The metadata schema as data: table ids, column kinds, coded indexes, and tokens. Generated from
+// tables.def and coded_indexes.def; row sizes, reading, writing and dumping all read it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace cil::md {
+
+/// Metadata table ids (II.22), plus the portable PDB tables.
+enum class TableId : uint8_t {
+#define CIL_TABLE(id, Table) Table = id,
+#define CIL_COLUMN(Table, Column, Kind, Arg)
+#define CIL_TABLE_END(Table)
+#include "metadata/tables.def"
+#undef CIL_TABLE
+#undef CIL_COLUMN
+#undef CIL_TABLE_END
+  Unused = 0xFF,
+};
+
+inline constexpr unsigned kTableSlots = 64;  ///< the Valid bit vector has 64 bits
+
+/// Column indexes per table: col::TypeDef::MethodList and so on.
+namespace col {
+#define CIL_TABLE(id, Table) namespace Table { enum Column : uint8_t {
+#define CIL_COLUMN(Table, Column, Kind, Arg) Column,
+#define CIL_TABLE_END(Table) kColumnCount }; }
+#include "metadata/tables.def"
+#undef CIL_TABLE
+#undef CIL_COLUMN
+#undef CIL_TABLE_END
+}  // namespace col
+
+enum class CodedIndex : uint8_t {
+#define CIL_CODED(Name, bits, ...) Name,
+#include "metadata/coded_indexes.def"
+#undef CIL_CODED
+};
+
+enum class ColumnKind : uint8_t { U16, U32, String, Guid, Blob, Table, Coded };
+
+struct ColumnSchema {
+  std::string_view name;
+  ColumnKind kind;
+  uint8_t target;  ///< TableId for Table columns, CodedIndex for Coded columns
+};
+
+struct TableSchema {
+  std::string_view name;
+  TableId id;
+  std::span<const ColumnSchema> columns;
+  bool defined() const { return !columns.empty(); }
+};
+
+struct CodedIndexSchema {
+  std::string_view name;
+  uint8_t tag_bits;
+  std::span<const TableId> tables;  ///< in tag order; TableId::Unused where a tag names no table
+};
+
+/// The schema of table slot `id` (0..63); undefined slots have no columns.
+const TableSchema& table_schema(uint8_t id);
+inline const TableSchema& table_schema(TableId id) { return table_schema(static_cast<uint8_t>(id)); }
+const CodedIndexSchema& coded_index_schema(CodedIndex kind);
+std::span<const CodedIndexSchema> coded_index_schemas();
+
+/// Tokens (II.22 and III.1.9): table id in the high byte, 1-based row id below.
+using Token = uint32_t;
+inline constexpr uint8_t kUserStringTokenType = 0x70;
+inline constexpr uint32_t kMaxRid = 0x00FFFFFF;
+inline constexpr Token make_token(TableId table, uint32_t rid) {
+  return (uint32_t{static_cast<uint8_t>(table)} << 24) | rid;
+}
+inline constexpr uint8_t token_type(Token token) { return static_cast<uint8_t>(token >> 24); }
+inline constexpr TableId token_table(Token token) { return static_cast<TableId>(token >> 24); }
+inline constexpr uint32_t token_rid(Token token) { return token & kMaxRid; }
+
+}  // namespace cil::md

@@ -1,0 +1,19 @@
+// Formatting of Error values.
+#include "pe/error.h"
+
+#include <fmt/format.h>
+
+namespace cil {
+
+std::string Error::to_string() const {
+  std::string text = structure.empty() ? message : fmt::format("{}: {}", structure, message);
+  if (offset) text += fmt::format(" (offset {:#x})", *offset);
+  return text;
+}
+
+Error make_error(ErrorKind kind, std::string structure, std::string message,
+                 std::optional<uint64_t> offset) {
+  return Error{kind, std::move(structure), std::move(message), offset};
+}
+
+}  // namespace cil
