@@ -1,9 +1,47 @@
-#include "metadata/module.h"
+// The cil-instrument command: dispatches to subcommands.
+#include <cstring>
+#include <string_view>
+
 #include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+
+namespace {
+
+constexpr std::string_view kUsage = R"(Usage:
+  cil-instrument info IN [--json]
+  cil-instrument dump IN [--method PATTERN]... [--json]
+  cil-instrument --help | --version
+
+Commands:
+  info    show PE and CLI headers, flags, ReadyToRun, strong name, debug directory,
+          metadata streams, table row counts and the number of method bodies
+  dump    list every method body (ildasm-like); PATTERN is a glob on
+          Namespace.Type::Method, nested types written Outer/Inner
+
+Run 'cil-instrument COMMAND --help' for a command's options; see cil-instrument(1).
+)";
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    auto m = cil::md::Module::load(argv[i]);
-    if (!m) { fmt::print(stderr, "cil-instrument: error: {}: {}\n", argv[i], m.error().to_string()); continue; }
-    fmt::print("{}: {} methods\n", argv[i], (*m)->tables().rows(cil::md::TableId::MethodDef));
+  using namespace cil::cli;
+  if (argc < 2) {
+    print_usage_error("no command given");
+    return kExitUsage;
   }
+  std::string_view command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    write_stdout(kUsage);
+    return kExitOk;
+  }
+  if (command == "--version") {
+    write_stdout(fmt::format("cil-instrument {}\n", CIL_INSTRUMENT_VERSION));
+    return kExitOk;
+  }
+  if (command == "info") return run_info(argc - 1, argv + 1);
+  if (command == "dump") return run_dump(argc - 1, argv + 1);
+  print_usage_error(fmt::format("unknown command '{}'", command));
+  return kExitUsage;
 }

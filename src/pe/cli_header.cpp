@@ -19,7 +19,7 @@ Expected<DataDirectory> read_directory(ByteReader& r) {
 Expected<CliHeader> read_cli_header(const PeImage& image) {
   DataDirectory dir = image.directory(kClrDirectory);
   if (dir.rva == 0)
-    return make_error(ErrorKind::Unsupported, "CLI header",
+    return make_error(ErrorKind::Format, "CLI header",
                       "not a .NET assembly: the CLR runtime header directory is empty",
                       image.headers().directories_offset + kClrDirectory * 8);
   ByteReader r = CIL_TRY(image.reader_at(dir.rva, kCliHeaderSize, "CLI header"));

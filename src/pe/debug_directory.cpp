@@ -18,7 +18,7 @@ const char* debug_type_name(uint32_t type) {
     case kDebugTypeEmbeddedPortablePdb: return "EmbeddedPortablePdb";
     case kDebugTypePdbChecksum: return "PdbChecksum";
     case 20: return "ExtendedDllCharacteristics";
-    default: return "Unknown";
+    default: return nullptr;
   }
 }
 

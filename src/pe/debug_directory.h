@@ -49,6 +49,7 @@ inline constexpr uint32_t kDebugEntrySize = 28;
 /// debug directory gives an empty list.
 Expected<std::vector<DebugEntry>> read_debug_directory(const PeImage& image);
 
+/// The name of a debug entry type, or nullptr for types the tool does not know.
 const char* debug_type_name(uint32_t type);
 
 }  // namespace cil::pe

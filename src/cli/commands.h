@@ -1,0 +1,9 @@
+// Entry points of the subcommands; each parses its own options and returns an exit code.
+#pragma once
+
+namespace cil::cli {
+
+int run_info(int argc, char** argv);
+int run_dump(int argc, char** argv);
+
+}  // namespace cil::cli

@@ -1,0 +1,37 @@
+// Error and warning lines on stderr, exit codes.
+#include "cli/common.h"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+namespace cil::cli {
+
+void print_error(std::string_view file, const Error& error) {
+  std::string line = fmt::format("cil-instrument: error: {}: {}\n", file, error.to_string());
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+void print_usage_error(std::string_view message) {
+  std::string line = fmt::format("cil-instrument: error: {}\nTry 'cil-instrument --help'.\n", message);
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+void print_warning(std::string_view file, std::string_view message) {
+  std::string line = fmt::format("cil-instrument: warning: {}: {}\n", file, message);
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+int exit_code_for(const Error& error) {
+  switch (error.kind) {
+    case ErrorKind::Usage: return kExitUsage;
+    case ErrorKind::Unsupported: return kExitRefused;
+    default: return kExitBadInput;
+  }
+}
+
+bool write_stdout(std::string_view text) {
+  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+}
+
+}  // namespace cil::cli

@@ -1,0 +1,32 @@
+// What every command shares: exit codes, error and warning lines, and output to stdout.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "pe/error.h"
+
+namespace cil::cli {
+
+/// Exit codes (documented in man/cil-instrument.1, EXIT STATUS).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitDifferences = 1,  ///< diff: the inputs differ
+  kExitUsage = 2,        ///< bad command line
+  kExitBadInput = 3,     ///< an input cannot be read or is malformed
+  kExitOutput = 4,       ///< an output cannot be written
+  kExitRefused = 5,      ///< valid input the command will not process (e.g. mixed-mode)
+};
+
+/// `cil-instrument: error: FILE: structure: message (offset 0x...)` on stderr.
+void print_error(std::string_view file, const Error& error);
+/// `cil-instrument: error: message` on stderr.
+void print_usage_error(std::string_view message);
+/// `cil-instrument: warning: FILE: message` on stderr.
+void print_warning(std::string_view file, std::string_view message);
+/// Exit code for an error about an input file.
+int exit_code_for(const Error& error);
+/// Writes to stdout in one call; returns false when stdout is broken.
+bool write_stdout(std::string_view text);
+
+}  // namespace cil::cli

@@ -1,0 +1,34 @@
+// Locating a method body by RVA and parsing it, with the method named in any error.
+#include "il/body_reader.h"
+
+#include <fmt/format.h>
+
+namespace cil::il {
+
+bool has_il_body(const md::Module& module, uint32_t rid) {
+  const auto& t = module.tables();
+  if (!t.valid_rid(md::TableId::MethodDef, rid)) return false;
+  uint32_t rva = t.get(md::TableId::MethodDef, rid, md::col::MethodDef::Rva);
+  uint32_t impl = t.get(md::TableId::MethodDef, rid, md::col::MethodDef::ImplFlags);
+  return rva != 0 && (impl & 0x3) == 0;
+}
+
+Expected<MethodBody> read_body(const md::Module& module, uint32_t rid) {
+  std::string name = fmt::format("MethodDef 0x{:08X} body", md::make_token(md::TableId::MethodDef, rid));
+  uint32_t rva = module.tables().get(md::TableId::MethodDef, rid, md::col::MethodDef::Rva);
+  auto reader = module.image().reader_from(rva, "method body");
+  if (!reader) {
+    Error e = std::move(reader).error();
+    e.structure = name;
+    return e;
+  }
+  auto body = parse_method_body(*reader);
+  if (!body) {
+    Error e = std::move(body).error();
+    e.structure = name;
+    return e;
+  }
+  return body;
+}
+
+}  // namespace cil::il

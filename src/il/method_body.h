@@ -1,0 +1,70 @@
+// Method body headers and exception-handling sections (ECMA-335 II.25.4).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pe/byte_reader.h"
+#include "pe/error.h"
+
+namespace cil::il {
+
+/// Caps on counts read from a body (see man page, LIMITS).
+inline constexpr uint32_t kMaxEhClauses = 65536;
+inline constexpr uint32_t kMaxEhSections = 1024;
+
+// Header and section flags (II.25.4.1, II.25.4.4, II.25.4.5)
+inline constexpr uint8_t kTinyFormat = 0x2;
+inline constexpr uint8_t kFatFormat = 0x3;
+inline constexpr uint16_t kMoreSects = 0x8;
+inline constexpr uint16_t kInitLocals = 0x10;
+inline constexpr uint8_t kSectEhTable = 0x1;
+inline constexpr uint8_t kSectOptIlTable = 0x2;
+inline constexpr uint8_t kSectFatFormat = 0x40;
+inline constexpr uint8_t kSectMoreSects = 0x80;
+inline constexpr uint32_t kTinyMaxCodeSize = 63;
+inline constexpr uint16_t kTinyMaxStack = 8;
+
+enum class ClauseKind : uint8_t { Catch = 0, Filter = 1, Finally = 2, Fault = 4 };
+
+const char* clause_kind_name(ClauseKind kind);
+
+struct ExceptionClause {
+  ClauseKind kind = ClauseKind::Catch;
+  uint32_t try_offset = 0;
+  uint32_t try_length = 0;
+  uint32_t handler_offset = 0;
+  uint32_t handler_length = 0;
+  uint32_t class_token = 0;    ///< catch clauses
+  uint32_t filter_offset = 0;  ///< filter clauses
+};
+
+/// How one EH section was stored, so an unedited body re-encodes to the same bytes.
+struct EhSectionLayout {
+  bool fat = false;
+  uint32_t clause_count = 0;
+  uint32_t data_size = 0;  ///< as stored; may exceed what the clauses need
+};
+
+struct MethodBody {
+  bool fat = false;
+  uint16_t fat_flags = 0;      ///< the 12 flag bits of a fat header
+  uint8_t header_size = 1;     ///< bytes: 1 (tiny) or 4 * size nibble (fat)
+  uint16_t max_stack = kTinyMaxStack;
+  uint32_t code_size = 0;
+  uint32_t local_sig_token = 0;
+  bool init_locals() const { return fat && (fat_flags & kInitLocals); }
+
+  std::span<const uint8_t> code;
+  uint64_t file_offset = 0;       ///< where the header starts
+  uint64_t code_file_offset = 0;
+  std::vector<ExceptionClause> clauses;
+  std::vector<EhSectionLayout> sections;
+  uint32_t total_size = 0;        ///< header through the end of the last EH section
+};
+
+/// Parses a body from `r`, which starts at the header and runs to the end of the section data.
+Expected<MethodBody> parse_method_body(ByteReader r);
+
+}  // namespace cil::il

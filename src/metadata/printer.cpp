@@ -1,0 +1,573 @@
+// ildasm-style rendering of names, types, member references and method headers.
+#include "metadata/printer.h"
+
+#include <fmt/format.h>
+
+namespace cil::md {
+
+namespace {
+
+bool plain_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+         c == '@' || c == '`' || c == '?' || c == '.';
+}
+
+std::string token_text(Token token) { return fmt::format("0x{:08X}", token); }
+
+std::string bad_token(Token token) { return fmt::format("<bad token {}>", token_text(token)); }
+
+std::string bad_blob(std::string_view what, const Error& e) {
+  return fmt::format("<bad {}: {}>", what, e.message);
+}
+
+const char* primitive_name(ElementType e) {
+  switch (e) {
+    case ElementType::Void: return "void";
+    case ElementType::Boolean: return "bool";
+    case ElementType::Char: return "char";
+    case ElementType::I1: return "int8";
+    case ElementType::U1: return "uint8";
+    case ElementType::I2: return "int16";
+    case ElementType::U2: return "uint16";
+    case ElementType::I4: return "int32";
+    case ElementType::U4: return "uint32";
+    case ElementType::I8: return "int64";
+    case ElementType::U8: return "uint64";
+    case ElementType::R4: return "float32";
+    case ElementType::R8: return "float64";
+    case ElementType::String: return "string";
+    case ElementType::Object: return "object";
+    case ElementType::TypedByRef: return "typedref";
+    case ElementType::I: return "native int";
+    case ElementType::U: return "native uint";
+    default: return nullptr;
+  }
+}
+
+std::string quote_dotted(std::string_view dotted) {
+  // Namespaces are dotted names: quote each component on its own, as ildasm does.
+  std::string out;
+  size_t start = 0;
+  while (true) {
+    size_t dot = dotted.find('.', start);
+    std::string_view part = dotted.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    out += quote_identifier(part);
+    if (dot == std::string_view::npos) break;
+    out += '.';
+    start = dot + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string quote_identifier(std::string_view name) {
+  bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
+  for (char c : name) plain = plain && plain_char(c);
+  if (plain) return std::string(name);
+  std::string out = "'";
+  for (char c : name) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '\'';
+  return out;
+}
+
+std::string escape_string(std::u16string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char16_t c : text) {
+    switch (c) {
+      case u'"': out += "\\\""; break;
+      case u'\\': out += "\\\\"; break;
+      case u'\n': out += "\\n"; break;
+      case u'\r': out += "\\r"; break;
+      case u'\t': out += "\\t"; break;
+      default:
+        if (c >= 0x20 && c < 0x7F) out += static_cast<char>(c);
+        else out += fmt::format("\\u{:04X}", static_cast<unsigned>(c));
+    }
+  }
+  return out;
+}
+
+Printer::Printer(const Module& module) : module_(module) {
+  type_def_names_.resize(size_t{module.tables().rows(TableId::TypeDef)} + 1);
+  type_def_quoted_.resize(type_def_names_.size());
+  type_ref_names_.resize(size_t{module.tables().rows(TableId::TypeRef)} + 1);
+}
+
+std::string Printer::type_def_name(uint32_t rid) {
+  const TablesStream& t = module_.tables();
+  if (!t.valid_rid(TableId::TypeDef, rid)) return bad_token(make_token(TableId::TypeDef, rid));
+  if (!type_def_names_[rid].empty()) return type_def_names_[rid];
+  // Collect the chain of enclosing types, outermost last; a cycle stops at the depth cap.
+  std::vector<uint32_t> chain{rid};
+  while (chain.size() <= kMaxNestingDepth) {
+    uint32_t outer = module_.enclosing_type(chain.back());
+    if (!outer) break;
+    chain.push_back(outer);
+  }
+  bool truncated = chain.size() > kMaxNestingDepth;
+  std::string name = truncated ? "<nesting too deep>/" : "";
+  for (size_t i = chain.size(); i-- > 0;) {
+    uint32_t r = chain[i];
+    std::string_view ns = module_.string_or_placeholder(t.get(TableId::TypeDef, r, col::TypeDef::TypeNamespace));
+    std::string_view n = module_.string_or_placeholder(t.get(TableId::TypeDef, r, col::TypeDef::TypeName));
+    if (i + 1 < chain.size()) name += '/';
+    if (!ns.empty()) {
+      name += ns;
+      name += '.';
+    }
+    name += n;
+  }
+  type_def_names_[rid] = name;
+  return name;
+}
+
+std::string Printer::type_def_ref(uint32_t rid) {
+  const TablesStream& t = module_.tables();
+  if (!t.valid_rid(TableId::TypeDef, rid)) return bad_token(make_token(TableId::TypeDef, rid));
+  if (!type_def_quoted_[rid].empty()) return type_def_quoted_[rid];
+  std::string out;
+  uint32_t outer = module_.enclosing_type(rid);
+  std::vector<uint32_t> chain{rid};
+  while (outer && chain.size() <= kMaxNestingDepth) {
+    chain.push_back(outer);
+    outer = module_.enclosing_type(outer);
+  }
+  for (size_t i = chain.size(); i-- > 0;) {
+    uint32_t r = chain[i];
+    std::string_view ns = module_.string_or_placeholder(t.get(TableId::TypeDef, r, col::TypeDef::TypeNamespace));
+    std::string_view n = module_.string_or_placeholder(t.get(TableId::TypeDef, r, col::TypeDef::TypeName));
+    if (i + 1 < chain.size()) out += '/';
+    if (!ns.empty()) {
+      out += quote_dotted(ns);
+      out += '.';
+    }
+    out += quote_identifier(n);
+  }
+  type_def_quoted_[rid] = out;
+  return out;
+}
+
+std::string Printer::scope_prefix(Token scope, unsigned depth) {
+  const TablesStream& t = module_.tables();
+  uint32_t rid = token_rid(scope);
+  switch (token_table(scope)) {
+    case TableId::AssemblyRef:
+      if (!t.valid_rid(TableId::AssemblyRef, rid)) return bad_token(scope);
+      return "[" + quote_dotted(module_.string_or_placeholder(t.get(TableId::AssemblyRef, rid, col::AssemblyRef::Name))) + "]";
+    case TableId::ModuleRef:
+      if (!t.valid_rid(TableId::ModuleRef, rid)) return bad_token(scope);
+      return "[.module " + quote_dotted(module_.string_or_placeholder(t.get(TableId::ModuleRef, rid, col::ModuleRef::Name))) + "]";
+    case TableId::TypeRef:
+      if (!t.valid_rid(TableId::TypeRef, rid)) return bad_token(scope);
+      return type_ref_name(rid, depth + 1) + "/";
+    default:
+      return "";  // this module, or a null scope resolved through ExportedType
+  }
+}
+
+std::string Printer::type_ref_name(uint32_t rid, unsigned depth) {
+  const TablesStream& t = module_.tables();
+  if (!t.valid_rid(TableId::TypeRef, rid)) return bad_token(make_token(TableId::TypeRef, rid));
+  if (!type_ref_names_[rid].empty()) return type_ref_names_[rid];
+  if (depth > kMaxNestingDepth) return "<nesting too deep>";
+  Token scope = t.decode(CodedIndex::ResolutionScope, t.get(TableId::TypeRef, rid, col::TypeRef::ResolutionScope));
+  std::string name = scope_prefix(scope, depth);
+  std::string_view ns = module_.string_or_placeholder(t.get(TableId::TypeRef, rid, col::TypeRef::TypeNamespace));
+  std::string_view n = module_.string_or_placeholder(t.get(TableId::TypeRef, rid, col::TypeRef::TypeName));
+  if (!ns.empty()) {
+    name += quote_dotted(ns);
+    name += '.';
+  }
+  name += quote_identifier(n);
+  if (depth == 0) type_ref_names_[rid] = name;
+  return name;
+}
+
+std::string Printer::type_spec(uint32_t rid) {
+  const TablesStream& t = module_.tables();
+  Token token = make_token(TableId::TypeSpec, rid);
+  if (!t.valid_rid(TableId::TypeSpec, rid)) return bad_token(token);
+  if (auto it = type_spec_names_.find(rid); it != type_spec_names_.end()) return it->second;
+  // A TypeSpec may name itself, or a long chain of others, through class tokens: mark it as in
+  // progress, and cap the depth of TypeSpecs being printed inside one another.
+  if (spec_depth_ >= kMaxSignatureDepth) return fmt::format("<TypeSpec {} nested too deep>", token_text(token));
+  type_spec_names_[rid] = fmt::format("<recursive TypeSpec {}>", token_text(token));
+  ++spec_depth_;
+  std::string text;
+  auto r = module_.blobs().reader(t.get(TableId::TypeSpec, rid, col::TypeSpec::Signature), "TypeSpec signature");
+  if (!r) {
+    text = bad_blob("TypeSpec signature", r.error());
+  } else {
+    auto sig = decode_type_spec(*r);
+    text = sig ? type(*sig) : bad_blob("TypeSpec signature", sig.error());
+  }
+  --spec_depth_;
+  type_spec_names_[rid] = text;
+  return text;
+}
+
+std::string Printer::type_token(Token token) {
+  switch (token_table(token)) {
+    case TableId::TypeDef: return type_def_ref(token_rid(token));
+    case TableId::TypeRef: return type_ref_name(token_rid(token), 0);
+    case TableId::TypeSpec: return type_spec(token_rid(token));
+    default: return bad_token(token);
+  }
+}
+
+std::string Printer::type(const TypeSig& t) {
+  std::string out;
+  if (const char* name = primitive_name(t.element)) {
+    out = name;
+  } else {
+    switch (t.element) {
+      case ElementType::Class:
+      case ElementType::ValueType:
+        out = t.element == ElementType::Class ? "class " : "valuetype ";
+        out += type_token(t.token);
+        break;
+      case ElementType::Var: out = fmt::format("!{}", t.number); break;
+      case ElementType::MVar: out = fmt::format("!!{}", t.number); break;
+      case ElementType::Ptr: out = type(t.children.at(0)) + "*"; break;
+      case ElementType::ByRef: out = type(t.children.at(0)) + "&"; break;
+      case ElementType::SzArray: out = type(t.children.at(0)) + "[]"; break;
+      case ElementType::Pinned: out = type(t.children.at(0)) + " pinned"; break;
+      case ElementType::Array: {
+        out = type(t.children.at(0)) + "[";
+        const ArrayShape& s = *t.shape;
+        for (uint32_t d = 0; d < s.rank && d < 256; ++d) {
+          if (d) out += ',';
+          bool has_lo = d < s.lower_bounds.size(), has_size = d < s.sizes.size();
+          if (has_lo && has_size && s.sizes[d] != 0) out += fmt::format("{}...{}", s.lower_bounds[d], int64_t{s.lower_bounds[d]} + s.sizes[d] - 1);
+          else if (has_lo) out += fmt::format("{}...", s.lower_bounds[d]);
+          else if (has_size) out += fmt::format("{}", s.sizes[d]);
+        }
+        out += "]";
+        break;
+      }
+      case ElementType::GenericInst: {
+        out = type(t.children.at(0)) + "<";
+        for (size_t i = 1; i < t.children.size(); ++i) {
+          if (i > 1) out += ',';
+          out += type(t.children[i]);
+        }
+        out += ">";
+        break;
+      }
+      case ElementType::FnPtr: {
+        const MethodSig& m = *t.method;
+        out = "method " + call_convention(m) + type(m.return_type) + " *(";
+        for (size_t i = 0; i < m.params.size(); ++i) {
+          if (i) out += ", ";
+          if (m.sentinel == static_cast<int32_t>(i)) out += "..., ";
+          out += type(m.params[i]);
+        }
+        out += ")";
+        break;
+      }
+      case ElementType::Internal: out = "<internal>"; break;
+      default: out = fmt::format("<element type {:#04x}>", static_cast<unsigned>(t.element)); break;
+    }
+  }
+  for (const auto& mod : t.modifiers) {
+    out += mod.required ? " modreq(" : " modopt(";
+    out += type_token(mod.type);
+    out += ")";
+  }
+  return out;
+}
+
+std::string Printer::call_convention(const MethodSig& sig) {
+  std::string out;
+  if (sig.has_this()) out += "instance ";
+  if (sig.explicit_this()) out += "explicit ";
+  switch (sig.kind()) {
+    case kCallVarArg: out += "vararg "; break;
+    case kCallC: out += "unmanaged cdecl "; break;
+    case kCallStdCall: out += "unmanaged stdcall "; break;
+    case kCallThisCall: out += "unmanaged thiscall "; break;
+    case kCallFastCall: out += "unmanaged fastcall "; break;
+    case kCallUnmanaged: out += "unmanaged "; break;
+    default: break;
+  }
+  return out;
+}
+
+std::string Printer::method_sig_text(const MethodSig& sig, std::string_view name,
+                                     const std::vector<std::string>* param_names) {
+  std::string out = call_convention(sig) + type(sig.return_type) + " " + std::string(name) + "(";
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    if (i) out += ", ";
+    if (sig.sentinel == static_cast<int32_t>(i)) out += "..., ";
+    out += type(sig.params[i]);
+    if (param_names && i < param_names->size() && !(*param_names)[i].empty()) {
+      out += ' ';
+      out += quote_identifier((*param_names)[i]);
+    }
+  }
+  if (sig.sentinel == static_cast<int32_t>(sig.params.size())) out += sig.params.empty() ? "..." : ", ...";
+  out += ")";
+  return out;
+}
+
+std::string Printer::owner_text(Token parent) {
+  switch (token_table(parent)) {
+    case TableId::TypeDef:
+    case TableId::TypeRef:
+    case TableId::TypeSpec: return type_token(parent);
+    case TableId::ModuleRef: return scope_prefix(parent, 0);
+    case TableId::MethodDef: {
+      uint32_t owner = module_.method_owner(token_rid(parent));
+      return owner ? type_def_ref(owner) : bad_token(parent);
+    }
+    default: return bad_token(parent);
+  }
+}
+
+std::string Printer::method_name(uint32_t rid) {
+  const TablesStream& t = module_.tables();
+  if (!t.valid_rid(TableId::MethodDef, rid)) return bad_token(make_token(TableId::MethodDef, rid));
+  uint32_t owner = module_.method_owner(rid);
+  std::string out = owner ? type_def_name(owner) : "?";
+  out += "::";
+  out += module_.string_or_placeholder(t.get(TableId::MethodDef, rid, col::MethodDef::Name));
+  return out;
+}
+
+std::string Printer::field_name(uint32_t rid) {
+  const TablesStream& t = module_.tables();
+  if (!t.valid_rid(TableId::Field, rid)) return bad_token(make_token(TableId::Field, rid));
+  uint32_t owner = module_.field_owner(rid);
+  std::string out = owner ? type_def_name(owner) : "?";
+  out += "::";
+  out += module_.string_or_placeholder(t.get(TableId::Field, rid, col::Field::Name));
+  return out;
+}
+
+std::string Printer::method_token(Token token) {
+  const TablesStream& t = module_.tables();
+  uint32_t rid = token_rid(token);
+  switch (token_table(token)) {
+    case TableId::MethodDef: {
+      if (!t.valid_rid(TableId::MethodDef, rid)) return bad_token(token);
+      auto r = module_.blobs().reader(t.get(TableId::MethodDef, rid, col::MethodDef::Signature), "method signature");
+      if (!r) return bad_blob("method signature", r.error());
+      auto sig = decode_method_sig(*r);
+      if (!sig) return bad_blob("method signature", sig.error());
+      uint32_t owner = module_.method_owner(rid);
+      std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" +
+                         quote_identifier(module_.string_or_placeholder(t.get(TableId::MethodDef, rid, col::MethodDef::Name)));
+      return method_sig_text(*sig, name, nullptr);
+    }
+    case TableId::MemberRef: {
+      if (!t.valid_rid(TableId::MemberRef, rid)) return bad_token(token);
+      Token parent = t.decode(CodedIndex::MemberRefParent, t.get(TableId::MemberRef, rid, col::MemberRef::Class));
+      auto r = module_.blobs().reader(t.get(TableId::MemberRef, rid, col::MemberRef::Signature), "MemberRef signature");
+      if (!r) return bad_blob("MemberRef signature", r.error());
+      auto sig = decode_method_sig(*r);
+      if (!sig) return bad_blob("MemberRef signature", sig.error());
+      std::string name = owner_text(parent) + "::" +
+                         quote_identifier(module_.string_or_placeholder(t.get(TableId::MemberRef, rid, col::MemberRef::Name)));
+      return method_sig_text(*sig, name, nullptr);
+    }
+    case TableId::MethodSpec: {
+      if (!t.valid_rid(TableId::MethodSpec, rid)) return bad_token(token);
+      Token method = t.decode(CodedIndex::MethodDefOrRef, t.get(TableId::MethodSpec, rid, col::MethodSpec::Method));
+      auto r = module_.blobs().reader(t.get(TableId::MethodSpec, rid, col::MethodSpec::Instantiation), "MethodSpec signature");
+      if (!r) return bad_blob("MethodSpec signature", r.error());
+      auto args = decode_method_spec_sig(*r);
+      if (!args) return bad_blob("MethodSpec signature", args.error());
+      std::string inst = "<";
+      for (size_t i = 0; i < args->size(); ++i) {
+        if (i) inst += ',';
+        inst += type((*args)[i]);
+      }
+      inst += ">";
+      std::string base = token_table(method) == TableId::MethodSpec ? bad_token(method) : method_token(method);
+      // Insert the instantiation after the method name, before the parameter list.
+      size_t paren = base.find('(');
+      if (paren == std::string::npos || base[0] == '<') return base + inst;
+      return base.substr(0, paren) + inst + base.substr(paren);
+    }
+    default:
+      return bad_token(token);
+  }
+}
+
+std::string Printer::field_token(Token token) {
+  const TablesStream& t = module_.tables();
+  uint32_t rid = token_rid(token);
+  uint32_t sig_index = 0;
+  std::string name;
+  if (token_table(token) == TableId::Field) {
+    if (!t.valid_rid(TableId::Field, rid)) return bad_token(token);
+    uint32_t owner = module_.field_owner(rid);
+    name = (owner ? type_def_ref(owner) : std::string("?")) + "::" +
+           quote_identifier(module_.string_or_placeholder(t.get(TableId::Field, rid, col::Field::Name)));
+    sig_index = t.get(TableId::Field, rid, col::Field::Signature);
+  } else if (token_table(token) == TableId::MemberRef) {
+    if (!t.valid_rid(TableId::MemberRef, rid)) return bad_token(token);
+    Token parent = t.decode(CodedIndex::MemberRefParent, t.get(TableId::MemberRef, rid, col::MemberRef::Class));
+    name = owner_text(parent) + "::" +
+           quote_identifier(module_.string_or_placeholder(t.get(TableId::MemberRef, rid, col::MemberRef::Name)));
+    sig_index = t.get(TableId::MemberRef, rid, col::MemberRef::Signature);
+  } else {
+    return bad_token(token);
+  }
+  auto r = module_.blobs().reader(sig_index, "field signature");
+  if (!r) return bad_blob("field signature", r.error());
+  auto sig = decode_field_sig(*r);
+  if (!sig) return bad_blob("field signature", sig.error());
+  return type(*sig) + " " + name;
+}
+
+std::string Printer::any_token(Token token) {
+  const TablesStream& t = module_.tables();
+  switch (token_table(token)) {
+    case TableId::MethodDef:
+    case TableId::MethodSpec: return "method " + method_token(token);
+    case TableId::Field: return "field " + field_token(token);
+    case TableId::MemberRef: {
+      if (!t.valid_rid(TableId::MemberRef, token_rid(token))) return bad_token(token);
+      auto blob = module_.blobs().get(t.get(TableId::MemberRef, token_rid(token), col::MemberRef::Signature));
+      bool is_field = blob && !blob->empty() && ((*blob)[0] & kCallConvMask) == kSigField;
+      return is_field ? "field " + field_token(token) : "method " + method_token(token);
+    }
+    default: return type_token(token);
+  }
+}
+
+std::string Printer::standalone_method_sig(Token token) {
+  const TablesStream& t = module_.tables();
+  if (token_table(token) != TableId::StandAloneSig || !t.valid_rid(TableId::StandAloneSig, token_rid(token)))
+    return bad_token(token);
+  auto r = module_.blobs().reader(t.get(TableId::StandAloneSig, token_rid(token), col::StandAloneSig::Signature),
+                                  "call site signature");
+  if (!r) return bad_blob("call site signature", r.error());
+  auto sig = decode_method_sig(*r);
+  if (!sig) return bad_blob("call site signature", sig.error());
+  std::string out = call_convention(*sig) + type(sig->return_type) + "(";
+  for (size_t i = 0; i < sig->params.size(); ++i) {
+    if (i) out += ", ";
+    if (sig->sentinel == static_cast<int32_t>(i)) out += "..., ";
+    out += type(sig->params[i]);
+  }
+  out += ")";
+  return out;
+}
+
+std::string Printer::user_string(Token token) {
+  if (token_type(token) != kUserStringTokenType) return bad_token(token);
+  auto text = module_.metadata().user_strings().get(token_rid(token));
+  if (!text) return bad_blob("user string", text.error());
+  return "\"" + escape_string(*text) + "\"";
+}
+
+std::string Printer::method_header(uint32_t rid) {
+  const TablesStream& t = module_.tables();
+  if (!t.valid_rid(TableId::MethodDef, rid)) return bad_token(make_token(TableId::MethodDef, rid));
+  uint16_t flags = static_cast<uint16_t>(t.get(TableId::MethodDef, rid, col::MethodDef::Flags));
+  uint16_t impl = static_cast<uint16_t>(t.get(TableId::MethodDef, rid, col::MethodDef::ImplFlags));
+  static constexpr const char* kAccess[] = {"privatescope", "private", "famandassem", "assembly",
+                                            "family", "famorassem", "public", "<access 7>"};
+  std::string out = ".method ";
+  out += kAccess[flags & 0x7];
+  static constexpr std::pair<uint16_t, const char*> kFlags[] = {
+      {0x0080, "hidebysig"}, {0x0100, "newslot"}, {0x0200, "strict"}, {0x0800, "specialname"},
+      {0x1000, "rtspecialname"}, {0x0400, "abstract"}, {0x0040, "virtual"}, {0x0020, "final"},
+      {0x0010, "static"}, {0x2000, "pinvokeimpl"}, {0x4000, "hassecurity"}, {0x8000, "reqsecobj"},
+      {0x0008, "unmanagedexp"}};
+  for (auto [bit, word] : kFlags) {
+    if (flags & bit) {
+      out += ' ';
+      out += word;
+    }
+  }
+  out += ' ';
+  std::vector<std::string> names;
+  for (uint32_t p : module_.params_of(rid)) {
+    uint32_t seq = t.get(TableId::Param, p, col::Param::Sequence);
+    if (seq == 0 || seq > 0xFFFF) continue;
+    if (names.size() < seq) names.resize(seq);
+    names[seq - 1] = std::string(module_.string_or_placeholder(t.get(TableId::Param, p, col::Param::Name)));
+  }
+  uint32_t owner = module_.method_owner(rid);
+  std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" +
+                     quote_identifier(module_.string_or_placeholder(t.get(TableId::MethodDef, rid, col::MethodDef::Name)));
+  auto r = module_.blobs().reader(t.get(TableId::MethodDef, rid, col::MethodDef::Signature), "method signature");
+  Expected<MethodSig> sig = r ? decode_method_sig(*r) : Expected<MethodSig>(r.error());
+  if (!sig) out += name + "(" + bad_blob("method signature", sig.error()) + ")";
+  else {
+    if (sig->generic()) name += generic_parameter_list(make_token(TableId::MethodDef, rid), sig->generic_count);
+    out += method_sig_text(*sig, name, &names);
+  }
+  static constexpr const char* kCodeType[] = {"cil", "native", "optil", "runtime"};
+  out += ' ';
+  out += kCodeType[impl & 0x3];
+  out += (impl & 0x4) ? " unmanaged" : " managed";
+  static constexpr std::pair<uint16_t, const char*> kImpl[] = {
+      {0x0010, "forwardref"}, {0x0080, "preservesig"}, {0x1000, "internalcall"}, {0x0020, "synchronized"},
+      {0x0008, "noinlining"}, {0x0100, "aggressiveinlining"}, {0x0040, "nooptimization"},
+      {0x0200, "aggressiveoptimization"}};
+  for (auto [bit, word] : kImpl) {
+    if (impl & bit) {
+      out += ' ';
+      out += word;
+    }
+  }
+  return out;
+}
+
+std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
+  if (!generic_params_built_) {
+    // One pass over GenericParam, which is sorted by owner, builds the names of every owner.
+    generic_params_built_ = true;
+    const TablesStream& t = module_.tables();
+    for (uint32_t row = 1; row <= t.rows(TableId::GenericParam); ++row) {
+      Token o = t.decode(CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, row, col::GenericParam::Owner));
+      uint32_t number = t.get(TableId::GenericParam, row, col::GenericParam::Number);
+      auto& names = generic_param_names_[o];
+      if (number >= 0x10000) continue;
+      if (names.size() <= number) names.resize(number + 1);
+      names[number] = std::string(module_.string_or_placeholder(t.get(TableId::GenericParam, row, col::GenericParam::Name)));
+    }
+  }
+  std::string out = "<";
+  auto it = generic_param_names_.find(owner);
+  for (uint32_t i = 0; i < count && i < 0x10000; ++i) {
+    if (i) out += ',';
+    bool named = it != generic_param_names_.end() && i < it->second.size() && !it->second[i].empty();
+    out += named ? quote_identifier(it->second[i]) : fmt::format("T{}", i);
+  }
+  return out + ">";
+}
+
+std::string Printer::locals(uint32_t sig_token, bool init) {
+  if (sig_token == 0) return "";
+  const TablesStream& t = module_.tables();
+  std::string out = init ? ".locals init (" : ".locals (";
+  if (token_table(sig_token) != TableId::StandAloneSig || !t.valid_rid(TableId::StandAloneSig, token_rid(sig_token))) {
+    out += bad_token(sig_token);
+  } else {
+    auto r = module_.blobs().reader(t.get(TableId::StandAloneSig, token_rid(sig_token), col::StandAloneSig::Signature),
+                                    "local variable signature");
+    auto sig = r ? decode_locals_sig(*r) : Expected<std::vector<TypeSig>>(r.error());
+    if (!sig) {
+      out += bad_blob("local variable signature", sig.error());
+    } else {
+      for (size_t i = 0; i < sig->size(); ++i) {
+        if (i) out += ", ";
+        out += fmt::format("{} V_{}", type((*sig)[i]), i);
+      }
+    }
+  }
+  out += ")";
+  return out;
+}
+
+}  // namespace cil::md

@@ -1,0 +1,63 @@
+// Names and ildasm-style text for tokens, types and signatures of one module.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "metadata/module.h"
+#include "metadata/signature.h"
+
+namespace cil::md {
+
+/// Quotes an identifier the way ildasm does when it is not a plain ILAsm name.
+std::string quote_identifier(std::string_view name);
+/// Escapes UTF-16 text as an ILAsm string literal body (without the quotes).
+std::string escape_string(std::u16string_view text);
+
+/// Turns tokens and signatures of `module` into text. Never fails: malformed input prints as a
+/// visible `<...>` placeholder that says what was wrong. Caches names; not thread-safe.
+class Printer {
+ public:
+  explicit Printer(const Module& module);
+
+  // Plain names, as patterns and JSON use them: Ns.Outer/Inner and Ns.Type::Method.
+  std::string type_def_name(uint32_t rid);
+  std::string method_name(uint32_t rid);      ///< Ns.Type::Method
+  std::string field_name(uint32_t rid);       ///< Ns.Type::Field
+
+  // ildasm syntax.
+  std::string type(const TypeSig& type);
+  std::string type_token(Token token);        ///< operand of box, newarr, ldtoken type...
+  std::string method_token(Token token);      ///< operand of call, newobj, ldftn...
+  std::string field_token(Token token);       ///< operand of ldfld...
+  std::string any_token(Token token);         ///< ldtoken: method/field/type
+  std::string standalone_method_sig(Token token);  ///< calli
+  std::string user_string(Token token);       ///< ldstr, quoted
+  std::string method_header(uint32_t method_rid);   ///< the .method line
+  std::string locals(uint32_t sig_token, bool init);  ///< the .locals line, or empty
+
+  const Module& module() const { return module_; }
+
+ private:
+  std::string scope_prefix(Token scope, unsigned depth);
+  std::string type_ref_name(uint32_t rid, unsigned depth);
+  std::string type_def_ref(uint32_t rid);  ///< quoted, for ildasm text
+  std::string type_spec(uint32_t rid);
+  std::string method_sig_text(const MethodSig& sig, std::string_view name, const std::vector<std::string>* param_names);
+  std::string owner_text(Token parent);
+  std::string call_convention(const MethodSig& sig);
+  std::string generic_parameter_list(Token owner, uint32_t count);
+
+  const Module& module_;
+  std::vector<std::string> type_def_names_;   // plain, by rid; empty = not yet computed
+  std::vector<std::string> type_def_quoted_;
+  std::vector<std::string> type_ref_names_;
+  std::unordered_map<uint32_t, std::string> type_spec_names_;
+  unsigned spec_depth_ = 0;
+  bool generic_params_built_ = false;
+  std::unordered_map<Token, std::vector<std::string>> generic_param_names_;
+};
+
+}  // namespace cil::md

@@ -1,0 +1,102 @@
+// The signature type model (ECMA-335 II.23.2): types, method, field, property, locals, TypeSpec
+// and MethodSpec signatures, decoded from blobs and encoded back.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "metadata/schema.h"
+#include "pe/byte_reader.h"
+#include "pe/error.h"
+
+namespace cil::md {
+
+/// Recursion cap for nested signature types.
+inline constexpr unsigned kMaxSignatureDepth = 64;
+
+enum class ElementType : uint8_t {
+  End = 0x00, Void = 0x01, Boolean = 0x02, Char = 0x03, I1 = 0x04, U1 = 0x05, I2 = 0x06, U2 = 0x07,
+  I4 = 0x08, U4 = 0x09, I8 = 0x0A, U8 = 0x0B, R4 = 0x0C, R8 = 0x0D, String = 0x0E, Ptr = 0x0F,
+  ByRef = 0x10, ValueType = 0x11, Class = 0x12, Var = 0x13, Array = 0x14, GenericInst = 0x15,
+  TypedByRef = 0x16, I = 0x18, U = 0x19, FnPtr = 0x1B, Object = 0x1C, SzArray = 0x1D, MVar = 0x1E,
+  CModReqd = 0x1F, CModOpt = 0x20, Internal = 0x21, Sentinel = 0x41, Pinned = 0x45,
+};
+
+// Calling convention byte (II.23.2.1-3)
+inline constexpr uint8_t kCallConvMask = 0x0F;
+inline constexpr uint8_t kCallDefault = 0x0, kCallC = 0x1, kCallStdCall = 0x2, kCallThisCall = 0x3,
+                         kCallFastCall = 0x4, kCallVarArg = 0x5, kCallUnmanaged = 0x9, kSigField = 0x6,
+                         kSigLocals = 0x7, kSigProperty = 0x8, kSigGenericInst = 0x0A;
+inline constexpr uint8_t kCallGeneric = 0x10, kCallHasThis = 0x20, kCallExplicitThis = 0x40;
+
+struct MethodSig;
+
+struct CustomModifier {
+  bool required = false;
+  Token type = 0;  ///< TypeDef, TypeRef or TypeSpec
+};
+
+struct ArrayShape {
+  uint32_t rank = 0;
+  std::vector<uint32_t> sizes;
+  std::vector<int32_t> lower_bounds;
+};
+
+/// One type in a signature. Wrapping kinds (Ptr, ByRef, SzArray, Array, Pinned) hold their
+/// element in children[0]; GenericInst holds the generic type then its arguments.
+struct TypeSig {
+  ElementType element = ElementType::End;
+  Token token = 0;          ///< Class, ValueType: the TypeDefOrRef token
+  uint32_t number = 0;      ///< Var, MVar: the parameter index
+  std::vector<CustomModifier> modifiers;  ///< modifiers that precede this type, in order
+  std::vector<TypeSig> children;
+  std::shared_ptr<const ArrayShape> shape;  ///< Array
+  std::shared_ptr<const MethodSig> method;  ///< FnPtr
+
+  bool is_void() const { return element == ElementType::Void && modifiers.empty(); }
+};
+
+struct MethodSig {
+  uint8_t convention = 0;  ///< the first byte: kind in the low nibble, flags above
+  uint32_t generic_count = 0;
+  TypeSig return_type;
+  std::vector<TypeSig> params;
+  int32_t sentinel = -1;   ///< index in params where the variable part of a vararg call starts
+
+  uint8_t kind() const { return convention & kCallConvMask; }
+  bool has_this() const { return convention & kCallHasThis; }
+  bool explicit_this() const { return convention & kCallExplicitThis; }
+  bool generic() const { return convention & kCallGeneric; }
+};
+
+struct PropertySig {
+  bool has_this = false;
+  TypeSig type;
+  std::vector<TypeSig> params;
+};
+
+/// Decoders take a reader over exactly the blob and fail on malformed or over-deep input.
+Expected<TypeSig> decode_type(ByteReader& r, unsigned depth = 0);
+Expected<MethodSig> decode_method_sig(ByteReader r);
+Expected<TypeSig> decode_field_sig(ByteReader r);
+Expected<PropertySig> decode_property_sig(ByteReader r);
+Expected<std::vector<TypeSig>> decode_locals_sig(ByteReader r);
+Expected<std::vector<TypeSig>> decode_method_spec_sig(ByteReader r);
+Expected<TypeSig> decode_type_spec(ByteReader r);
+
+/// Encoders (II.23.2) append to `out`.
+void encode_compressed_u32(std::vector<uint8_t>& out, uint32_t value);
+void encode_type(std::vector<uint8_t>& out, const TypeSig& type);
+void encode_method_sig(std::vector<uint8_t>& out, const MethodSig& sig);
+/// TypeDefOrRefOrSpecEncoded (II.23.2.8).
+void encode_type_def_or_ref(std::vector<uint8_t>& out, Token token);
+
+/// Shorthands for building types.
+TypeSig primitive(ElementType element);
+TypeSig class_type(Token token);
+TypeSig value_type(Token token);
+TypeSig wrap(ElementType element, TypeSig inner);
+
+}  // namespace cil::md
