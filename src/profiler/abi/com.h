@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace cilprof {
 
@@ -113,6 +114,7 @@ struct GUID {
   friend constexpr bool operator!=(const GUID& a, const GUID& b) noexcept { return !(a == b); }
 };
 static_assert(sizeof(GUID) == 16);
+static_assert(std::is_trivially_copyable_v<GUID> && std::is_standard_layout_v<GUID>);
 
 using IID = GUID;
 using CLSID = GUID;
