@@ -83,7 +83,7 @@ void json_method(md::Printer& printer, const MethodDump& d, JsonWriter& j) {
 int run_dump(int argc, char** argv) {
   cxxopts::Options options("cil-instrument dump", "List every method body of an assembly.");
   options.add_options()("method", "only methods whose Ns.Type::Method matches this glob (repeatable)",
-                        cxxopts::value<std::vector<std::string>>())("json", "print JSON")("h,help", "show this help")(
+                        cxxopts::value<std::vector<std::string>>(), "PATTERN")("json", "print JSON")("h,help", "show this help")(
       "input", "assembly", cxxopts::value<std::string>());
   options.parse_positional({"input"});
   options.positional_help("IN");

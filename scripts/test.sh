@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: installs what is missing, builds, runs every test, then
+# builds again with AddressSanitizer and UndefinedBehaviorSanitizer and runs every test again.
+#   scripts/test.sh
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+start=$(date +%s)
+
+scripts/setup.sh
+
+echo "== build (RelWithDebInfo)"
+scripts/build.sh build
+echo "== tests"
+(cd build && ctest --output-on-failure -j 2)
+
+echo "== build (ASan + UBSan)"
+scripts/build.sh build-asan -DCIL_SANITIZE=ON -DCIL_BENCH=OFF
+echo "== tests under ASan + UBSan"
+(cd build-asan && CIL_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2)
+
+echo "== all tests passed in $(( $(date +%s) - start )) s"

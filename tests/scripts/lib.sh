@@ -1,0 +1,45 @@
+# Shared helpers for the script tests. Source it; then $ROOT is the repository and $TOOL the
+# cil-instrument binary (first argument of the test, or build/src/cil-instrument).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TOOL=${TOOL:-${1:-$ROOT/build/src/cil-instrument}}
+TOOL=$(readlink -f "$TOOL")
+CORPUS=${CIL_CORPUS:-$ROOT/../shared/corpus}
+FAILURES=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  FAILURES=$((FAILURES + 1))
+}
+
+# check_golden NAME ACTUAL_FILE: compares with tests/golden/NAME, or rewrites it when
+# CIL_REGEN=1. Prints a unified diff on mismatch.
+check_golden() {
+  local golden="$ROOT/tests/golden/$1" actual=$2
+  if [ "${CIL_REGEN:-0}" = 1 ]; then
+    mkdir -p "$(dirname "$golden")"
+    cp "$actual" "$golden"
+    return 0
+  fi
+  if [ ! -f "$golden" ]; then
+    fail "$1: no golden file (run with CIL_REGEN=1 to create it)"
+    return 0
+  fi
+  if ! diff -u "$golden" "$actual" > "$actual.diff"; then
+    fail "$1 differs from its golden file:"
+    head -n 60 "$actual.diff" >&2
+  fi
+}
+
+# The .NET shared framework directory of the newest installed Microsoft.NETCore.App.
+framework_dir() {
+  dotnet --list-runtimes | awk '$1=="Microsoft.NETCore.App"{v=$2; d=$3} END{gsub(/[\[\]]/,"",d); print d"/"v}'
+}
+
+finish() {
+  if [ "$FAILURES" -ne 0 ]; then
+    echo "$FAILURES failure(s)" >&2
+    exit 1
+  fi
+  echo "all checks passed"
+}
