@@ -5,5 +5,8 @@ namespace cil::cli {
 
 int run_info(int argc, char** argv);
 int run_dump(int argc, char** argv);
+int run_instrument(int argc, char** argv);
+int run_diff(int argc, char** argv);
+int run_report(int argc, char** argv);
 
 }  // namespace cil::cli

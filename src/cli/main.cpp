@@ -12,6 +12,8 @@ namespace {
 constexpr std::string_view kUsage = R"(Usage:
   cil-instrument info IN [--json]
   cil-instrument dump IN [--method PATTERN]... [--json]
+  cil-instrument diff OLD NEW [--method PATTERN]... [--json]
+  cil-instrument report FILE... [--top N] [--json]
   cil-instrument --help | --version
 
 Commands:
@@ -19,6 +21,10 @@ Commands:
           metadata streams, table row counts and the number of method bodies
   dump    list every method body (ildasm-like); PATTERN is a glob on
           Namespace.Type::Method, nested types written Outer/Inner
+  diff    unified diffs of the IL listings of the methods that differ between
+          two assemblies (exit 1 when they differ)
+  report  merge the count files of instrumented runs and list the methods of
+          each assembly by number of calls
 
 Run 'cil-instrument COMMAND --help' for a command's options; see cil-instrument(1).
 )";
@@ -42,6 +48,11 @@ int main(int argc, char** argv) {
   }
   if (command == "info") return run_info(argc - 1, argv + 1);
   if (command == "dump") return run_dump(argc - 1, argv + 1);
-  print_usage_error(fmt::format("unknown command '{}'", command));
+  if (command == "instrument") return run_instrument(argc - 1, argv + 1);
+  if (command == "diff") return run_diff(argc - 1, argv + 1);
+  if (command == "report") return run_report(argc - 1, argv + 1);
+  // No command word: `cil-instrument IN -o OUT ...` instruments.
+  if (!command.empty() && command[0] != '-') return run_instrument(argc, argv);
+  print_usage_error(fmt::format("unknown option '{}'", command));
   return kExitUsage;
 }

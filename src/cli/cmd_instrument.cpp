@@ -1,0 +1,166 @@
+// `cil-instrument [instrument] IN -o OUT [--mode M] [--include P]... [--exclude P]...
+// [--method-rva RVA]... [--json]`: rewrite the chosen methods and write a new assembly.
+#include <chrono>
+#include <map>
+
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+
+#include <cxxopts.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/json_writer.h"
+#include "il/instrumenter.h"
+#include "metadata/module.h"
+#include "pe/file_io.h"
+
+namespace cil::cli {
+
+namespace {
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+std::optional<il::Mode> parse_mode(const std::string& name) {
+  if (name == "count") return il::Mode::Count;
+  if (name == "noop") return il::Mode::Noop;
+  if (name == "wrap") return il::Mode::Wrap;
+  return std::nullopt;
+}
+
+std::optional<uint32_t> parse_rva(const std::string& text) {
+  try {
+    size_t used = 0;
+    unsigned long value = std::stoul(text, &used, 0);
+    if (used != text.size() || value > 0xFFFFFFFF) return std::nullopt;
+    return static_cast<uint32_t>(value);
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+int run_instrument(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument instrument", "Instrument the methods of an assembly and write a new one.");
+  options.add_options()
+      ("o,output", "output assembly (required)", cxxopts::value<std::string>(), "OUT")
+      ("mode", "count (default), noop or wrap", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("include", "instrument only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("exclude", "do not instrument methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("method-rva", "instrument only the method whose body is at this RVA (repeatable)", cxxopts::value<std::vector<std::string>>(), "RVA")
+      ("json", "print the summary as JSON")
+      ("h,help", "show this help")
+      ("input", "assembly", cxxopts::value<std::string>());
+  options.parse_positional({"input"});
+  options.positional_help("IN");
+  cxxopts::ParseResult args;
+  try {
+    args = options.parse(argc, argv);
+  } catch (const cxxopts::exceptions::exception& e) {
+    print_usage_error(e.what());
+    return kExitUsage;
+  }
+  if (args.count("help")) {
+    write_stdout(options.help());
+    return kExitOk;
+  }
+  if (!args.count("input")) {
+    print_usage_error("missing input assembly");
+    return kExitUsage;
+  }
+  if (!args.count("output")) {
+    print_usage_error("missing -o OUT");
+    return kExitUsage;
+  }
+  std::string input = args["input"].as<std::string>();
+  std::string output = args["output"].as<std::string>();
+  il::InstrumentOptions opts;
+  auto mode = parse_mode(args["mode"].as<std::string>());
+  if (!mode) {
+    print_usage_error(fmt::format("unknown mode '{}' (count, noop or wrap)", args["mode"].as<std::string>()));
+    return kExitUsage;
+  }
+  opts.mode = *mode;
+  if (args.count("include")) opts.filter.include = args["include"].as<std::vector<std::string>>();
+  if (args.count("exclude")) opts.filter.exclude = args["exclude"].as<std::vector<std::string>>();
+  if (args.count("method-rva")) {
+    for (const auto& text : args["method-rva"].as<std::vector<std::string>>()) {
+      auto rva = parse_rva(text);
+      if (!rva) {
+        print_usage_error(fmt::format("--method-rva: '{}' is not an RVA", text));
+        return kExitUsage;
+      }
+      opts.method_rvas.push_back(*rva);
+    }
+  }
+  if (same_file(input, output)) {
+    print_usage_error("the output must not be the input: the input is never modified");
+    return kExitUsage;
+  }
+
+  auto started = std::chrono::steady_clock::now();
+  auto module = md::Module::load(input);
+  if (!module) {
+    print_error(input, module.error());
+    return exit_code_for(module.error());
+  }
+  auto report = il::instrument(**module, opts);
+  if (!report) {
+    print_error(input, report.error());
+    return exit_code_for(report.error());
+  }
+  Status written = write_file_atomic(output, report->output);
+  if (!written) {
+    print_error(output, written.error());
+    return kExitOutput;
+  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  for (const auto& w : report->warnings) print_warning(input, w);
+
+  std::map<std::string, uint32_t> reasons;
+  for (const auto& s : report->skipped) ++reasons[s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0 ? s.reason : "could not be rewritten"];
+  std::string out;
+  if (args.count("json")) {
+    JsonWriter j;
+    j.begin_object();
+    j.key("input").value(input);
+    j.key("output").value(output);
+    j.key("mode").value(args["mode"].as<std::string>());
+    j.key("instrumented").value(uint64_t{report->instrumented.size()});
+    j.key("excluded").value(uint64_t{report->excluded});
+    j.key("skipped").begin_array();
+    for (const auto& s : report->skipped) {
+      j.begin_object(true);
+      j.key("token").value(fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, s.rid)));
+      j.key("name").value(s.name);
+      j.key("reason").value(s.reason);
+      j.end_object();
+    }
+    j.end_array();
+    j.key("warnings").begin_array();
+    for (const auto& w : report->warnings) j.value(w);
+    j.end_array();
+    j.key("milliseconds").value(static_cast<int64_t>(ms + 0.5));
+    j.end_object();
+    out = j.text();
+  } else {
+    out += fmt::format("{}: instrumented {} method{} ({} mode) in {:.0f} ms\n", output, report->instrumented.size(),
+                       report->instrumented.size() == 1 ? "" : "s", args["mode"].as<std::string>(), ms);
+    out += fmt::format("skipped {} method{}", report->skipped.size(), report->skipped.size() == 1 ? "" : "s");
+    out += report->skipped.empty() ? "\n" : ":\n";
+    for (const auto& [reason, n] : reasons) out += fmt::format("  {:>6}  {}\n", n, reason);
+    for (const auto& s : report->skipped) {
+      if (s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0) continue;
+      out += fmt::format("          0x{:08X} {}: {}\n", md::make_token(md::TableId::MethodDef, s.rid), s.name, s.reason);
+    }
+    if (report->excluded) out += fmt::format("excluded by the filters: {}\n", report->excluded);
+  }
+  return write_stdout(out) ? kExitOk : kExitOutput;
+}
+
+}  // namespace cil::cli

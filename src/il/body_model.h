@@ -1,0 +1,79 @@
+// The editable method body: instructions whose branch targets and exception-clause boundaries
+// are references to instructions (stable ids), not offsets, so code can be inserted anywhere.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "il/instruction.h"
+#include "il/method_body.h"
+#include "pe/error.h"
+
+namespace cil::il {
+
+/// Label of "just past the last instruction" (an end offset equal to the code size).
+inline constexpr uint32_t kEndLabel = 0xFFFFFFFE;
+inline constexpr uint32_t kNoLabel = 0xFFFFFFFF;
+
+struct Instr {
+  uint32_t id = kNoLabel;
+  Op op = Op::Nop;
+  /// Constant, token or argument/local index; the raw bits for ldc.r4/ldc.r8.
+  int64_t value = 0;
+  uint32_t target = kNoLabel;     ///< branch target (an instruction id or kEndLabel)
+  std::vector<uint32_t> targets;  ///< switch targets
+};
+
+struct EhRegion {
+  ClauseKind kind = ClauseKind::Catch;
+  uint32_t try_start = kNoLabel, try_end = kNoLabel;          ///< end: first instruction after, or kEndLabel
+  uint32_t handler_start = kNoLabel, handler_end = kNoLabel;
+  uint32_t filter_start = kNoLabel;
+  uint32_t class_token = 0;
+};
+
+/// How the body was stored, so an unedited body re-encodes to identical bytes.
+struct OriginalLayout {
+  bool fat = false;
+  uint16_t fat_flags = 0;
+  uint8_t header_size = 0;
+  std::vector<EhSectionLayout> sections;
+};
+
+class BodyModel {
+ public:
+  /// Builds the model from a parsed body and its decoded code. Fails when a branch or a clause
+  /// boundary does not fall on an instruction boundary.
+  static Expected<BodyModel> from(const MethodBody& body, const DecodedCode& code);
+
+  std::vector<Instr> instrs;
+  std::vector<EhRegion> clauses;
+  uint16_t max_stack = 8;
+  uint32_t local_sig_token = 0;
+  bool init_locals = false;
+  OriginalLayout original;
+  /// Set by every edit; an unedited body keeps its original header and EH layout.
+  bool edited = false;
+
+  /// A new instruction with a fresh id.
+  Instr make(Op op, int64_t value = 0);
+  Instr make_branch(Op op, uint32_t target);
+  /// Shortest forms of common instructions.
+  Instr ldc_i4(int32_t value);
+  Instr ldloc(uint32_t index);
+  Instr stloc(uint32_t index);
+  Instr ldloca(uint32_t index);
+  Instr ldarg(uint32_t index);
+  Instr ldarga(uint32_t index);
+
+  /// Position of the instruction with `id` in `instrs`, or instrs.size() for kEndLabel.
+  size_t index_of(uint32_t id) const;
+  /// A fresh id, for a label whose instruction is emitted later.
+  uint32_t reserve_label() { return next_id_++; }
+
+ private:
+  uint32_t next_id_ = 0;
+};
+
+}  // namespace cil::il

@@ -1,0 +1,382 @@
+// Count mode: the helper type, the probe, and the IL of the exit-time writer.
+#include "il/count_mode.h"
+
+#include <fmt/format.h>
+
+#include "il/body_encoder.h"
+#include "il/code_builder.h"
+#include "il/rewriter.h"
+#include "metadata/signature.h"
+#include "metadata/text_encoding.h"
+
+namespace cil::il {
+
+namespace {
+
+using md::ElementType;
+using md::TableId;
+using md::Token;
+using md::TypeSig;
+
+// Method attributes (II.23.1.10), type attributes (II.23.1.15), field attributes (II.23.1.5).
+constexpr uint32_t kTypeAbstractSealed = 0x0080 | 0x0100;
+constexpr uint32_t kFieldAssemblyStatic = 0x0003 | 0x0010;
+constexpr uint32_t kMethodPrivateStatic = 0x0001 | 0x0010 | 0x0080;
+constexpr uint32_t kMethodAssemblyStatic = 0x0003 | 0x0010 | 0x0080;
+constexpr uint32_t kMethodCctor = 0x0001 | 0x0010 | 0x0080 | 0x0800 | 0x1000;
+
+std::vector<uint8_t> method_sig(bool has_this, const TypeSig& ret, const std::vector<TypeSig>& params) {
+  md::MethodSig sig;
+  sig.convention = has_this ? md::kCallHasThis : md::kCallDefault;
+  sig.return_type = ret;
+  sig.params = params;
+  std::vector<uint8_t> out;
+  md::encode_method_sig(out, sig);
+  return out;
+}
+
+TypeSig prim(ElementType e) { return md::primitive(e); }
+
+/// The type and member references the helper's code needs.
+struct Refs {
+  Token object, int64, character, exception, event_args, unhandled_args, event_handler, unhandled_handler,
+      app_domain, type, runtime_type_handle, assembly, string_builder, text_writer;
+  Token get_current_domain, add_process_exit, add_unhandled, event_handler_ctor, unhandled_handler_ctor;
+  Token get_env, is_null_or_empty, dir_exists, get_type_from_handle, get_assembly, get_location,
+      get_directory_name, path_combine, sb_ctor, sb_append_string, sb_append_int64, object_to_string, string_split,
+      concat2, concat3, write_all_text, get_error, write_line, get_message, pid_source, pid_get, int32_to_string;
+  bool pid_is_process = false;
+};
+
+Expected<Refs> resolve(md::RuntimeRefs& r) {
+  Refs x{};
+  x.object = CIL_TRY(r.type("System", "Object"));
+  x.int64 = CIL_TRY(r.type("System", "Int64"));
+  x.character = CIL_TRY(r.type("System", "Char"));
+  x.exception = CIL_TRY(r.type("System", "Exception"));
+  x.event_args = CIL_TRY(r.type("System", "EventArgs"));
+  x.unhandled_args = CIL_TRY(r.type("System", "UnhandledExceptionEventArgs"));
+  x.event_handler = CIL_TRY(r.type("System", "EventHandler"));
+  x.unhandled_handler = CIL_TRY(r.type("System", "UnhandledExceptionEventHandler"));
+  x.app_domain = CIL_TRY(r.type("System", "AppDomain"));
+  x.type = CIL_TRY(r.type("System", "Type"));
+  x.runtime_type_handle = CIL_TRY(r.type("System", "RuntimeTypeHandle"));
+  x.assembly = CIL_TRY(r.type("System.Reflection", "Assembly"));
+  x.string_builder = CIL_TRY(r.type("System.Text", "StringBuilder"));
+  x.text_writer = CIL_TRY(r.type("System.IO", "TextWriter"));
+  Token string_type = CIL_TRY(r.type("System", "String"));
+  Token environment = CIL_TRY(r.type("System", "Environment"));
+  Token directory = CIL_TRY(r.type("System.IO", "Directory"));
+  Token path = CIL_TRY(r.type("System.IO", "Path"));
+  Token file = CIL_TRY(r.type("System.IO", "File"));
+  Token console = r.kind() == md::CoreLibraryKind::Mscorlib ? CIL_TRY(r.type("System", "Console"))
+                                                            : CIL_TRY(r.type_in(r.console_assembly(), "System", "Console"));
+  Token int32 = CIL_TRY(r.type("System", "Int32"));
+
+  TypeSig str = prim(ElementType::String), obj = prim(ElementType::Object), vd = prim(ElementType::Void);
+  TypeSig boolean = prim(ElementType::Boolean), native_int = prim(ElementType::I);
+  x.get_current_domain = CIL_TRY(r.member(x.app_domain, "get_CurrentDomain", method_sig(false, md::class_type(x.app_domain), {})));
+  x.add_process_exit = CIL_TRY(r.member(x.app_domain, "add_ProcessExit", method_sig(true, vd, {md::class_type(x.event_handler)})));
+  x.add_unhandled = CIL_TRY(r.member(x.app_domain, "add_UnhandledException", method_sig(true, vd, {md::class_type(x.unhandled_handler)})));
+  x.event_handler_ctor = CIL_TRY(r.member(x.event_handler, ".ctor", method_sig(true, vd, {obj, native_int})));
+  x.unhandled_handler_ctor = CIL_TRY(r.member(x.unhandled_handler, ".ctor", method_sig(true, vd, {obj, native_int})));
+  x.get_env = CIL_TRY(r.member(environment, "GetEnvironmentVariable", method_sig(false, str, {str})));
+  x.is_null_or_empty = CIL_TRY(r.member(string_type, "IsNullOrEmpty", method_sig(false, boolean, {str})));
+  x.dir_exists = CIL_TRY(r.member(directory, "Exists", method_sig(false, boolean, {str})));
+  x.get_type_from_handle = CIL_TRY(r.member(x.type, "GetTypeFromHandle", method_sig(false, md::class_type(x.type), {md::value_type(x.runtime_type_handle)})));
+  x.get_assembly = CIL_TRY(r.member(x.type, "get_Assembly", method_sig(true, md::class_type(x.assembly), {})));
+  x.get_location = CIL_TRY(r.member(x.assembly, "get_Location", method_sig(true, str, {})));
+  x.get_directory_name = CIL_TRY(r.member(path, "GetDirectoryName", method_sig(false, str, {str})));
+  x.path_combine = CIL_TRY(r.member(path, "Combine", method_sig(false, str, {str, str})));
+  x.sb_ctor = CIL_TRY(r.member(x.string_builder, ".ctor", method_sig(true, vd, {})));
+  x.sb_append_string = CIL_TRY(r.member(x.string_builder, "Append", method_sig(true, md::class_type(x.string_builder), {str})));
+  x.sb_append_int64 = CIL_TRY(r.member(x.string_builder, "Append", method_sig(true, md::class_type(x.string_builder), {prim(ElementType::I8)})));
+  x.object_to_string = CIL_TRY(r.member(x.object, "ToString", method_sig(true, str, {})));
+  x.string_split = CIL_TRY(r.member(string_type, "Split", method_sig(true, md::wrap(ElementType::SzArray, str), {md::wrap(ElementType::SzArray, prim(ElementType::Char))})));
+  x.concat2 = CIL_TRY(r.member(string_type, "Concat", method_sig(false, str, {str, str})));
+  x.concat3 = CIL_TRY(r.member(string_type, "Concat", method_sig(false, str, {str, str, str})));
+  x.write_all_text = CIL_TRY(r.member(file, "WriteAllText", method_sig(false, vd, {str, str})));
+  x.get_error = CIL_TRY(r.member(console, "get_Error", method_sig(false, md::class_type(x.text_writer), {})));
+  x.write_line = CIL_TRY(r.member(x.text_writer, "WriteLine", method_sig(true, vd, {str})));
+  x.get_message = CIL_TRY(r.member(x.exception, "get_Message", method_sig(true, str, {})));
+  x.int32_to_string = CIL_TRY(r.member(int32, "ToString", method_sig(true, str, {})));
+  if (r.kind() == md::CoreLibraryKind::PrivateCoreLib) {
+    // Environment.ProcessId: .NET 5 and later.
+    x.pid_get = CIL_TRY(r.member(environment, "get_ProcessId", method_sig(false, prim(ElementType::I4), {})));
+  } else {
+    // .NET Framework and netstandard: Process.GetCurrentProcess().Id.
+    Token process = CIL_TRY(r.type_in(r.process_assembly(), "System.Diagnostics", "Process"));
+    x.pid_source = CIL_TRY(r.member(process, "GetCurrentProcess", method_sig(false, md::class_type(process), {})));
+    x.pid_get = CIL_TRY(r.member(process, "get_Id", method_sig(true, prim(ElementType::I4), {})));
+    x.pid_is_process = true;
+  }
+  return x;
+}
+
+/// Encodes a helper body (no EH unless given), with its max stack computed.
+Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CallEffects& effects, bool returns_value) {
+  body.edited = true;
+  body.max_stack = CIL_TRY(compute_max_stack(body, returns_value, effects));
+  std::vector<uint8_t> bytes = CIL_TRY(encode_body(body));
+  editor.set_method_body(md::token_rid(method), std::move(bytes));
+  return ok();
+}
+
+}  // namespace
+
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
+        else out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs) {
+  CountMode mode;
+  mode.editor_ = &editor;
+  mode.refs_ = &refs;
+  const md::Module& m = editor.module();
+  Token object = CIL_TRY(refs.type("System", "Object"));
+  Token interlocked = CIL_TRY(refs.type("System.Threading", "Interlocked"));
+  TypeSig i8 = prim(ElementType::I8);
+  mode.int64_ = CIL_TRY(refs.type("System", "Int64"));
+  mode.increment_ = CIL_TRY(refs.member(interlocked, "Increment", method_sig(false, i8, {md::wrap(ElementType::ByRef, i8)})));
+
+  // Rows: the TypeDef's member lists start at the current ends of Field and MethodDef (or of
+  // their Ptr tables, in uncompressed metadata), and the new members follow.
+  bool field_ptr = m.tables().rows(TableId::FieldPtr) > 0;
+  bool method_ptr = m.tables().rows(TableId::MethodPtr) > 0;
+  uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
+  uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;
+  uint32_t param_list = (m.tables().rows(TableId::ParamPtr) ? editor.rows(TableId::ParamPtr) : editor.rows(TableId::Param)) + 1;
+  uint32_t extends = *md::encode_coded_index(md::CodedIndex::TypeDefOrRef, object);
+  Token type = CIL_TRY(editor.add_row(TableId::TypeDef, {kTypeAbstractSealed, editor.add_string(kHelperTypeName), 0, extends,
+                                                         field_list, method_list}));
+  mode.helper_type_ = md::token_rid(type);
+
+  std::vector<uint8_t> field_sig{md::kSigField};
+  md::encode_type(field_sig, md::wrap(ElementType::SzArray, i8));
+  mode.counts_field_ = CIL_TRY(editor.add_row(TableId::Field, {kFieldAssemblyStatic, editor.add_string("counts"), editor.add_blob(field_sig)}));
+  if (field_ptr) CIL_TRY(editor.add_row(TableId::FieldPtr, {md::token_rid(mode.counts_field_)}));
+
+  Token event_args = CIL_TRY(refs.type("System", "EventArgs"));
+  Token unhandled_args = CIL_TRY(refs.type("System", "UnhandledExceptionEventArgs"));
+  TypeSig vd = prim(ElementType::Void), obj = prim(ElementType::Object);
+  auto add_method = [&](uint32_t flags, std::string_view name, std::vector<uint8_t> sig) -> Expected<Token> {
+    Token t = CIL_TRY(editor.add_row(TableId::MethodDef, {0, 0, flags, editor.add_string(name), editor.add_blob(sig), param_list}));
+    if (method_ptr) CIL_TRY(editor.add_row(TableId::MethodPtr, {md::token_rid(t)}));
+    return t;
+  };
+  mode.cctor_ = CIL_TRY(add_method(kMethodCctor, ".cctor", method_sig(false, vd, {})));
+  mode.write_ = CIL_TRY(add_method(kMethodAssemblyStatic, "WriteCounts", method_sig(false, vd, {})));
+  mode.on_exit_ = CIL_TRY(add_method(kMethodPrivateStatic, "OnProcessExit", method_sig(false, vd, {obj, md::class_type(event_args)})));
+  mode.on_unhandled_ = CIL_TRY(add_method(kMethodPrivateStatic, "OnUnhandledException",
+                                          method_sig(false, vd, {obj, md::class_type(unhandled_args)})));
+  return mode;
+}
+
+void CountMode::add_probe(BodyModel& body, uint32_t slot) const {
+  // counts[slot]++ atomically: Interlocked.Increment(ref counts[slot]).
+  std::vector<Instr> probe;
+  probe.push_back(body.make(Op::Ldsfld, counts_field_));
+  probe.push_back(body.ldc_i4(static_cast<int32_t>(slot)));
+  probe.push_back(body.make(Op::Ldelema, int64_));
+  probe.push_back(body.make(Op::Call, increment_));
+  probe.push_back(body.make(Op::Pop));
+  insert_code(body, 0, std::move(probe));
+}
+
+Status CountMode::finish(const std::vector<CountedMethod>& methods, std::string_view assembly, std::string_view mvid,
+                         CallEffects& effects) {
+  md::ModuleEditor& editor = *editor_;
+  Refs x = CIL_TRY(resolve(*refs_));
+
+  // The class constructor: allocate the counters, then hook process exit and unhandled
+  // exceptions (on .NET an unhandled exception ends the process without ProcessExit).
+  {
+    BodyModel body;
+    CodeBuilder c(body);
+    c.ldc_i4(static_cast<int32_t>(methods.size()));
+    c.emit(Op::Newarr, x.int64);
+    c.emit(Op::Stsfld, counts_field_);
+    c.emit(Op::Call, x.get_current_domain);
+    c.emit(Op::Dup);
+    c.emit(Op::Ldnull);
+    c.emit(Op::Ldftn, on_exit_);
+    c.emit(Op::Newobj, x.event_handler_ctor);
+    c.emit(Op::Callvirt, x.add_process_exit);
+    c.emit(Op::Ldnull);
+    c.emit(Op::Ldftn, on_unhandled_);
+    c.emit(Op::Newobj, x.unhandled_handler_ctor);
+    c.emit(Op::Callvirt, x.add_unhandled);
+    c.emit(Op::Ret);
+    body.instrs = c.take();
+    CIL_TRY(set_body(editor, cctor_, body, effects, false));
+  }
+  for (Token handler : {on_exit_, on_unhandled_}) {
+    BodyModel body;
+    CodeBuilder c(body);
+    c.emit(Op::Call, write_);
+    c.emit(Op::Ret);
+    body.instrs = c.take();
+    CIL_TRY(set_body(editor, handler, body, effects, false));
+  }
+
+  // The JSON text around the counts is built here; the program only fills in the numbers.
+  std::string header = fmt::format("{{\"assembly\": {}, \"mvid\": {}, \"methods\": [", json_string(assembly), json_string(mvid));
+  std::string fragments;
+  for (size_t i = 0; i < methods.size(); ++i) {
+    if (i) fragments += '\n';  // no fragment holds a raw newline: JSON escapes them
+    fragments += fmt::format("{{\"token\": \"0x{:08X}\", \"name\": {}, \"count\": ",
+                             md::make_token(TableId::MethodDef, methods[i].rid), json_string(methods[i].name));
+  }
+  auto utf16 = [](std::string_view s) { return md::utf8_to_utf16(s); };
+  Token header_str = CIL_TRY(editor.user_string(utf16(header)));
+  Token fragments_str = CIL_TRY(editor.user_string(utf16(fragments)));
+  Token variable = CIL_TRY(editor.user_string(u"CIL_INSTRUMENT_OUTPUT"));
+  Token dot = CIL_TRY(editor.user_string(u"."));
+  Token comma = CIL_TRY(editor.user_string(u", "));
+  Token close_brace = CIL_TRY(editor.user_string(u"}"));
+  Token tail = CIL_TRY(editor.user_string(u"]}\n"));
+  Token prefix = CIL_TRY(editor.user_string(utf16(std::string(assembly) + ".")));
+  Token suffix = CIL_TRY(editor.user_string(u".counts.json"));
+  Token failure = CIL_TRY(editor.user_string(u"cil-instrument: cannot write call counts: "));
+
+  // WriteCounts. Locals: 0 dir, 1 builder, 2 fragments, 3 index, 4 pid.
+  enum : uint32_t { kDir, kBuilder, kParts, kIndex, kPid };
+  std::vector<uint8_t> locals{md::kSigLocals, 5};
+  md::encode_type(locals, prim(ElementType::String));
+  md::encode_type(locals, md::class_type(x.string_builder));
+  md::encode_type(locals, md::wrap(ElementType::SzArray, prim(ElementType::String)));
+  md::encode_type(locals, prim(ElementType::I4));
+  md::encode_type(locals, prim(ElementType::I4));
+  BodyModel body;
+  body.local_sig_token = CIL_TRY(editor.standalone_sig(locals));
+  body.init_locals = true;
+  CodeBuilder c(body);
+  uint32_t use_assembly_dir = c.new_label(), have_dir = c.new_label(), loop = c.new_label(), condition = c.new_label(),
+           no_comma = c.new_label(), handler = c.new_label(), end = c.new_label();
+  auto append_string = [&](Token s) {
+    c.ldloc(kBuilder);
+    c.emit(Op::Ldstr, s);
+    c.emit(Op::Callvirt, x.sb_append_string);
+    c.emit(Op::Pop);
+  };
+  c.emit(Op::Ldstr, variable);
+  c.emit(Op::Call, x.get_env);
+  c.stloc(kDir);
+  c.ldloc(kDir);
+  c.emit(Op::Call, x.is_null_or_empty);
+  c.branch(Op::Brtrue_S, use_assembly_dir);
+  c.ldloc(kDir);
+  c.emit(Op::Call, x.dir_exists);
+  c.branch(Op::Brtrue_S, have_dir);
+  c.mark(use_assembly_dir);
+  c.emit(Op::Ldtoken, md::make_token(TableId::TypeDef, helper_type_));
+  c.emit(Op::Call, x.get_type_from_handle);
+  c.emit(Op::Callvirt, x.get_assembly);
+  c.emit(Op::Callvirt, x.get_location);
+  c.emit(Op::Call, x.get_directory_name);
+  c.stloc(kDir);
+  c.ldloc(kDir);
+  c.emit(Op::Call, x.is_null_or_empty);
+  c.branch(Op::Brfalse_S, have_dir);
+  c.emit(Op::Ldstr, dot);
+  c.stloc(kDir);
+  c.mark(have_dir);
+  c.emit(Op::Newobj, x.sb_ctor);
+  c.stloc(kBuilder);
+  append_string(header_str);
+  if (!methods.empty()) {
+    c.emit(Op::Ldstr, fragments_str);
+    c.ldc_i4(1);
+    c.emit(Op::Newarr, x.character);
+    c.emit(Op::Dup);
+    c.ldc_i4(0);
+    c.ldc_i4('\n');
+    c.emit(Op::Stelem_I2);
+    c.emit(Op::Callvirt, x.string_split);
+    c.stloc(kParts);
+    c.ldc_i4(0);
+    c.stloc(kIndex);
+    c.branch(Op::Br_S, condition);
+    c.mark(loop);
+    c.ldloc(kIndex);
+    c.branch(Op::Brfalse_S, no_comma);
+    append_string(comma);
+    c.mark(no_comma);
+    c.ldloc(kBuilder);
+    c.ldloc(kParts);
+    c.ldloc(kIndex);
+    c.emit(Op::Ldelem_Ref);
+    c.emit(Op::Callvirt, x.sb_append_string);
+    c.emit(Op::Pop);
+    c.ldloc(kBuilder);
+    c.emit(Op::Ldsfld, counts_field_);
+    c.ldloc(kIndex);
+    c.emit(Op::Ldelem_I8);
+    c.emit(Op::Callvirt, x.sb_append_int64);
+    c.emit(Op::Pop);
+    append_string(close_brace);
+    c.ldloc(kIndex);
+    c.ldc_i4(1);
+    c.emit(Op::Add);
+    c.stloc(kIndex);
+    c.mark(condition);
+    c.ldloc(kIndex);
+    c.ldloc(kParts);
+    c.emit(Op::Ldlen);
+    c.emit(Op::Conv_I4);
+    c.branch(Op::Blt_S, loop);
+  }
+  append_string(tail);
+  if (x.pid_is_process) {
+    c.emit(Op::Call, x.pid_source);
+    c.emit(Op::Callvirt, x.pid_get);
+  } else {
+    c.emit(Op::Call, x.pid_get);
+  }
+  c.stloc(kPid);
+  c.ldloc(kDir);
+  c.emit(Op::Ldstr, prefix);
+  c.ldloca(kPid);
+  c.emit(Op::Call, x.int32_to_string);
+  c.emit(Op::Ldstr, suffix);
+  c.emit(Op::Call, x.concat3);
+  c.emit(Op::Call, x.path_combine);
+  c.ldloc(kBuilder);
+  c.emit(Op::Callvirt, x.object_to_string);
+  c.emit(Op::Call, x.write_all_text);
+  c.branch(Op::Leave_S, end);
+  // catch (Exception e): say why on stderr and carry on; the program's own exit must not change.
+  c.mark(handler);
+  c.emit(Op::Callvirt, x.get_message);
+  c.stloc(kDir);
+  c.emit(Op::Call, x.get_error);
+  c.emit(Op::Ldstr, failure);
+  c.ldloc(kDir);
+  c.emit(Op::Call, x.concat2);
+  c.emit(Op::Callvirt, x.write_line);
+  c.branch(Op::Leave_S, end);
+  c.mark(end);
+  c.emit(Op::Ret);
+  body.instrs = c.take();
+  EhRegion clause;
+  clause.kind = ClauseKind::Catch;
+  clause.try_start = body.instrs.front().id;
+  clause.try_end = handler;
+  clause.handler_start = handler;
+  clause.handler_end = end;
+  clause.class_token = x.exception;
+  body.clauses.push_back(clause);
+  return set_body(editor, write_, body, effects, false);
+}
+
+}  // namespace cil::il

@@ -1,0 +1,54 @@
+// Count mode: a helper type `<CilInstrument>` with one 64-bit counter per instrumented method,
+// an entry probe that increments its method's counter atomically, and an exit hook that writes
+// `<Assembly>.<pid>.counts.json`.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "il/body_model.h"
+#include "il/max_stack.h"
+#include "metadata/module_editor.h"
+#include "metadata/runtime_refs.h"
+
+namespace cil::il {
+
+inline constexpr std::string_view kHelperTypeName = "<CilInstrument>";
+
+struct CountedMethod {
+  uint32_t rid = 0;
+  std::string name;  ///< Ns.Type::Method
+};
+
+class CountMode {
+ public:
+  /// Adds the helper type, its counter field and its method rows to the module being edited.
+  static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs);
+
+  /// Inserts the probe for counter `slot` at the entry of `body`. It uses no argument and leaves
+  /// the stack as it found it, so it goes first even in constructors.
+  void add_probe(BodyModel& body, uint32_t slot) const;
+
+  /// Writes the helper's bodies: the class constructor that allocates the counters and hooks
+  /// ProcessExit and UnhandledException, and the writer of the counts file.
+  Status finish(const std::vector<CountedMethod>& methods, std::string_view assembly, std::string_view mvid,
+                CallEffects& effects);
+
+  /// TypeDef rid of the helper, so callers do not instrument it.
+  uint32_t helper_type() const { return helper_type_; }
+
+ private:
+  md::ModuleEditor* editor_ = nullptr;
+  md::RuntimeRefs* refs_ = nullptr;
+  uint32_t helper_type_ = 0;
+  md::Token counts_field_ = 0;
+  md::Token int64_ = 0;
+  md::Token increment_ = 0;
+  md::Token cctor_ = 0, write_ = 0, on_exit_ = 0, on_unhandled_ = 0;
+};
+
+/// Encodes `text` as a JSON string literal (quotes included).
+std::string json_string(std::string_view text);
+
+}  // namespace cil::il

@@ -1,0 +1,45 @@
+// The instrument job: choose methods, rewrite each through the engine in the chosen mode, and
+// write the new module. Returns what it did; prints nothing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "il/count_mode.h"
+#include "metadata/module.h"
+#include "metadata/name_pattern.h"
+
+namespace cil::il {
+
+enum class Mode {
+  Count,  ///< count calls per method; write <Assembly>.<pid>.counts.json at exit
+  Noop,   ///< decode and re-encode every selected body unchanged (a round trip through the engine)
+  Wrap,   ///< wrap every selected body in empty try/catch/finally with one exit block
+};
+
+struct InstrumentOptions {
+  Mode mode = Mode::Count;
+  md::MethodFilter filter;
+  std::vector<uint32_t> method_rvas;  ///< when not empty, only methods whose body is at one of these
+};
+
+struct SkippedMethod {
+  uint32_t rid = 0;
+  std::string name;
+  std::string reason;
+};
+
+struct InstrumentReport {
+  std::vector<uint8_t> output;
+  std::vector<CountedMethod> instrumented;
+  std::vector<SkippedMethod> skipped;
+  uint32_t excluded = 0;  ///< methods the filters did not select
+  std::vector<std::string> warnings;
+};
+
+/// Instruments `module`. Fails (and produces no output) on input the tool refuses: mixed-mode
+/// images, images already instrumented, modules without a core library to reference.
+Expected<InstrumentReport> instrument(const md::Module& module, const InstrumentOptions& options);
+
+}  // namespace cil::il

@@ -1,0 +1,160 @@
+// Prologue insertion, locals extension, and the try/catch/finally wrap.
+#include "il/rewriter.h"
+
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "metadata/signature.h"
+#include "pe/byte_reader.h"
+
+namespace cil::il {
+
+namespace {
+
+Error rewrite_error(std::string message) { return make_error(ErrorKind::Unsupported, "method body", std::move(message)); }
+
+}  // namespace
+
+Expected<LocalsBuilder> LocalsBuilder::open(md::MetadataSink& sink, uint32_t token) {
+  LocalsBuilder b;
+  b.token_ = token;
+  if (token == 0) return b;
+  if (md::token_table(token) != md::TableId::StandAloneSig)
+    return rewrite_error(fmt::format("local signature token 0x{:08X} is not a StandAloneSig", token));
+  std::vector<uint8_t> blob = CIL_TRY(sink.signature_of(token));
+  ByteReader r(blob, 0, "local variable signature");
+  uint8_t kind = CIL_TRY(r.u8());
+  if (kind != md::kSigLocals) return rewrite_error(fmt::format("local signature starts with {:#04x}", kind));
+  b.original_count_ = b.count_ = CIL_TRY(r.compressed_u32());
+  // Keep the original encoding of the existing locals byte for byte.
+  auto rest = CIL_TRY(r.bytes(r.remaining()));
+  b.types_.assign(rest.begin(), rest.end());
+  return b;
+}
+
+uint32_t LocalsBuilder::add(std::span<const uint8_t> encoded_type) {
+  types_.insert(types_.end(), encoded_type.begin(), encoded_type.end());
+  return count_++;
+}
+
+Expected<uint32_t> LocalsBuilder::commit(md::MetadataSink& sink) {
+  if (count_ == original_count_) return token_;
+  if (count_ > 0xFFFE) return rewrite_error("more than 65534 locals");
+  std::vector<uint8_t> sig{md::kSigLocals};
+  md::encode_compressed_u32(sig, count_);
+  sig.insert(sig.end(), types_.begin(), types_.end());
+  return sink.standalone_sig(sig);
+}
+
+void insert_code(BodyModel& body, size_t index, std::vector<Instr> code) {
+  if (code.empty()) return;
+  index = std::min(index, body.instrs.size());
+  body.instrs.insert(body.instrs.begin() + static_cast<std::ptrdiff_t>(index), std::make_move_iterator(code.begin()),
+                     std::make_move_iterator(code.end()));
+  body.edited = true;
+}
+
+Status wrap_body(BodyModel& body, const WrapSpec& spec) {
+  auto& instrs = body.instrs;
+  size_t start = std::min(spec.try_start, instrs.size());
+  if (start == instrs.size()) return rewrite_error("nothing to protect");
+
+  std::unordered_map<uint32_t, size_t> position;
+  for (size_t i = 0; i < instrs.size(); ++i) position.emplace(instrs[i].id, i);
+  auto inside = [&](uint32_t label) {
+    if (label == kEndLabel) return true;
+    auto it = position.find(label);
+    return it != position.end() && it->second >= start;
+  };
+  uint32_t start_id = instrs[start].id;
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    const Instr& in = instrs[i];
+    if (in.op == Op::Jmp) return rewrite_error("the body uses jmp, which cannot leave a protected region");
+    std::vector<uint32_t> targets = in.targets;
+    if (in.target != kNoLabel) targets.push_back(in.target);
+    for (uint32_t t : targets) {
+      bool from_inside = i >= start;
+      if (from_inside && !inside(t)) return rewrite_error("a branch leaves the protected region backwards");
+      if (!from_inside && inside(t) && t != start_id) return rewrite_error("a branch enters the protected region");
+    }
+  }
+
+  // Labels of the blocks that follow the original code.
+  auto first_id = [&](const std::vector<Instr>& code, uint32_t fallback) { return code.empty() ? fallback : code.front().id; };
+  std::vector<Instr> exit_block = spec.epilogue;
+  if (spec.result_local) exit_block.push_back(body.ldloc(*spec.result_local));
+  exit_block.push_back(body.make(Op::Ret));
+  uint32_t exit_id = exit_block.front().id;
+
+  std::vector<Instr> finally_block;
+  if (spec.finally_clause) {
+    finally_block = spec.finally_code;
+    finally_block.push_back(body.make(Op::Endfinally));
+  }
+  std::vector<Instr> catch_block;
+  if (spec.catch_type) {
+    catch_block = spec.catch_code;
+    catch_block.push_back(body.make(Op::Rethrow));
+  }
+  uint32_t finally_id = first_id(finally_block, exit_id);
+  uint32_t catch_id = first_id(catch_block, finally_id);
+
+  // Every ret in the region: [stloc result] leave exit. The first replacement keeps the ret's id.
+  std::vector<Instr> rewritten;
+  rewritten.reserve(instrs.size() + 16);
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    Instr in = std::move(instrs[i]);
+    if (i >= start && in.op == Op::Tail) in.op = Op::Nop;
+    if (i >= start && in.op == Op::Ret) {
+      uint32_t id = in.id;
+      if (spec.result_local) {
+        Instr store = body.stloc(*spec.result_local);
+        store.id = id;
+        rewritten.push_back(store);
+        Instr leave = body.make_branch(Op::Leave_S, exit_id);
+        rewritten.push_back(leave);
+      } else {
+        Instr leave = body.make_branch(Op::Leave_S, exit_id);
+        leave.id = id;
+        rewritten.push_back(leave);
+      }
+      continue;
+    }
+    rewritten.push_back(std::move(in));
+  }
+  instrs = std::move(rewritten);
+
+  // Clauses that ended at the end of the code now end where the new handlers begin.
+  for (auto& c : body.clauses) {
+    for (uint32_t* label : {&c.try_end, &c.handler_end})
+      if (*label == kEndLabel) *label = catch_id;
+  }
+  instrs.insert(instrs.end(), catch_block.begin(), catch_block.end());
+  instrs.insert(instrs.end(), finally_block.begin(), finally_block.end());
+  instrs.insert(instrs.end(), exit_block.begin(), exit_block.end());
+
+  if (spec.catch_type) {
+    EhRegion c;
+    c.kind = ClauseKind::Catch;
+    c.try_start = start_id;
+    c.try_end = catch_id;
+    c.handler_start = catch_id;
+    c.handler_end = finally_id;
+    c.class_token = spec.catch_type;
+    body.clauses.push_back(c);
+  }
+  if (spec.finally_clause) {
+    EhRegion f;
+    f.kind = ClauseKind::Finally;
+    f.try_start = start_id;
+    f.try_end = finally_id;
+    f.handler_start = finally_id;
+    f.handler_end = exit_id;
+    body.clauses.push_back(f);
+  }
+  body.edited = true;
+  return ok();
+}
+
+}  // namespace cil::il

@@ -1,0 +1,65 @@
+// The rewrites shared by every mode: code inserted at entry, locals appended, and the body
+// wrapped in try/catch/finally with every `ret` turned into a `leave` to one exit block.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "il/body_model.h"
+#include "metadata/metadata_sink.h"
+#include "pe/error.h"
+
+namespace cil::il {
+
+/// Extends a method's local signature: the original locals keep their indexes and new ones are
+/// appended; commit() writes the result as a new StandAloneSig row.
+class LocalsBuilder {
+ public:
+  /// Reads the current signature (`token` 0: no locals yet).
+  static Expected<LocalsBuilder> open(md::MetadataSink& sink, uint32_t token);
+  /// Adds a local of the encoded type (II.23.2.6) and returns its index.
+  uint32_t add(std::span<const uint8_t> encoded_type);
+  uint32_t count() const { return count_; }
+  /// The token of the extended signature; the original token when nothing was added.
+  Expected<uint32_t> commit(md::MetadataSink& sink);
+
+ private:
+  uint32_t token_ = 0;
+  uint32_t count_ = 0;
+  uint32_t original_count_ = 0;
+  std::vector<uint8_t> types_;  ///< the encoded types, original first
+};
+
+/// Inserts `code` before the instruction at `index` (or at the end). Branches and clauses that
+/// named the instruction at `index` still name it, so the new code runs only when control falls
+/// into it: at method entry, that means once per call.
+void insert_code(BodyModel& body, size_t index, std::vector<Instr> code);
+
+struct WrapSpec {
+  /// Index of the first instruction inside the new protected region (after a base constructor
+  /// call, for constructors). Instructions before it stay outside.
+  size_t try_start = 0;
+  /// Local that receives the return value at every `ret`; nullopt for void methods.
+  std::optional<uint32_t> result_local;
+  /// Catch clause: its type (0: none) and the handler code, which starts with the exception on
+  /// the stack and must consume it; `rethrow` is appended.
+  md::Token catch_type = 0;
+  std::vector<Instr> catch_code;
+  /// Finally clause: present when true; `endfinally` is appended to `finally_code`.
+  bool finally_clause = false;
+  std::vector<Instr> finally_code;
+  /// Code that runs after the protected region on the normal path, before the result is reloaded.
+  std::vector<Instr> epilogue;
+};
+
+/// Wraps the body from `spec.try_start` to its end in try/catch/finally. Every `ret` becomes a
+/// store to the result local and a `leave` to one exit block that runs the epilogue, reloads the
+/// result and returns; a branch that targeted a `ret` now reaches the store. `tail.` prefixes in
+/// the region become `nop`, since a tail call cannot leave a protected region. The new clauses
+/// come after the existing ones, so inner clauses still come first (II.19). Fails on bodies
+/// that use `jmp`, or that branch across the start of the region.
+Status wrap_body(BodyModel& body, const WrapSpec& spec);
+
+}  // namespace cil::il

@@ -1,0 +1,119 @@
+// Find-or-add over original heap contents, appending new entries after them.
+#include "metadata/heap_builder.h"
+
+#include <cstring>
+
+#include "metadata/signature.h"
+#include "pe/byte_reader.h"
+
+namespace cil::md {
+
+namespace {
+
+// An absent heap still needs index 0 to mean "empty": it starts as one zero byte.
+uint32_t base_size(std::span<const uint8_t> original) {
+  return original.empty() ? 1u : static_cast<uint32_t>(original.size());
+}
+
+std::vector<uint8_t> joined(std::span<const uint8_t> original, const std::vector<uint8_t>& added) {
+  std::vector<uint8_t> out;
+  out.reserve(original.size() + added.size() + 4);
+  if (original.empty()) out.push_back(0);
+  else out.insert(out.end(), original.begin(), original.end());
+  out.insert(out.end(), added.begin(), added.end());
+  return out;
+}
+
+}  // namespace
+
+void StringHeapBuilder::index_original() {
+  indexed_ = true;
+  size_t start = 0;
+  for (size_t i = 0; i < original_.size(); ++i) {
+    if (original_[i] != 0) continue;
+    std::string s(reinterpret_cast<const char*>(original_.data() + start), i - start);
+    known_.emplace(std::move(s), static_cast<uint32_t>(start));
+    start = i + 1;
+  }
+}
+
+uint32_t StringHeapBuilder::add(std::string_view text) {
+  if (text.empty()) return 0;
+  if (!indexed_) index_original();
+  auto it = known_.find(std::string(text));
+  if (it != known_.end()) return it->second;
+  uint32_t index = base_size(original_) + static_cast<uint32_t>(added_.size());
+  added_.insert(added_.end(), text.begin(), text.end());
+  added_.push_back(0);
+  known_.emplace(std::string(text), index);
+  return index;
+}
+
+std::vector<uint8_t> StringHeapBuilder::bytes() const { return joined(original_, added_); }
+uint32_t StringHeapBuilder::size() const { return base_size(original_) + static_cast<uint32_t>(added_.size()); }
+
+void BlobHeapBuilder::index_original() {
+  indexed_ = true;
+  ByteReader r(original_, 0, "#Blob heap");
+  if (r.size()) (void)r.skip(1);  // index 0: the empty blob
+  while (!r.at_end()) {
+    uint32_t start = static_cast<uint32_t>(r.position());
+    auto length = r.compressed_u32();
+    if (!length) break;
+    auto bytes = r.bytes(*length);
+    if (!bytes) break;
+    known_.emplace(std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size()), start);
+  }
+}
+
+uint32_t BlobHeapBuilder::add(std::span<const uint8_t> blob) {
+  if (blob.empty()) return 0;
+  if (!indexed_) index_original();
+  std::string key(reinterpret_cast<const char*>(blob.data()), blob.size());
+  auto it = known_.find(key);
+  if (it != known_.end()) return it->second;
+  uint32_t index = base_size(original_) + static_cast<uint32_t>(added_.size());
+  encode_compressed_u32(added_, static_cast<uint32_t>(blob.size()));
+  added_.insert(added_.end(), blob.begin(), blob.end());
+  known_.emplace(std::move(key), index);
+  return index;
+}
+
+std::optional<std::span<const uint8_t>> BlobHeapBuilder::added(uint32_t index) const {
+  uint32_t base = base_size(original_);
+  if (index < base) return std::nullopt;
+  ByteReader r(added_, 0, "#Blob heap");
+  if (!r.seek(index - base)) return std::nullopt;
+  auto length = r.compressed_u32();
+  if (!length) return std::nullopt;
+  auto bytes = r.bytes(*length);
+  if (!bytes) return std::nullopt;
+  return *bytes;
+}
+
+std::vector<uint8_t> BlobHeapBuilder::bytes() const { return joined(original_, added_); }
+uint32_t BlobHeapBuilder::size() const { return base_size(original_) + static_cast<uint32_t>(added_.size()); }
+
+uint32_t UserStringHeapBuilder::add(std::u16string_view text) {
+  auto it = known_.find(std::u16string(text));
+  if (it != known_.end()) return it->second;
+  uint32_t index = base_size(original_) + static_cast<uint32_t>(added_.size());
+  encode_compressed_u32(added_, static_cast<uint32_t>(text.size() * 2 + 1));
+  // II.24.2.4: the final byte is 1 when any character needs more than the low byte handling.
+  uint8_t special = 0;
+  for (char16_t c : text) {
+    uint8_t bytes[2];
+    std::memcpy(bytes, &c, 2);
+    added_.push_back(bytes[0]);
+    added_.push_back(bytes[1]);
+    if (c >= 0x7F || (c >= 0x01 && c <= 0x08) || (c >= 0x0E && c <= 0x1F) || c == 0x27 || c == 0x2D) special = 1;
+  }
+  added_.push_back(special);
+  known_.emplace(std::u16string(text), index);
+  return index;
+}
+
+std::vector<uint8_t> UserStringHeapBuilder::bytes() const { return joined(original_, added_); }
+uint32_t UserStringHeapBuilder::size() const { return base_size(original_) + static_cast<uint32_t>(added_.size()); }
+
+}  // namespace cil::md

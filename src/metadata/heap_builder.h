@@ -1,0 +1,66 @@
+// Append-only heaps for the writer: the original bytes stay as they are (so every existing
+// index keeps its meaning) and new entries go after them, with find-or-add de-duplication.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace cil::md {
+
+class StringHeapBuilder {
+ public:
+  explicit StringHeapBuilder(std::span<const uint8_t> original) : original_(original) {}
+  /// Index of `text`, adding it when no entry of the heap spells it.
+  uint32_t add(std::string_view text);
+  /// The whole heap: original bytes (or a single NUL when there were none), then the additions.
+  std::vector<uint8_t> bytes() const;
+  uint32_t size() const;
+  bool grew() const { return !added_.empty(); }
+
+ private:
+  void index_original();
+  std::span<const uint8_t> original_;
+  bool indexed_ = false;
+  std::unordered_map<std::string, uint32_t> known_;
+  std::vector<uint8_t> added_;
+};
+
+class BlobHeapBuilder {
+ public:
+  explicit BlobHeapBuilder(std::span<const uint8_t> original) : original_(original) {}
+  uint32_t add(std::span<const uint8_t> blob);
+  /// An added blob by index (nullopt for indexes of the original heap or bad ones).
+  std::optional<std::span<const uint8_t>> added(uint32_t index) const;
+  std::vector<uint8_t> bytes() const;
+  uint32_t size() const;
+  bool grew() const { return !added_.empty(); }
+
+ private:
+  void index_original();
+  std::span<const uint8_t> original_;
+  bool indexed_ = false;
+  std::unordered_map<std::string, uint32_t> known_;
+  std::vector<uint8_t> added_;
+};
+
+class UserStringHeapBuilder {
+ public:
+  explicit UserStringHeapBuilder(std::span<const uint8_t> original) : original_(original) {}
+  /// Index of a new or previously added user string (II.24.2.4).
+  uint32_t add(std::u16string_view text);
+  std::vector<uint8_t> bytes() const;
+  uint32_t size() const;
+  bool grew() const { return !added_.empty(); }
+
+ private:
+  std::span<const uint8_t> original_;
+  std::unordered_map<std::u16string, uint32_t> known_;
+  std::vector<uint8_t> added_;
+};
+
+}  // namespace cil::md

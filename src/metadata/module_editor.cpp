@@ -1,0 +1,243 @@
+// Find-or-add of references, row storage, and the two-phase write (plan, then emit).
+#include "metadata/module_editor.h"
+
+#include <fmt/format.h>
+
+#include "pe/image_writer.h"
+
+namespace cil::md {
+
+namespace {
+
+Error edit_error(std::string message) { return make_error(ErrorKind::Unsupported, "metadata", std::move(message)); }
+
+size_t column_count(TableId t) { return table_schema(t).columns.size(); }
+
+}  // namespace
+
+ModuleEditor::ModuleEditor(const Module& module)
+    : module_(module),
+      strings_(module.metadata().strings().data()),
+      blobs_(module.metadata().blobs().data()),
+      user_strings_(module.metadata().user_strings().data()) {}
+
+uint32_t ModuleEditor::rows(TableId table) const { return module_.tables().rows(table) + edits_.added_rows(table); }
+
+uint32_t ModuleEditor::cell(TableId table, uint32_t rid, uint8_t column) const {
+  uint32_t original = module_.tables().rows(table);
+  if (rid <= original) {
+    auto it = edits_.changed.find(TableEdits::key(table, rid, column));
+    return it != edits_.changed.end() ? it->second : module_.tables().get(table, rid, column);
+  }
+  return edits_.added[static_cast<uint8_t>(table)][(rid - original - 1) * column_count(table) + column];
+}
+
+void ModuleEditor::set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value) {
+  uint32_t original = module_.tables().rows(table);
+  if (rid <= original) edits_.changed[TableEdits::key(table, rid, column)] = value;
+  else edits_.added[static_cast<uint8_t>(table)][(rid - original - 1) * column_count(table) + column] = value;
+}
+
+Expected<Token> ModuleEditor::add_row(TableId table, std::vector<uint32_t> cells) {
+  if (cells.size() != column_count(table)) return edit_error(fmt::format("a {} row needs {} cells", table_schema(table).name, column_count(table)));
+  if (rows(table) >= kMaxRows) return edit_error(fmt::format("table {} is full", table_schema(table).name));
+  auto& added = edits_.added[static_cast<uint8_t>(table)];
+  added.insert(added.end(), cells.begin(), cells.end());
+  return make_token(table, rows(table));
+}
+
+std::string ModuleEditor::row_key(std::span<const Value> values) {
+  std::string key;
+  for (const auto& v : values) {
+    key += static_cast<char>(v.kind);
+    if (v.kind == Value::Number) {
+      key.append(reinterpret_cast<const char*>(&v.number), 4);
+    } else {
+      uint32_t length = static_cast<uint32_t>(v.bytes.size());
+      key.append(reinterpret_cast<const char*>(&length), 4);
+      key.append(v.bytes);
+    }
+  }
+  return key;
+}
+
+std::string ModuleEditor::original_row_key(TableId table, uint32_t rid) const {
+  const TableSchema& schema = table_schema(table);
+  std::vector<Value> values;
+  std::string bad;  // a heap index that does not resolve never matches anything
+  for (uint8_t c = 0; c < schema.columns.size(); ++c) {
+    uint32_t raw = module_.tables().get(table, rid, c);
+    switch (schema.columns[c].kind) {
+      case ColumnKind::String: {
+        auto s = module_.strings().get(raw);
+        if (!s) return fmt::format("\xff bad row {}", rid);
+        values.push_back({Value::String, 0, *s});
+        break;
+      }
+      case ColumnKind::Blob: {
+        auto b = module_.blobs().get(raw);
+        if (!b) return fmt::format("\xff bad row {}", rid);
+        values.push_back({Value::Blob, 0, std::string_view(reinterpret_cast<const char*>(b->data()), b->size())});
+        break;
+      }
+      default:
+        values.push_back({Value::Number, raw, {}});
+    }
+  }
+  return row_key(values);
+}
+
+Expected<Token> ModuleEditor::find_or_add(TableId table, std::span<const Value> values, std::vector<uint32_t> cells) {
+  auto it = row_index_.find(table);
+  if (it == row_index_.end()) {
+    std::unordered_map<std::string, uint32_t> index;
+    for (uint32_t rid = 1; rid <= module_.tables().rows(table); ++rid)
+      index.emplace(original_row_key(table, rid), rid);  // the first row with these values wins
+    it = row_index_.emplace(table, std::move(index)).first;
+  }
+  std::string key = row_key(values);
+  auto found = it->second.find(key);
+  if (found != it->second.end()) return make_token(table, found->second);
+  Token token = CIL_TRY(add_row(table, std::move(cells)));
+  it->second.emplace(std::move(key), token_rid(token));
+  return token;
+}
+
+namespace {
+
+std::string_view as_chars(std::span<const uint8_t> bytes) {
+  return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+}  // namespace
+
+Expected<Token> ModuleEditor::assembly_ref(const AssemblyRefSpec& spec) {
+  // An existing reference with the same name serves, whatever its version: the runtime binds by
+  // name and accepts any version at least as high as the reference.
+  const TablesStream& t = module_.tables();
+  for (uint32_t rid = 1; rid <= t.rows(TableId::AssemblyRef); ++rid)
+    if (module_.string_or_placeholder(t.get(TableId::AssemblyRef, rid, col::AssemblyRef::Name)) == spec.name)
+      return make_token(TableId::AssemblyRef, rid);
+  auto it = added_assemblies_.find(spec.name);
+  if (it != added_assemblies_.end()) return it->second;
+  Token token = CIL_TRY(add_row(TableId::AssemblyRef,
+                                {spec.version[0], spec.version[1], spec.version[2], spec.version[3], 0,
+                                 blobs_.add(spec.public_key_token), strings_.add(spec.name), strings_.add(spec.culture), 0}));
+  added_assemblies_.emplace(spec.name, token);
+  return token;
+}
+
+Expected<Token> ModuleEditor::type_ref(Token scope, std::string_view ns, std::string_view name) {
+  auto coded = encode_coded_index(CodedIndex::ResolutionScope, scope);
+  if (!coded) return edit_error(fmt::format("0x{:08X} cannot be a resolution scope", scope));
+  Value values[] = {{Value::Number, *coded, {}}, {Value::String, 0, name}, {Value::String, 0, ns}};
+  return find_or_add(TableId::TypeRef, values, {*coded, strings_.add(name), strings_.add(ns)});
+}
+
+Expected<Token> ModuleEditor::member_ref(Token parent, std::string_view name, std::span<const uint8_t> signature) {
+  auto coded = encode_coded_index(CodedIndex::MemberRefParent, parent);
+  if (!coded) return edit_error(fmt::format("0x{:08X} cannot be a MemberRef parent", parent));
+  Value values[] = {{Value::Number, *coded, {}}, {Value::String, 0, name}, {Value::Blob, 0, as_chars(signature)}};
+  return find_or_add(TableId::MemberRef, values, {*coded, strings_.add(name), blobs_.add(signature)});
+}
+
+Expected<Token> ModuleEditor::type_spec(std::span<const uint8_t> signature) {
+  Value values[] = {{Value::Blob, 0, as_chars(signature)}};
+  return find_or_add(TableId::TypeSpec, values, {blobs_.add(signature)});
+}
+
+Expected<Token> ModuleEditor::method_spec(Token method, std::span<const uint8_t> instantiation) {
+  auto coded = encode_coded_index(CodedIndex::MethodDefOrRef, method);
+  if (!coded) return edit_error(fmt::format("0x{:08X} cannot be instantiated", method));
+  Value values[] = {{Value::Number, *coded, {}}, {Value::Blob, 0, as_chars(instantiation)}};
+  return find_or_add(TableId::MethodSpec, values, {*coded, blobs_.add(instantiation)});
+}
+
+Expected<Token> ModuleEditor::standalone_sig(std::span<const uint8_t> signature) {
+  Value values[] = {{Value::Blob, 0, as_chars(signature)}};
+  return find_or_add(TableId::StandAloneSig, values, {blobs_.add(signature)});
+}
+
+Expected<Token> ModuleEditor::user_string(std::u16string_view text) {
+  uint32_t index = user_strings_.add(text);
+  if (index > kMaxRid) return edit_error("the #US heap would exceed 16 MiB");
+  return (uint32_t{kUserStringTokenType} << 24) | index;
+}
+
+Expected<std::vector<uint8_t>> ModuleEditor::blob_at(uint32_t index) const {
+  uint32_t original = module_.metadata().blobs().size();
+  if (index < original || index == 0) {
+    auto blob = module_.blobs().get(index);
+    if (!blob) return blob.error();
+    return std::vector<uint8_t>(blob->begin(), blob->end());
+  }
+  auto bytes = blobs_.added(index);
+  if (!bytes) return make_error(ErrorKind::Format, "#Blob heap", fmt::format("no blob at index {:#x}", index));
+  return std::vector<uint8_t>(bytes->begin(), bytes->end());
+}
+
+Expected<std::vector<uint8_t>> ModuleEditor::signature_of(Token token) {
+  TableId t = token_table(token);
+  uint32_t rid = token_rid(token);
+  if (token_type(token) >= kTableSlots || rid == 0 || rid > rows(t))
+    return make_error(ErrorKind::Format, "metadata", fmt::format("token 0x{:08X} names no row", token));
+  switch (t) {
+    case TableId::MethodDef: return blob_at(cell(t, rid, col::MethodDef::Signature));
+    case TableId::MemberRef: return blob_at(cell(t, rid, col::MemberRef::Signature));
+    case TableId::Field: return blob_at(cell(t, rid, col::Field::Signature));
+    case TableId::StandAloneSig: return blob_at(cell(t, rid, col::StandAloneSig::Signature));
+    case TableId::TypeSpec: return blob_at(cell(t, rid, col::TypeSpec::Signature));
+    case TableId::MethodSpec: {
+      uint32_t coded = cell(t, rid, col::MethodSpec::Method);
+      Token method = module_.tables().decode(CodedIndex::MethodDefOrRef, coded);
+      if (token_table(method) == TableId::MethodSpec || method == 0)
+        return make_error(ErrorKind::Format, "metadata", fmt::format("MethodSpec 0x{:08X} names no method", token));
+      return signature_of(method);
+    }
+    default:
+      return make_error(ErrorKind::Format, "metadata", fmt::format("token 0x{:08X} has no signature", token));
+  }
+}
+
+void ModuleEditor::set_method_body(uint32_t rid, std::vector<uint8_t> body) { bodies_[rid] = std::move(body); }
+
+Expected<std::vector<uint8_t>> ModuleEditor::write() {
+  const pe::PeImage& image = module_.image();
+  pe::SectionPlan plan = CIL_TRY(pe::plan_section(image));
+
+  // Phase 1: lay out the section and give every new body its RVA.
+  std::vector<uint8_t> section;
+  for (auto& [rid, body] : bodies_) {
+    while (section.size() % 4) section.push_back(0);
+    uint64_t rva = uint64_t{plan.rva} + section.size();
+    if (rva > 0xFFFFFFFF) return edit_error("method bodies exceed the address space");
+    set_cell(TableId::MethodDef, rid, col::MethodDef::Rva, static_cast<uint32_t>(rva));
+    section.insert(section.end(), body.begin(), body.end());
+  }
+  while (section.size() % 4) section.push_back(0);
+
+  // Phase 2: metadata, now that every cell is final.
+  HeapContents heaps;
+  heaps.strings = strings_.bytes();
+  heaps.user_strings = user_strings_.bytes();
+  heaps.blobs = blobs_.bytes();
+  auto guids = module_.metadata().guids().data();
+  heaps.guids.assign(guids.begin(), guids.end());
+  std::vector<uint8_t> metadata = CIL_TRY(write_metadata(module_.metadata(), edits_, heaps));
+  uint32_t metadata_rva = plan.rva + static_cast<uint32_t>(section.size());
+  section.insert(section.end(), metadata.begin(), metadata.end());
+
+  const pe::CliHeader& cli = module_.cli();
+  std::vector<pe::Patch> patches;
+  patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kMetadata, metadata_rva));
+  patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kMetadata + 4, static_cast<uint32_t>(metadata.size())));
+  if (cli_flags_) patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kFlags, *cli_flags_));
+  if (clear_native_header_) {
+    patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kManagedNativeHeader, 0));
+    patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kManagedNativeHeader + 4, 0));
+  }
+  if (machine_) patches.push_back(pe::patch_u16(image.headers().coff_offset, *machine_));
+  return pe::write_image(image, plan, pe::SectionSpec{}, section, patches);
+}
+
+}  // namespace cil::md

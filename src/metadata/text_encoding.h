@@ -1,0 +1,12 @@
+// UTF-8 to UTF-16 for metadata names that end up in user strings.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace cil::md {
+
+/// Decodes UTF-8; each byte of an invalid or truncated sequence becomes U+FFFD.
+std::u16string utf8_to_utf16(std::string_view text);
+
+}  // namespace cil::md

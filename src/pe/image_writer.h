@@ -1,0 +1,48 @@
+// Writing a PE image with one section added: headers grown when the section table is full,
+// raw data shifted with every file pointer that names it, and the size fields and checksum
+// recomputed. Existing RVAs never move, so everything the image points to stays valid.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pe/error.h"
+#include "pe/pe_image.h"
+
+namespace cil::pe {
+
+/// Where the added section will live; computed before its contents exist, since they contain
+/// RVAs that point into it.
+struct SectionPlan {
+  uint32_t rva = 0;
+  uint32_t header_growth = 0;  ///< bytes inserted after the headers (a FileAlignment multiple)
+};
+
+/// Plans a new section after the last one. Fails when the headers cannot hold one more section
+/// header and cannot grow.
+Expected<SectionPlan> plan_section(const PeImage& image);
+
+/// A change of bytes at a file offset of the original image.
+struct Patch {
+  uint32_t offset = 0;
+  std::vector<uint8_t> bytes;
+};
+Patch patch_u16(uint32_t offset, uint16_t value);
+Patch patch_u32(uint32_t offset, uint32_t value);
+
+struct SectionSpec {
+  const char* name = ".cilins";
+  uint32_t characteristics = kSectionInitializedData | kSectionMemRead;
+};
+
+/// The new file: the original with `patches` applied, the section (holding `data`) added, the
+/// Authenticode directory cleared (the signature cannot survive an edit), and SizeOfImage,
+/// SizeOfHeaders, SizeOfInitializedData and the checksum (when non-zero) updated.
+Expected<std::vector<uint8_t>> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
+                                           std::span<const uint8_t> data, const std::vector<Patch>& patches);
+
+/// The PE checksum of `file` (the optional header's CheckSum field itself excluded).
+uint32_t pe_checksum(std::span<const uint8_t> file, uint32_t checksum_offset);
+
+}  // namespace cil::pe

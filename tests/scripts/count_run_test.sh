@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Count mode end to end: instrument every runnable fixture, run the original and the
+# instrumented program on the real runtime (dotnet; also mono for the .NET Framework-style
+# fixtures), require identical stdout, stderr and exit status, and check the call counts the
+# program wrote against testdata/expected/<Name>.counts.
+#   tests/scripts/count_run_test.sh [TOOL]
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT/testdata/bin"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# run RUNTIME DIR FILE OUTPREFIX: runs FILE from DIR, saving stdout, stderr and the exit status.
+run() {
+  local runtime=$1 dir=$2 file=$3 out=$4
+  set +e
+  # bash -c keeps the shell's "Aborted" notice (the Unhandled fixture) out of the test log.
+  bash -c 'cd "$1" && CIL_INSTRUMENT_OUTPUT="$2" exec timeout 120 "$3" "$4" > "$5.stdout" 2> "$5.stderr"' _ \
+    "$dir" "$out.counts" "$runtime" "$file" "$out" 2>/dev/null
+  echo $? > "$out.status"
+  set -e
+}
+
+check_fixture() {
+  local runtime=$1 path=$2
+  local file dir name label
+  file=$(basename "$path")
+  dir=$(dirname "$path")
+  name=${file%%.*}
+  label="$runtime ${path}"
+  local inst="$work/inst/${dir}"
+  mkdir -p "$inst" "$work/runs"
+  cp "$dir"/*.runtimeconfig.json "$inst/" 2>/dev/null || true
+  if ! "$TOOL" "$path" -o "$inst/$file" > "$work/instrument.log" 2>&1; then
+    fail "$label: instrumenting failed: $(cat "$work/instrument.log")"
+    return
+  fi
+  local a="$work/runs/orig" b="$work/runs/inst"
+  rm -rf "$a.counts" "$b.counts"
+  mkdir -p "$a.counts" "$b.counts"
+  run "$runtime" "$dir" "$file" "$a"
+  run "$runtime" "$inst" "$file" "$b"
+  local ok=1
+  cmp -s "$a.stdout" "$b.stdout" || { fail "$label: stdout differs"; diff "$a.stdout" "$b.stdout" | head -10 >&2; ok=0; }
+  # A stack trace names the same frames; only the instrumented copy's path may differ.
+  sed "s|$inst|DIR|g; s|$ROOT/testdata/bin/$dir|DIR|g" "$b.stderr" > "$b.stderr.n"
+  sed "s|$ROOT/testdata/bin/$dir|DIR|g; s|$ROOT/testdata/bin|DIR|g" "$a.stderr" > "$a.stderr.n"
+  cmp -s "$a.stderr.n" "$b.stderr.n" || { fail "$label: stderr differs"; diff "$a.stderr.n" "$b.stderr.n" | head -10 >&2; ok=0; }
+  cmp -s "$a.status" "$b.status" || { fail "$label: exit status $(cat "$a.status") became $(cat "$b.status")"; ok=0; }
+  local counts=("$b.counts"/*.counts.json)
+  if [ ! -e "${counts[0]}" ]; then
+    fail "$label: no counts file written"
+    return
+  fi
+  [ ${#counts[@]} -eq 1 ] || fail "$label: ${#counts[@]} counts files for one process"
+  case "$(basename "${counts[0]}")" in
+    "$name".*.counts.json) ;;
+    *) fail "$label: counts file is named $(basename "${counts[0]}")" ;;
+  esac
+  if [ -f "$ROOT/testdata/expected/$name.counts" ]; then
+    python3 "$ROOT/tests/scripts/check_counts.py" "$ROOT/testdata/expected/$name.counts" "${counts[@]}" ||
+      { fail "$label: call counts differ from testdata/expected/$name.counts"; ok=0; }
+  fi
+  [ $ok = 1 ] && echo "ok   $label ($(grep -o '"count"' "${counts[0]}" | wc -l) methods counted)"
+}
+
+for path in *.dll debug/*.dll; do
+  [ -f "${path%.dll}.runtimeconfig.json" ] || continue  # libraries do not run
+  check_fixture dotnet "$path"
+done
+for path in mono/*.exe il/*.exe; do
+  check_fixture dotnet "$path"
+  check_fixture mono "$path"
+done
+finish
