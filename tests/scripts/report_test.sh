@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# End-to-end tests of `report` on the hand-written count files of tests/data/report: merging
+# runs, several assemblies, --top, --json, builds with different mvids, and malformed files
+# (exit 3 and exactly one error line each). CIL_REGEN=1 rewrites the golden files.
+#   tests/scripts/report_test.sh [TOOL]
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Relative paths from a fixed directory, so that the messages naming files are stable.
+cd "$ROOT/tests/data/report"
+
+# run NAME ARGS...: runs `report` with stdout in $work/NAME.out, stderr in $work/NAME.err and
+# the exit status in $rc.
+run() {
+  local name=$1
+  shift
+  set +e
+  "$TOOL" report "$@" > "$work/$name.out" 2> "$work/$name.err"
+  rc=$?
+  set -e
+}
+
+# expect_clean NAME: exit 0 and nothing on stderr.
+expect_clean() {
+  [ "$rc" -eq 0 ] || fail "$1: exit $rc, expected 0: $(head -n 3 "$work/$1.err")"
+  [ -s "$work/$1.err" ] && fail "$1: unexpected stderr: $(head -n 3 "$work/$1.err")"
+  return 0
+}
+
+run merge App.1001.counts.json App.1002.counts.json
+expect_clean merge
+check_golden report/merge.txt "$work/merge.out"
+# The order of the files does not matter.
+run merge_reversed App.1002.counts.json App.1001.counts.json
+cmp -s "$work/merge.out" "$work/merge_reversed.out" || fail "merge depends on the order of the files"
+
+run two Lib.1001.counts.json App.1001.counts.json App.1002.counts.json
+expect_clean two
+check_golden report/two-assemblies.txt "$work/two.out"
+
+run top --top 3 Lib.1001.counts.json App.1001.counts.json App.1002.counts.json
+expect_clean top
+check_golden report/top.txt "$work/top.out"
+rows=$(grep -c '^ *[0-9]\+  0x06' "$work/top.out" || true)
+[ "$rows" -eq 6 ] || fail "--top 3 on two assemblies listed $rows rows, expected 6"
+
+run json --json Lib.1001.counts.json App.1001.counts.json App.1002.counts.json
+expect_clean json
+python3 -m json.tool "$work/json.out" > /dev/null || fail "report --json is not valid JSON"
+check_golden report/all.json "$work/json.out"
+run json_top --json --top 2 Lib.1001.counts.json App.1001.counts.json App.1002.counts.json
+expect_clean json_top
+python3 - "$work/json_top.out" <<'PY' || fail "report --json --top 2 has the wrong shape"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+names = [a["assembly"] for a in doc["assemblies"]]
+assert names == ["App", "Lib"], names
+for a in doc["assemblies"]:
+    assert len(a["methods"]) == 2, a
+    counts = [m["count"] for m in a["methods"]]
+    assert counts == sorted(counts, reverse=True), counts
+    assert set(a) >= {"assembly", "mvid", "files", "methods"}, a
+PY
+
+# Another build of App (another mvid): reported apart, with one warning.
+run mvid App.1001.counts.json App.rebuilt.1003.counts.json App.1002.counts.json
+[ "$rc" -eq 0 ] || fail "mvid mismatch: exit $rc, expected 0"
+check_golden report/mvid-mismatch.txt "$work/mvid.out"
+check_golden report/mvid-mismatch.err "$work/mvid.err"
+[ "$(wc -l < "$work/mvid.err")" -eq 1 ] || fail "mvid mismatch: expected one warning line"
+grep -q '^cil-instrument: warning: App.rebuilt.1003.counts.json: ' "$work/mvid.err" || fail "mvid mismatch: no warning naming the file"
+
+# The same token named differently in the same build: a warning, the first name kept.
+run renamed App.1001.counts.json App.renamed.1004.counts.json
+[ "$rc" -eq 0 ] || fail "renamed: exit $rc, expected 0"
+check_golden report/renamed.err "$work/renamed.err"
+
+# Malformed files, a missing file, and sums beyond 64 bits: exit 3 and one error line each.
+: > "$work/errors.txt"
+for args in malformed/*.counts.json missing.counts.json "Lib.1001.counts.json Lib.1001.counts.json"; do
+  # shellcheck disable=SC2086
+  run bad App.1001.counts.json $args
+  [ "$rc" -eq 3 ] || fail "report $args: exit $rc, expected 3"
+  [ "$(wc -l < "$work/bad.err")" -eq 1 ] || fail "report $args: expected one error line, got $(wc -l < "$work/bad.err")"
+  grep -q '^cil-instrument: error: [^:]*\.json: ' "$work/bad.err" || fail "report $args: the error does not name the file"
+  [ -s "$work/bad.out" ] && fail "report $args: printed to stdout"
+  { echo "report $args: exit $rc"; cat "$work/bad.err"; } >> "$work/errors.txt"
+done
+# Usage errors: exit 2.
+for args in "" "--top 0 App.1001.counts.json" "--top x App.1001.counts.json" "--top -1 App.1001.counts.json"; do
+  # shellcheck disable=SC2086
+  run usage $args
+  [ "$rc" -eq 2 ] || fail "report $args: exit $rc, expected 2"
+  { echo "report $args: exit $rc"; cat "$work/usage.err"; } >> "$work/errors.txt"
+done
+check_golden report/errors.txt "$work/errors.txt"
+
+run help --help
+[ "$rc" -eq 0 ] && grep -q -- '--top' "$work/help.out" || fail "report --help"
+finish
