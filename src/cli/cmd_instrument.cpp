@@ -133,6 +133,14 @@ int run_instrument(int argc, char** argv) {
     j.key("mode").value(args["mode"].as<std::string>());
     j.key("instrumented").value(uint64_t{report->instrumented.size()});
     j.key("excluded").value(uint64_t{report->excluded});
+    j.key("instrumentedMethods").begin_array();
+    for (const auto& m : report->instrumented) {
+      j.begin_object(true);
+      j.key("token").value(fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, m.rid)));
+      j.key("name").value(m.name);
+      j.end_object();
+    }
+    j.end_array();
     j.key("skipped").begin_array();
     for (const auto& s : report->skipped) {
       j.begin_object(true);

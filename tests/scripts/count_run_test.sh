@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Count mode end to end: instrument every runnable fixture, run the original and the
-# instrumented program on the real runtime (dotnet; also mono for the .NET Framework-style
-# fixtures), require identical stdout, stderr and exit status, and check the call counts the
-# program wrote against testdata/expected/<Name>.counts.
-#   tests/scripts/count_run_test.sh [TOOL]
+# Instrumented programs on the real runtime: instrument every runnable fixture, run the
+# original and the instrumented program (dotnet; also mono for the .NET Framework-style
+# fixtures), and require identical stdout, stderr and exit status. In count mode, also check
+# the call counts the program wrote against testdata/expected/<Name>.counts. The noop mode
+# (every body re-encoded through the engine) and the wrap mode (every body wrapped in
+# try/catch/finally with one exit block) run the same programs.
+#   tests/scripts/count_run_test.sh [TOOL] [MODE...]     (modes: count noop wrap; default all)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT/testdata/bin"
 work=$(mktemp -d)
@@ -14,23 +16,23 @@ run() {
   local runtime=$1 dir=$2 file=$3 out=$4
   set +e
   # bash -c keeps the shell's "Aborted" notice (the Unhandled fixture) out of the test log.
-  bash -c 'cd "$1" && CIL_INSTRUMENT_OUTPUT="$2" exec timeout 120 "$3" "$4" > "$5.stdout" 2> "$5.stderr"' _ \
+  bash -c 'cd "$1" && CIL_INSTRUMENT_OUTPUT="$2" timeout 120 "$3" "$4" > "$5.stdout" 2> "$5.stderr"; exit $?' _ \
     "$dir" "$out.counts" "$runtime" "$file" "$out" 2>/dev/null
   echo $? > "$out.status"
   set -e
 }
 
 check_fixture() {
-  local runtime=$1 path=$2
+  local mode=$1 runtime=$2 path=$3
   local file dir name label
   file=$(basename "$path")
   dir=$(dirname "$path")
   name=${file%%.*}
-  label="$runtime ${path}"
-  local inst="$work/inst/${dir}"
+  label="$mode: $runtime ${path}"
+  local inst="$work/inst/$mode/${dir}"
   mkdir -p "$inst" "$work/runs"
   cp "$dir"/*.runtimeconfig.json "$inst/" 2>/dev/null || true
-  if ! "$TOOL" "$path" -o "$inst/$file" > "$work/instrument.log" 2>&1; then
+  if ! "$TOOL" "$path" -o "$inst/$file" --mode "$mode" > "$work/instrument.log" 2>&1; then
     fail "$label: instrumenting failed: $(cat "$work/instrument.log")"
     return
   fi
@@ -46,6 +48,10 @@ check_fixture() {
   sed "s|$ROOT/testdata/bin/$dir|DIR|g; s|$ROOT/testdata/bin|DIR|g" "$a.stderr" > "$a.stderr.n"
   cmp -s "$a.stderr.n" "$b.stderr.n" || { fail "$label: stderr differs"; diff "$a.stderr.n" "$b.stderr.n" | head -10 >&2; ok=0; }
   cmp -s "$a.status" "$b.status" || { fail "$label: exit status $(cat "$a.status") became $(cat "$b.status")"; ok=0; }
+  if [ "$mode" != count ]; then
+    [ $ok = 1 ] && echo "ok   $label"
+    return
+  fi
   local counts=("$b.counts"/*.counts.json)
   if [ ! -e "${counts[0]}" ]; then
     fail "$label: no counts file written"
@@ -63,12 +69,17 @@ check_fixture() {
   [ $ok = 1 ] && echo "ok   $label ($(grep -o '"count"' "${counts[0]}" | wc -l) methods counted)"
 }
 
-for path in *.dll debug/*.dll; do
-  [ -f "${path%.dll}.runtimeconfig.json" ] || continue  # libraries do not run
-  check_fixture dotnet "$path"
-done
-for path in mono/*.exe il/*.exe; do
-  check_fixture dotnet "$path"
-  check_fixture mono "$path"
+shift || true
+modes=("$@")
+[ ${#modes[@]} -gt 0 ] || modes=(count noop wrap)
+for mode in "${modes[@]}"; do
+  for path in *.dll debug/*.dll; do
+    [ -f "${path%.dll}.runtimeconfig.json" ] || continue  # libraries do not run
+    check_fixture "$mode" dotnet "$path"
+  done
+  for path in mono/*.exe il/*.exe; do
+    check_fixture "$mode" dotnet "$path"
+    check_fixture "$mode" mono "$path"
+  done
 done
 finish
