@@ -14,6 +14,7 @@
 #include "cli/json_writer.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
+#include "metadata/printer.h"
 #include "pe/file_io.h"
 
 namespace cil::cli {
@@ -114,7 +115,7 @@ int run_instrument(int argc, char** argv) {
     print_error(input, report.error());
     return exit_code_for(report.error());
   }
-  Status written = write_file_atomic(output, report->output);
+  Status written = write_file_atomic(output, report->output.pieces());
   if (!written) {
     print_error(output, written.error());
     return kExitOutput;
@@ -134,10 +135,11 @@ int run_instrument(int argc, char** argv) {
     j.key("instrumented").value(uint64_t{report->instrumented.size()});
     j.key("excluded").value(uint64_t{report->excluded});
     j.key("instrumentedMethods").begin_array();
-    for (const auto& m : report->instrumented) {
+    md::Printer printer(**module);
+    for (uint32_t rid : report->instrumented) {
       j.begin_object(true);
-      j.key("token").value(fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, m.rid)));
-      j.key("name").value(m.name);
+      j.key("token").value(fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, rid)));
+      j.key("name").value(printer.method_name(rid));
       j.end_object();
     }
     j.end_array();

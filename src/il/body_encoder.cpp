@@ -17,13 +17,13 @@ bool fits_i8(int64_t v) { return v >= -128 && v <= 127; }
 
 struct Layout {
   std::vector<uint32_t> offsets;  // per instruction, plus the end offset last
-  std::unordered_map<uint32_t, uint32_t> by_id;
+  std::vector<uint32_t> by_id;    // instruction index by id
 
   Expected<uint32_t> offset_of(uint32_t label) const {
     if (label == kEndLabel) return offsets.back();
-    auto it = by_id.find(label);
-    if (it == by_id.end()) return encode_error(fmt::format("reference to a missing instruction (label {})", label));
-    return offsets[it->second];
+    if (label >= by_id.size() || by_id[label] == kNoLabel)
+      return encode_error(fmt::format("reference to a missing instruction (label {})", label));
+    return offsets[by_id[label]];
   }
 };
 
@@ -61,9 +61,9 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
 
   Layout layout;
   layout.offsets.resize(ops.size() + 1);
-  layout.by_id.reserve(ops.size());
+  layout.by_id = body.positions();
   for (size_t i = 0; i < body.instrs.size(); ++i) {
-    if (!layout.by_id.emplace(body.instrs[i].id, static_cast<uint32_t>(i)).second)
+    if (layout.by_id[body.instrs[i].id] != i)
       return encode_error(fmt::format("two instructions share label {}", body.instrs[i].id));
   }
 

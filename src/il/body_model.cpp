@@ -117,6 +117,14 @@ Instr BodyModel::ldarg(uint32_t index) {
 
 Instr BodyModel::ldarga(uint32_t index) { return make(index <= 255 ? Op::Ldarga_S : Op::Ldarga, index); }
 
+std::vector<uint32_t> BodyModel::positions() const {
+  uint32_t max_id = 0;
+  for (const auto& in : instrs) max_id = std::max(max_id, in.id);
+  std::vector<uint32_t> out(instrs.empty() ? 0 : size_t{max_id} + 1, kNoLabel);
+  for (size_t i = 0; i < instrs.size(); ++i) out[instrs[i].id] = static_cast<uint32_t>(i);
+  return out;
+}
+
 size_t BodyModel::index_of(uint32_t id) const {
   if (id == kEndLabel) return instrs.size();
   for (size_t i = 0; i < instrs.size(); ++i)

@@ -69,6 +69,8 @@ class BodyModel {
 
   /// Position of the instruction with `id` in `instrs`, or instrs.size() for kEndLabel.
   size_t index_of(uint32_t id) const;
+  /// Index of every instruction by id (ids are dense: ones never placed map to kNoLabel).
+  std::vector<uint32_t> positions() const;
   /// A fresh id, for a label whose instruction is emitted later.
   uint32_t reserve_label() { return next_id_++; }
 

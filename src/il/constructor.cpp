@@ -23,6 +23,17 @@ std::string_view type_name_of(const md::Module& m, md::Token t, std::string_view
   return {};
 }
 
+/// The type a constructor's owner token denotes: the generic type of a TypeSpec instantiation
+/// (`class G`1<!0>` names G`1 itself inside its own constructors), otherwise the token.
+md::Token underlying_type(const md::Module& m, md::Token t) {
+  if (md::token_table(t) != TableId::TypeSpec || !m.tables().valid_rid(TableId::TypeSpec, md::token_rid(t))) return t;
+  auto r = m.blobs().reader(m.tables().get(TableId::TypeSpec, md::token_rid(t), md::col::TypeSpec::Signature), "TypeSpec");
+  if (!r) return t;
+  auto sig = md::decode_type_spec(*r);
+  if (!sig || sig->element != md::ElementType::GenericInst || sig->children.empty()) return t;
+  return sig->children[0].token;
+}
+
 }  // namespace
 
 std::optional<size_t> constructed_index(const md::Module& m, uint32_t method_rid, const BodyModel& body) {
@@ -39,6 +50,7 @@ std::optional<size_t> constructed_index(const md::Module& m, uint32_t method_rid
   if (ns == "System" && (base == "ValueType" || base == "Enum")) return 0;  // value types have no base call
 
   md::Token self = md::make_token(TableId::TypeDef, owner);
+  md::Token base_type = underlying_type(m, extends);
   for (size_t i = 0; i < body.instrs.size(); ++i) {
     const Instr& in = body.instrs[i];
     if (in.op != Op::Call) continue;
@@ -53,7 +65,9 @@ std::optional<size_t> constructed_index(const md::Module& m, uint32_t method_rid
       parent = md::make_token(TableId::TypeDef, m.method_owner(rid));
       name = m.string_or_placeholder(t.get(TableId::MethodDef, rid, md::col::MethodDef::Name));
     }
-    if (name == ".ctor" && (parent == extends || parent == self)) return i + 1;
+    if (name != ".ctor") continue;
+    md::Token called = underlying_type(m, parent);
+    if (parent == extends || called == base_type || called == self) return i + 1;
   }
   return std::nullopt;
 }

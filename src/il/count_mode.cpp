@@ -21,6 +21,10 @@ using md::TypeSig;
 // Method attributes (II.23.1.10), type attributes (II.23.1.15), field attributes (II.23.1.5).
 constexpr uint32_t kTypeAbstractSealed = 0x0080 | 0x0100;
 constexpr uint32_t kFieldAssemblyStatic = 0x0003 | 0x0010;
+constexpr uint32_t kFieldHasRva = 0x0100;
+constexpr uint32_t kTypeExplicitSealed = 0x0010 | 0x0100;
+/// Mono refuses value types over 1 MiB, so the method table is split into chunks below that.
+constexpr size_t kChunkSize = 512 * 1024;
 constexpr uint32_t kMethodPrivateStatic = 0x0001 | 0x0010 | 0x0080;
 constexpr uint32_t kMethodAssemblyStatic = 0x0003 | 0x0010 | 0x0080;
 constexpr uint32_t kMethodCctor = 0x0001 | 0x0010 | 0x0080 | 0x0800 | 0x1000;
@@ -44,7 +48,8 @@ struct Refs {
   Token get_current_domain, add_process_exit, add_unhandled, event_handler_ctor, unhandled_handler_ctor;
   Token get_env, is_null_or_empty, dir_exists, get_type_from_handle, get_assembly, get_location,
       get_directory_name, path_combine, sb_ctor, sb_append_string, sb_append_int64, object_to_string, string_split,
-      concat2, concat3, write_all_text, get_error, write_line, get_message, pid_source, pid_get, int32_to_string;
+      concat2, concat3, write_all_text, get_error, write_line, get_message, pid_source, pid_get, int32_to_string,
+      byte_type, get_utf8, get_string, initialize_array, sb_append_range, string_length;
   bool pid_is_process = false;
 };
 
@@ -100,6 +105,16 @@ Expected<Refs> resolve(md::RuntimeRefs& r) {
   x.write_line = CIL_TRY(r.member(x.text_writer, "WriteLine", method_sig(true, vd, {str})));
   x.get_message = CIL_TRY(r.member(x.exception, "get_Message", method_sig(true, str, {})));
   x.int32_to_string = CIL_TRY(r.member(int32, "ToString", method_sig(true, str, {})));
+  x.byte_type = CIL_TRY(r.type("System", "Byte"));
+  Token encoding = CIL_TRY(r.type("System.Text", "Encoding"));
+  Token array = CIL_TRY(r.type("System", "Array"));
+  Token field_handle = CIL_TRY(r.type("System", "RuntimeFieldHandle"));
+  Token runtime_helpers = CIL_TRY(r.type("System.Runtime.CompilerServices", "RuntimeHelpers"));
+  x.get_utf8 = CIL_TRY(r.member(encoding, "get_UTF8", method_sig(false, md::class_type(encoding), {})));
+  x.get_string = CIL_TRY(r.member(encoding, "GetString", method_sig(true, str, {md::wrap(ElementType::SzArray, prim(ElementType::U1))})));
+  x.initialize_array = CIL_TRY(r.member(runtime_helpers, "InitializeArray", method_sig(false, vd, {md::class_type(array), md::value_type(field_handle)})));
+  x.sb_append_range = CIL_TRY(r.member(x.string_builder, "Append", method_sig(true, md::class_type(x.string_builder), {str, prim(ElementType::I4), prim(ElementType::I4)})));
+  x.string_length = CIL_TRY(r.member(string_type, "get_Length", method_sig(true, prim(ElementType::I4), {})));
   if (r.kind() == md::CoreLibraryKind::PrivateCoreLib) {
     // Environment.ProcessId: .NET 5 and later.
     x.pid_get = CIL_TRY(r.member(environment, "get_ProcessId", method_sig(false, prim(ElementType::I4), {})));
@@ -118,8 +133,103 @@ Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CallEff
   body.edited = true;
   body.max_stack = CIL_TRY(compute_max_stack(body, returns_value, effects));
   std::vector<uint8_t> bytes = CIL_TRY(encode_body(body));
-  editor.set_method_body(md::token_rid(method), std::move(bytes));
-  return ok();
+  return editor.set_method_body(md::token_rid(method), bytes);
+}
+
+/// AppendChunk(StringBuilder builder, byte[] chunk, int slot) -> int: appends one JSON object per
+/// line of the chunk ("06000001" then the name as a JSON string) with the count of its slot, and
+/// returns the next slot.
+Status write_append_chunk(md::ModuleEditor& editor, const Refs& x, Token method, Token counts_field, CallEffects& effects) {
+  enum : uint32_t { kLines, kIndex, kLine };
+  enum : uint32_t { kBuilder, kChunk, kSlot };
+  std::vector<uint8_t> locals{md::kSigLocals, 3};
+  md::encode_type(locals, md::wrap(ElementType::SzArray, prim(ElementType::String)));
+  md::encode_type(locals, prim(ElementType::I4));
+  md::encode_type(locals, prim(ElementType::String));
+  Token open_token = CIL_TRY(editor.user_string(u"{\"token\": \"0x"));
+  Token open_name = CIL_TRY(editor.user_string(u"\", \"name\": "));
+  Token open_count = CIL_TRY(editor.user_string(u", \"count\": "));
+  Token comma = CIL_TRY(editor.user_string(u", "));
+  Token close_brace = CIL_TRY(editor.user_string(u"}"));
+
+  BodyModel body;
+  body.local_sig_token = CIL_TRY(editor.standalone_sig(locals));
+  body.init_locals = true;
+  CodeBuilder c(body);
+  uint32_t loop = c.new_label(), condition = c.new_label(), no_comma = c.new_label();
+  auto append_string = [&](Token s) {
+    c.ldarg(kBuilder);
+    c.emit(Op::Ldstr, s);
+    c.emit(Op::Callvirt, x.sb_append_string);
+    c.emit(Op::Pop);
+  };
+  // lines = Encoding.UTF8.GetString(chunk).Split('\n')
+  c.emit(Op::Call, x.get_utf8);
+  c.ldarg(kChunk);
+  c.emit(Op::Callvirt, x.get_string);
+  c.ldc_i4(1);
+  c.emit(Op::Newarr, x.character);
+  c.emit(Op::Dup);
+  c.ldc_i4(0);
+  c.ldc_i4('\n');
+  c.emit(Op::Stelem_I2);
+  c.emit(Op::Callvirt, x.string_split);
+  c.stloc(kLines);
+  c.ldc_i4(0);
+  c.stloc(kIndex);
+  c.branch(Op::Br_S, condition);
+  c.mark(loop);
+  c.ldarg(kSlot);
+  c.branch(Op::Brfalse_S, no_comma);
+  append_string(comma);
+  c.mark(no_comma);
+  c.ldloc(kLines);
+  c.ldloc(kIndex);
+  c.emit(Op::Ldelem_Ref);
+  c.stloc(kLine);
+  append_string(open_token);
+  c.ldarg(kBuilder);
+  c.ldloc(kLine);
+  c.ldc_i4(0);
+  c.ldc_i4(8);
+  c.emit(Op::Callvirt, x.sb_append_range);
+  c.emit(Op::Pop);
+  append_string(open_name);
+  c.ldarg(kBuilder);
+  c.ldloc(kLine);
+  c.ldc_i4(8);
+  c.ldloc(kLine);
+  c.emit(Op::Callvirt, x.string_length);
+  c.ldc_i4(8);
+  c.emit(Op::Sub);
+  c.emit(Op::Callvirt, x.sb_append_range);
+  c.emit(Op::Pop);
+  append_string(open_count);
+  c.ldarg(kBuilder);
+  c.emit(Op::Ldsfld, counts_field);
+  c.ldarg(kSlot);
+  c.emit(Op::Ldelem_I8);
+  c.emit(Op::Callvirt, x.sb_append_int64);
+  c.emit(Op::Pop);
+  append_string(close_brace);
+  c.ldarg(kSlot);
+  c.ldc_i4(1);
+  c.emit(Op::Add);
+  c.emit(Op::Starg_S, kSlot);
+  c.ldloc(kIndex);
+  c.ldc_i4(1);
+  c.emit(Op::Add);
+  c.stloc(kIndex);
+  c.mark(condition);
+  c.ldloc(kIndex);
+  c.ldloc(kLines);
+  c.emit(Op::Ldlen);
+  c.emit(Op::Conv_I4);
+  c.branch(Op::Blt_S, loop);
+  c.ldarg(kSlot);
+  c.emit(Op::Ret);
+  body.instrs = c.take();
+  return set_body(editor, method, body, effects, true);
 }
 
 }  // namespace
@@ -179,10 +289,23 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   mode.on_exit_ = CIL_TRY(add_method(kMethodPrivateStatic, "OnProcessExit", method_sig(false, vd, {obj, md::class_type(event_args)})));
   mode.on_unhandled_ = CIL_TRY(add_method(kMethodPrivateStatic, "OnUnhandledException",
                                           method_sig(false, vd, {obj, md::class_type(unhandled_args)})));
+  Token builder = CIL_TRY(refs.type("System.Text", "StringBuilder"));
+  mode.append_chunk_ = CIL_TRY(add_method(kMethodPrivateStatic, "AppendChunk",
+                                          method_sig(false, prim(ElementType::I4),
+                                                     {md::class_type(builder), md::wrap(ElementType::SzArray, prim(ElementType::U1)),
+                                                      prim(ElementType::I4)})));
   return mode;
 }
 
-void CountMode::add_probe(BodyModel& body, uint32_t slot) const {
+void CountMode::commit(uint32_t rid, std::string_view name) {
+  if (slots_) table_.push_back('\n');  // JSON strings hold no raw newline: lines split cleanly
+  std::string line = fmt::format("{:08X}", md::make_token(TableId::MethodDef, rid)) + json_string(name);
+  table_.insert(table_.end(), line.begin(), line.end());
+  ++slots_;
+}
+
+void CountMode::add_probe(BodyModel& body) const {
+  uint32_t slot = slots_;
   // counts[slot]++ atomically: Interlocked.Increment(ref counts[slot]).
   std::vector<Instr> probe;
   probe.push_back(body.make(Op::Ldsfld, counts_field_));
@@ -193,8 +316,7 @@ void CountMode::add_probe(BodyModel& body, uint32_t slot) const {
   insert_code(body, 0, std::move(probe));
 }
 
-Status CountMode::finish(const std::vector<CountedMethod>& methods, std::string_view assembly, std::string_view mvid,
-                         CallEffects& effects) {
+Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {
   md::ModuleEditor& editor = *editor_;
   Refs x = CIL_TRY(resolve(*refs_));
 
@@ -203,7 +325,7 @@ Status CountMode::finish(const std::vector<CountedMethod>& methods, std::string_
   {
     BodyModel body;
     CodeBuilder c(body);
-    c.ldc_i4(static_cast<int32_t>(methods.size()));
+    c.ldc_i4(static_cast<int32_t>(slots_));
     c.emit(Op::Newarr, x.int64);
     c.emit(Op::Stsfld, counts_field_);
     c.emit(Op::Call, x.get_current_domain);
@@ -229,40 +351,75 @@ Status CountMode::finish(const std::vector<CountedMethod>& methods, std::string_
     CIL_TRY(set_body(editor, handler, body, effects, false));
   }
 
-  // The JSON text around the counts is built here; the program only fills in the numbers.
-  std::string header = fmt::format("{{\"assembly\": {}, \"mvid\": {}, \"methods\": [", json_string(assembly), json_string(mvid));
-  std::string fragments;
-  for (size_t i = 0; i < methods.size(); ++i) {
-    if (i) fragments += '\n';  // no fragment holds a raw newline: JSON escapes them
-    fragments += fmt::format("{{\"token\": \"0x{:08X}\", \"name\": {}, \"count\": ",
-                             md::make_token(TableId::MethodDef, methods[i].rid), json_string(methods[i].name));
+  // The method table (UTF-8, built by commit()) becomes static data, II.16.3.2: chunks of whole
+  // lines, each the RVA field of a value type of its size, like C#'s array initializers. Each
+  // chunk type owns its field, so the rows go type, field, type, field...
+  struct Chunk {
+    Token field;
+    uint32_t size;
+  };
+  std::vector<Chunk> chunks;
+  {
+    const md::Module& m = editor.module();
+    bool field_ptr = m.tables().rows(TableId::FieldPtr) > 0;
+    bool method_ptr = m.tables().rows(TableId::MethodPtr) > 0;
+    Token value_type = CIL_TRY(refs_->type("System", "ValueType"));
+    uint32_t extends = *md::encode_coded_index(md::CodedIndex::TypeDefOrRef, value_type);
+    size_t start = 0;
+    while (start < table_.size()) {
+      size_t end = std::min(table_.size(), start + kChunkSize);
+      if (end < table_.size()) {
+        // Cut after the last newline in range; a single longer line gets a chunk of its own.
+        size_t cut = end;
+        while (cut > start && table_[cut - 1] != '\n') --cut;
+        if (cut > start) end = cut;
+        else while (end < table_.size() && table_[end] != '\n') ++end;
+      }
+      std::vector<uint8_t> bytes(table_.begin() + start, table_.begin() + end);
+      if (!bytes.empty() && bytes.back() == '\n') bytes.pop_back();
+      start = end < table_.size() && table_[end] == '\n' ? end + 1 : end;
+      uint32_t size = static_cast<uint32_t>(bytes.size());
+      uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
+      uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;
+      Token type = CIL_TRY(editor.add_row(TableId::TypeDef, {kTypeExplicitSealed,
+                                                             editor.add_string(fmt::format("<CilInstrument>Methods{}", chunks.size())),
+                                                             0, extends, field_list, method_list}));
+      CIL_TRY(editor.add_row(TableId::ClassLayout, {1, std::max<uint32_t>(size, 1), md::token_rid(type)}));
+      std::vector<uint8_t> sig{md::kSigField};
+      md::encode_type(sig, md::value_type(type));
+      Token field = CIL_TRY(editor.add_row(TableId::Field, {kFieldAssemblyStatic | kFieldHasRva, editor.add_string("Data"), editor.add_blob(sig)}));
+      if (field_ptr) CIL_TRY(editor.add_row(TableId::FieldPtr, {md::token_rid(field)}));
+      Token rva_row = CIL_TRY(editor.add_row(TableId::FieldRVA, {0, md::token_rid(field)}));
+      CIL_TRY(editor.add_section_data(std::move(bytes), 8, TableId::FieldRVA, md::token_rid(rva_row), md::col::FieldRVA::Rva));
+      chunks.push_back({field, size});
+    }
+    table_.clear();
+    table_.shrink_to_fit();
   }
+
+  std::string header = fmt::format("{{\"assembly\": {}, \"mvid\": {}, \"methods\": [", json_string(assembly), json_string(mvid));
   auto utf16 = [](std::string_view s) { return md::utf8_to_utf16(s); };
   Token header_str = CIL_TRY(editor.user_string(utf16(header)));
-  Token fragments_str = CIL_TRY(editor.user_string(utf16(fragments)));
   Token variable = CIL_TRY(editor.user_string(u"CIL_INSTRUMENT_OUTPUT"));
   Token dot = CIL_TRY(editor.user_string(u"."));
-  Token comma = CIL_TRY(editor.user_string(u", "));
-  Token close_brace = CIL_TRY(editor.user_string(u"}"));
+  CIL_TRY(write_append_chunk(editor, x, append_chunk_, counts_field_, effects));
   Token tail = CIL_TRY(editor.user_string(u"]}\n"));
   Token prefix = CIL_TRY(editor.user_string(utf16(std::string(assembly) + ".")));
   Token suffix = CIL_TRY(editor.user_string(u".counts.json"));
   Token failure = CIL_TRY(editor.user_string(u"cil-instrument: cannot write call counts: "));
 
-  // WriteCounts. Locals: 0 dir, 1 builder, 2 fragments, 3 index, 4 pid.
-  enum : uint32_t { kDir, kBuilder, kParts, kIndex, kPid };
-  std::vector<uint8_t> locals{md::kSigLocals, 5};
+  // WriteCounts. Locals: 0 dir, 1 builder, 2 slot, 3 pid.
+  enum : uint32_t { kDir, kBuilder, kSlot, kPid };
+  std::vector<uint8_t> locals{md::kSigLocals, 4};
   md::encode_type(locals, prim(ElementType::String));
   md::encode_type(locals, md::class_type(x.string_builder));
-  md::encode_type(locals, md::wrap(ElementType::SzArray, prim(ElementType::String)));
   md::encode_type(locals, prim(ElementType::I4));
   md::encode_type(locals, prim(ElementType::I4));
   BodyModel body;
   body.local_sig_token = CIL_TRY(editor.standalone_sig(locals));
   body.init_locals = true;
   CodeBuilder c(body);
-  uint32_t use_assembly_dir = c.new_label(), have_dir = c.new_label(), loop = c.new_label(), condition = c.new_label(),
-           no_comma = c.new_label(), handler = c.new_label(), end = c.new_label();
+  uint32_t use_assembly_dir = c.new_label(), have_dir = c.new_label(), handler = c.new_label(), end = c.new_label();
   auto append_string = [&](Token s) {
     c.ldloc(kBuilder);
     c.emit(Op::Ldstr, s);
@@ -294,47 +451,19 @@ Status CountMode::finish(const std::vector<CountedMethod>& methods, std::string_
   c.emit(Op::Newobj, x.sb_ctor);
   c.stloc(kBuilder);
   append_string(header_str);
-  if (!methods.empty()) {
-    c.emit(Op::Ldstr, fragments_str);
-    c.ldc_i4(1);
-    c.emit(Op::Newarr, x.character);
+  // slot = AppendChunk(builder, <chunk bytes>, slot), for every chunk.
+  c.ldc_i4(0);
+  c.stloc(kSlot);
+  for (const auto& chunk : chunks) {
+    c.ldloc(kBuilder);
+    c.ldc_i4(static_cast<int32_t>(chunk.size));
+    c.emit(Op::Newarr, x.byte_type);
     c.emit(Op::Dup);
-    c.ldc_i4(0);
-    c.ldc_i4('\n');
-    c.emit(Op::Stelem_I2);
-    c.emit(Op::Callvirt, x.string_split);
-    c.stloc(kParts);
-    c.ldc_i4(0);
-    c.stloc(kIndex);
-    c.branch(Op::Br_S, condition);
-    c.mark(loop);
-    c.ldloc(kIndex);
-    c.branch(Op::Brfalse_S, no_comma);
-    append_string(comma);
-    c.mark(no_comma);
-    c.ldloc(kBuilder);
-    c.ldloc(kParts);
-    c.ldloc(kIndex);
-    c.emit(Op::Ldelem_Ref);
-    c.emit(Op::Callvirt, x.sb_append_string);
-    c.emit(Op::Pop);
-    c.ldloc(kBuilder);
-    c.emit(Op::Ldsfld, counts_field_);
-    c.ldloc(kIndex);
-    c.emit(Op::Ldelem_I8);
-    c.emit(Op::Callvirt, x.sb_append_int64);
-    c.emit(Op::Pop);
-    append_string(close_brace);
-    c.ldloc(kIndex);
-    c.ldc_i4(1);
-    c.emit(Op::Add);
-    c.stloc(kIndex);
-    c.mark(condition);
-    c.ldloc(kIndex);
-    c.ldloc(kParts);
-    c.emit(Op::Ldlen);
-    c.emit(Op::Conv_I4);
-    c.branch(Op::Blt_S, loop);
+    c.emit(Op::Ldtoken, chunk.field);
+    c.emit(Op::Call, x.initialize_array);
+    c.ldloc(kSlot);
+    c.emit(Op::Call, append_chunk_);
+    c.stloc(kSlot);
   }
   append_string(tail);
   if (x.pid_is_process) {

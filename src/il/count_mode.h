@@ -16,24 +16,22 @@ namespace cil::il {
 
 inline constexpr std::string_view kHelperTypeName = "<CilInstrument>";
 
-struct CountedMethod {
-  uint32_t rid = 0;
-  std::string name;  ///< Ns.Type::Method
-};
-
 class CountMode {
  public:
   /// Adds the helper type, its counter field and its method rows to the module being edited.
   static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs);
 
-  /// Inserts the probe for counter `slot` at the entry of `body`. It uses no argument and leaves
-  /// the stack as it found it, so it goes first even in constructors.
-  void add_probe(BodyModel& body, uint32_t slot) const;
+  /// Inserts the probe for the next counter slot at the entry of `body`, for MethodDef `rid`
+  /// whose full name is `name`. The probe uses no argument and leaves the stack as it found it,
+  /// so it goes first even in constructors. Call commit() once the body is kept.
+  void add_probe(BodyModel& body) const;
+  /// Assigns the slot of the last probe to `rid`.
+  void commit(uint32_t rid, std::string_view name);
+  uint32_t slots() const { return slots_; }
 
   /// Writes the helper's bodies: the class constructor that allocates the counters and hooks
   /// ProcessExit and UnhandledException, and the writer of the counts file.
-  Status finish(const std::vector<CountedMethod>& methods, std::string_view assembly, std::string_view mvid,
-                CallEffects& effects);
+  Status finish(std::string_view assembly, std::string_view mvid, CallEffects& effects);
 
   /// TypeDef rid of the helper, so callers do not instrument it.
   uint32_t helper_type() const { return helper_type_; }
@@ -43,9 +41,11 @@ class CountMode {
   md::RuntimeRefs* refs_ = nullptr;
   uint32_t helper_type_ = 0;
   md::Token counts_field_ = 0;
+  uint32_t slots_ = 0;
+  std::vector<uint8_t> table_;  ///< one line per slot: token in hex, then the name as a JSON string
   md::Token int64_ = 0;
   md::Token increment_ = 0;
-  md::Token cctor_ = 0, write_ = 0, on_exit_ = 0, on_unhandled_ = 0;
+  md::Token cctor_ = 0, write_ = 0, on_exit_ = 0, on_unhandled_ = 0, append_chunk_ = 0;
 };
 
 /// Encodes `text` as a JSON string literal (quotes included).

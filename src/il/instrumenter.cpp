@@ -41,12 +41,45 @@ Status check_supported(const md::Module& m) {
 
 /// Image changes every output needs: ReadyToRun code is dropped (the runtime must JIT the new
 /// IL), and a strong-name signature cannot survive an edit.
+/// A new MVID for the output, derived from the input's and the mode so that outputs stay
+/// reproducible. Runtimes key caches by MVID (Mono's AOT images): a changed module must not be
+/// paired with native code compiled for the original.
+Status renew_mvid(const md::Module& m, md::ModuleEditor& editor, Mode mode) {
+  const auto& t = m.tables();
+  if (!t.rows(TableId::Module)) return ok();
+  auto old = m.metadata().guids().get(t.get(TableId::Module, 1, md::col::Module::Mvid));
+  md::Guid seed = old ? *old : md::Guid{};
+  // Two FNV-1a hashes over the old MVID, the tool's name and the mode.
+  auto fnv = [&](uint64_t h) {
+    auto mix = [&](uint8_t b) { h = (h ^ b) * 0x100000001b3ULL; };
+    for (uint8_t b : seed) mix(b);
+    for (char ch : std::string_view("cil-instrument")) mix(static_cast<uint8_t>(ch));
+    mix(static_cast<uint8_t>(mode));
+    return h;
+  };
+  uint64_t a = fnv(0xcbf29ce484222325ULL), b = fnv(0x84222325cbf29ce4ULL);
+  md::Guid mvid;
+  for (int i = 0; i < 8; ++i) {
+    mvid[i] = static_cast<uint8_t>(a >> (8 * i));
+    mvid[8 + i] = static_cast<uint8_t>(b >> (8 * i));
+  }
+  mvid[7] = static_cast<uint8_t>((mvid[7] & 0x0F) | 0x40);  // version 4 layout, RFC 4122 variant
+  mvid[8] = static_cast<uint8_t>((mvid[8] & 0x3F) | 0x80);
+  return editor.set_mvid(mvid);
+}
+
 void adjust_image(const md::Module& m, md::ModuleEditor& editor, std::vector<std::string>& warnings) {
   const auto& cli = m.cli();
   uint32_t flags = cli.flags;
   if (cli.ready_to_run() || cli.managed_native_header.present()) {
     flags = (flags | pe::kComImageIlOnly) & ~pe::kComImageIlLibrary;
     editor.clear_managed_native_header();
+    // An IL-only image may only have the directories the runtime allows (PEDecoder::CheckILOnly
+    // in dotnet/runtime): the native code's exception table and relocations must go.
+    for (auto index : {pe::kExportDirectory, pe::kExceptionDirectory, pe::kBaseRelocDirectory, pe::kArchitectureDirectory,
+                       pe::kGlobalPtrDirectory, pe::kTlsDirectory, pe::kLoadConfigDirectory, pe::kBoundImportDirectory,
+                       pe::kDelayImportDirectory})
+      if (m.image().directory(index).rva || m.image().directory(index).size) editor.clear_directory(index);
     auto machine = pe::decode_machine(m.image().headers().machine);
     if (machine.os) editor.set_machine(machine.machine);
     warnings.push_back("ReadyToRun code removed: the output is IL-only and will be JIT-compiled");
@@ -119,6 +152,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   md::ModuleEditor editor(m);
   md::Printer printer(m);
   adjust_image(m, editor, report.warnings);
+  CIL_TRY(renew_mvid(m, editor, options.mode));
 
   std::optional<md::RuntimeRefs> refs;
   std::optional<CountMode> count;
@@ -127,6 +161,14 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   CallEffects effects(editor);
 
   const auto& t = m.tables();
+  // Room for the new bodies: the old ones plus a margin for probes, wraps and alignment.
+  size_t estimate = 4096;
+  for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
+    if (!has_il_body(m, rid)) continue;
+    if (auto body = read_body(m, rid)) estimate += body->total_size + (options.mode == Mode::Noop ? 4 : 64);
+  }
+  editor.reserve_bodies(estimate);
+
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
     std::string name = printer.method_name(rid);
     uint32_t rva = t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva);
@@ -148,7 +190,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       BodyModel model = CIL_TRY(BodyModel::from(body, code));
       MethodShape shape = CIL_TRY(method_shape(m, rid));
       switch (options.mode) {
-        case Mode::Count: count->add_probe(model, static_cast<uint32_t>(report.instrumented.size())); break;
+        case Mode::Count: count->add_probe(model); break;
         case Mode::Noop: break;
         case Mode::Wrap: CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape)); break;
       }
@@ -156,22 +198,23 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
         uint16_t computed = CIL_TRY(compute_max_stack(model, shape.returns_value, effects));
         model.max_stack = std::max(model.max_stack, computed);
       }
-      editor.set_method_body(rid, CIL_TRY(encode_body(model)));
-      return ok();
+      std::vector<uint8_t> bytes = CIL_TRY(encode_body(model));
+      return editor.set_method_body(rid, bytes);
     };
     Status status = rewrite();
     if (!status) {
       report.skipped.push_back({rid, name, status.error().to_string()});
       continue;
     }
-    report.instrumented.push_back({rid, std::move(name)});
+    if (count) count->commit(rid, name);
+    report.instrumented.push_back(rid);
   }
 
   if (count) {
     std::string assembly = t.rows(TableId::Assembly) ? std::string(m.string_or_placeholder(t.get(TableId::Assembly, 1, md::col::Assembly::Name)))
                                                       : std::string(m.string_or_placeholder(t.get(TableId::Module, 1, md::col::Module::Name)));
-    auto mvid = m.metadata().guids().get(t.rows(TableId::Module) ? t.get(TableId::Module, 1, md::col::Module::Mvid) : 0);
-    CIL_TRY(count->finish(report.instrumented, assembly, md::format_guid(mvid ? *mvid : md::Guid{}), effects));
+    md::Guid mvid = editor.mvid();
+    CIL_TRY(count->finish(assembly, md::format_guid(mvid), effects));
   }
   report.output = CIL_TRY(editor.write());
   return report;

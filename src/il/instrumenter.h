@@ -9,6 +9,7 @@
 #include "il/count_mode.h"
 #include "metadata/module.h"
 #include "metadata/name_pattern.h"
+#include "pe/image_writer.h"
 
 namespace cil::il {
 
@@ -31,8 +32,8 @@ struct SkippedMethod {
 };
 
 struct InstrumentReport {
-  std::vector<uint8_t> output;
-  std::vector<CountedMethod> instrumented;
+  pe::OutputImage output;  ///< refers to the module's bytes: keep the module alive
+  std::vector<uint32_t> instrumented;  ///< MethodDef rids, in token order
   std::vector<SkippedMethod> skipped;
   uint32_t excluded = 0;  ///< methods the filters did not select
   std::vector<std::string> warnings;

@@ -49,9 +49,7 @@ Expected<CallEffect> CallEffects::effect(Op op, md::Token token) {
 
 Expected<uint16_t> compute_max_stack(const BodyModel& body, bool returns_value, CallEffects& effects) {
   const auto& instrs = body.instrs;
-  std::unordered_map<uint32_t, size_t> index;
-  index.reserve(instrs.size());
-  for (size_t i = 0; i < instrs.size(); ++i) index.emplace(instrs[i].id, i);
+  std::vector<uint32_t> index = body.positions();
 
   constexpr int kUnknown = -1;
   constexpr int kMaxDepth = 0xFFFF;
@@ -61,14 +59,14 @@ Expected<uint16_t> compute_max_stack(const BodyModel& body, bool returns_value, 
 
   auto reach = [&](uint32_t label, int d) -> Status {
     if (label == kEndLabel) return ok();  // falling off the end: nothing more to simulate
-    auto it = index.find(label);
-    if (it == index.end()) return stack_error(fmt::format("branch to a missing instruction (label {})", label));
-    int& slot = depth[it->second];
+    if (label >= index.size() || index[label] == kNoLabel)
+      return stack_error(fmt::format("branch to a missing instruction (label {})", label));
+    int& slot = depth[index[label]];
     if (slot == kUnknown || d > slot) {
       // A merge with a different depth is invalid IL; keep the deeper one so the bound is safe.
       if (d > kMaxDepth) return stack_error("stack depth grows without bound");
       slot = d;
-      work.push_back(it->second);
+      work.push_back(index[label]);
     }
     return ok();
   };

@@ -15,6 +15,14 @@ uint32_t base_size(std::span<const uint8_t> original) {
   return original.empty() ? 1u : static_cast<uint32_t>(original.size());
 }
 
+constexpr uint8_t kZero[1] = {0};
+
+HeapData take_heap(std::span<const uint8_t> original, std::vector<uint8_t>& added) {
+  HeapData data{original.empty() ? std::span<const uint8_t>(kZero) : original, std::move(added)};
+  added.clear();
+  return data;
+}
+
 std::vector<uint8_t> joined(std::span<const uint8_t> original, const std::vector<uint8_t>& added) {
   std::vector<uint8_t> out;
   out.reserve(original.size() + added.size() + 4);
@@ -31,8 +39,8 @@ void StringHeapBuilder::index_original() {
   size_t start = 0;
   for (size_t i = 0; i < original_.size(); ++i) {
     if (original_[i] != 0) continue;
-    std::string s(reinterpret_cast<const char*>(original_.data() + start), i - start);
-    known_.emplace(std::move(s), static_cast<uint32_t>(start));
+    original_index_.emplace(std::string_view(reinterpret_cast<const char*>(original_.data() + start), i - start),
+                            static_cast<uint32_t>(start));
     start = i + 1;
   }
 }
@@ -40,6 +48,7 @@ void StringHeapBuilder::index_original() {
 uint32_t StringHeapBuilder::add(std::string_view text) {
   if (text.empty()) return 0;
   if (!indexed_) index_original();
+  if (auto it = original_index_.find(text); it != original_index_.end()) return it->second;
   auto it = known_.find(std::string(text));
   if (it != known_.end()) return it->second;
   uint32_t index = base_size(original_) + static_cast<uint32_t>(added_.size());
@@ -47,6 +56,21 @@ uint32_t StringHeapBuilder::add(std::string_view text) {
   added_.push_back(0);
   known_.emplace(std::string(text), index);
   return index;
+}
+
+HeapData StringHeapBuilder::take() {
+  known_.clear();
+  original_index_.clear();
+  return take_heap(original_, added_);
+}
+HeapData BlobHeapBuilder::take() {
+  known_.clear();
+  original_index_.clear();
+  return take_heap(original_, added_);
+}
+HeapData UserStringHeapBuilder::take() {
+  known_.clear();
+  return take_heap(original_, added_);
 }
 
 std::vector<uint8_t> StringHeapBuilder::bytes() const { return joined(original_, added_); }
@@ -62,14 +86,16 @@ void BlobHeapBuilder::index_original() {
     if (!length) break;
     auto bytes = r.bytes(*length);
     if (!bytes) break;
-    known_.emplace(std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size()), start);
+    original_index_.emplace(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), start);
   }
 }
 
 uint32_t BlobHeapBuilder::add(std::span<const uint8_t> blob) {
   if (blob.empty()) return 0;
   if (!indexed_) index_original();
-  std::string key(reinterpret_cast<const char*>(blob.data()), blob.size());
+  std::string_view view(reinterpret_cast<const char*>(blob.data()), blob.size());
+  if (auto it = original_index_.find(view); it != original_index_.end()) return it->second;
+  std::string key(view);
   auto it = known_.find(key);
   if (it != known_.end()) return it->second;
   uint32_t index = base_size(original_) + static_cast<uint32_t>(added_.size());
@@ -95,8 +121,14 @@ std::vector<uint8_t> BlobHeapBuilder::bytes() const { return joined(original_, a
 uint32_t BlobHeapBuilder::size() const { return base_size(original_) + static_cast<uint32_t>(added_.size()); }
 
 uint32_t UserStringHeapBuilder::add(std::u16string_view text) {
-  auto it = known_.find(std::u16string(text));
-  if (it != known_.end()) return it->second;
+  // Long strings are not worth remembering: they are unlikely to repeat and costly to key.
+  constexpr size_t kRemembered = 256;
+  if (text.size() <= kRemembered) {
+    auto it = known_.find(std::u16string(text));
+    if (it != known_.end()) return it->second;
+  } else {
+    added_.reserve(added_.size() + text.size() * 2 + 8);
+  }
   uint32_t index = base_size(original_) + static_cast<uint32_t>(added_.size());
   encode_compressed_u32(added_, static_cast<uint32_t>(text.size() * 2 + 1));
   // II.24.2.4: the final byte is 1 when any character needs more than the low byte handling.
@@ -109,7 +141,7 @@ uint32_t UserStringHeapBuilder::add(std::u16string_view text) {
     if (c >= 0x7F || (c >= 0x01 && c <= 0x08) || (c >= 0x0E && c <= 0x1F) || c == 0x27 || c == 0x2D) special = 1;
   }
   added_.push_back(special);
-  known_.emplace(std::u16string(text), index);
+  if (text.size() <= kRemembered) known_.emplace(std::u16string(text), index);
   return index;
 }
 

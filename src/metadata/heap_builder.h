@@ -12,8 +12,18 @@
 
 namespace cil::md {
 
+/// A heap as the writer sees it: the original bytes (a single zero byte when the heap did not
+/// exist; a view of the input) followed by the appended ones (owned), so neither is copied.
+struct HeapData {
+  std::span<const uint8_t> original;
+  std::vector<uint8_t> added;
+  uint64_t size() const { return original.size() + added.size(); }
+};
+
 class StringHeapBuilder {
  public:
+  /// Hands the heap over to the writer; the builder is empty afterwards.
+  HeapData take();
   explicit StringHeapBuilder(std::span<const uint8_t> original) : original_(original) {}
   /// Index of `text`, adding it when no entry of the heap spells it.
   uint32_t add(std::string_view text);
@@ -26,12 +36,15 @@ class StringHeapBuilder {
   void index_original();
   std::span<const uint8_t> original_;
   bool indexed_ = false;
-  std::unordered_map<std::string, uint32_t> known_;
+  std::unordered_map<std::string_view, uint32_t> original_index_;  ///< views into the original heap
+  std::unordered_map<std::string, uint32_t> known_;                ///< added entries
   std::vector<uint8_t> added_;
 };
 
 class BlobHeapBuilder {
  public:
+  /// Hands the heap over to the writer; the builder is empty afterwards.
+  HeapData take();
   explicit BlobHeapBuilder(std::span<const uint8_t> original) : original_(original) {}
   uint32_t add(std::span<const uint8_t> blob);
   /// An added blob by index (nullopt for indexes of the original heap or bad ones).
@@ -44,12 +57,15 @@ class BlobHeapBuilder {
   void index_original();
   std::span<const uint8_t> original_;
   bool indexed_ = false;
+  std::unordered_map<std::string_view, uint32_t> original_index_;
   std::unordered_map<std::string, uint32_t> known_;
   std::vector<uint8_t> added_;
 };
 
 class UserStringHeapBuilder {
  public:
+  /// Hands the heap over to the writer; the builder is empty afterwards.
+  HeapData take();
   explicit UserStringHeapBuilder(std::span<const uint8_t> original) : original_(original) {}
   /// Index of a new or previously added user string (II.24.2.4).
   uint32_t add(std::u16string_view text);

@@ -50,6 +50,9 @@ Expected<std::vector<uint8_t>> write_tables(const Metadata& md, const TableEdits
   layout.compute();
 
   std::vector<uint8_t> out;
+  uint64_t expected = 24 + 4 * uint64_t{static_cast<unsigned>(__builtin_popcountll(valid))} + 4;
+  for (unsigned id = 0; id < kTableSlots; ++id) expected += uint64_t{layout.rows[id]} * layout.tables[id].row_size;
+  out.reserve(expected);
   put(out, 0, 4);  // Reserved
   out.push_back(old.major_version());
   out.push_back(old.minor_version());
@@ -72,10 +75,8 @@ Expected<std::vector<uint8_t>> write_tables(const Metadata& md, const TableEdits
     uint32_t old_rows = old.rows(t);
     bool same_shape = new_info.row_size == old_info.row_size && new_info.width == old_info.width;
     bool any_change = false;
-    if (!edits.changed.empty()) {
-      for (const auto& [key, value] : edits.changed)
-        if ((key >> 56) == id) any_change = true;
-    }
+    for (const auto& [key, column] : edits.changed)
+      if (key.first == id) any_change = true;
     if (same_shape && !any_change) {
       auto bytes = old.table_bytes(t);
       out.insert(out.end(), bytes.begin(), bytes.end());
@@ -84,8 +85,7 @@ Expected<std::vector<uint8_t>> write_tables(const Metadata& md, const TableEdits
         for (uint8_t c = 0; c < schema.columns.size(); ++c) {
           uint32_t value = old.get(t, rid, c);
           if (any_change) {
-            auto it = edits.changed.find(TableEdits::key(t, rid, c));
-            if (it != edits.changed.end()) value = it->second;
+            if (const uint32_t* changed = edits.changed_value(t, rid, c)) value = *changed;
           }
           if (value > max_value(new_info.width[c]))
             return make_error(ErrorKind::Limit, "#~ stream", fmt::format("{} row {} column {} does not fit", schema.name, rid, schema.columns[c].name));
@@ -107,21 +107,17 @@ Expected<std::vector<uint8_t>> write_tables(const Metadata& md, const TableEdits
 
 }  // namespace
 
-Expected<std::vector<uint8_t>> write_metadata(const Metadata& md, const TableEdits& edits, const HeapContents& heaps) {
+Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, HeapContents heaps, pe::OutputImage& out) {
   bool all_large = md.tables().layout().all_large;
   std::vector<uint8_t> tables = CIL_TRY(write_tables(md, edits, heaps, all_large));
 
   struct Stream {
     std::string name;
-    const std::vector<uint8_t>* data;
-    std::vector<uint8_t> padded;
+    HeapData* heap;                    ///< null for the tables stream
+    uint64_t size;
+    uint64_t padded_size() const { return (size + 3) & ~uint64_t{3}; }
   };
   std::vector<Stream> streams;
-  auto add_stream = [&](std::string name, const std::vector<uint8_t>& data) {
-    Stream s{std::move(name), nullptr, data};
-    pad4(s.padded);
-    streams.push_back(std::move(s));
-  };
   // The used streams, in their original order; heaps that did not exist but now have content
   // are added after them.
   bool have_strings = false, have_us = false, have_blob = false, have_guid = false;
@@ -129,54 +125,63 @@ Expected<std::vector<uint8_t>> write_metadata(const Metadata& md, const TableEdi
     if (!s.used) continue;
     int index = static_cast<int>(&s - md.streams().data());
     if (index == md.tables_stream_index()) {
-      add_stream(md.uncompressed() ? "#-" : "#~", tables);
+      streams.push_back({md.uncompressed() ? "#-" : "#~", nullptr, tables.size()});
     } else if (index == md.stream_index("#Strings")) {
-      add_stream(s.name, heaps.strings);
+      streams.push_back({s.name, &heaps.strings, heaps.strings.size()});
       have_strings = true;
     } else if (index == md.stream_index("#US")) {
-      add_stream(s.name, heaps.user_strings);
+      streams.push_back({s.name, &heaps.user_strings, heaps.user_strings.size()});
       have_us = true;
     } else if (index == md.stream_index("#Blob")) {
-      add_stream(s.name, heaps.blobs);
+      streams.push_back({s.name, &heaps.blobs, heaps.blobs.size()});
       have_blob = true;
     } else if (index == md.stream_index("#GUID")) {
-      add_stream(s.name, heaps.guids);
+      streams.push_back({s.name, &heaps.guids, heaps.guids.size()});
       have_guid = true;
     }
   }
-  if (!have_strings && heaps.strings.size() > 1) add_stream("#Strings", heaps.strings);
-  if (!have_us && heaps.user_strings.size() > 1) add_stream("#US", heaps.user_strings);
-  if (!have_guid && !heaps.guids.empty()) add_stream("#GUID", heaps.guids);
-  if (!have_blob && heaps.blobs.size() > 1) add_stream("#Blob", heaps.blobs);
-  if (all_large) add_stream("#JTD", {});
+  if (!have_strings && !heaps.strings.added.empty()) streams.push_back({"#Strings", &heaps.strings, heaps.strings.size()});
+  if (!have_us && !heaps.user_strings.added.empty()) streams.push_back({"#US", &heaps.user_strings, heaps.user_strings.size()});
+  if (!have_guid && heaps.guids.size() > 1) streams.push_back({"#GUID", &heaps.guids, heaps.guids.size()});
+  if (!have_blob && !heaps.blobs.added.empty()) streams.push_back({"#Blob", &heaps.blobs, heaps.blobs.size()});
+  if (all_large) streams.push_back({"#JTD", nullptr, 0});
 
-  // Root (II.24.2.1).
-  std::vector<uint8_t> out;
-  put(out, kMetadataSignature, 4);
-  put(out, md.major_version(), 2);
-  put(out, md.minor_version(), 2);
-  put(out, 0, 4);
+  // Root (II.24.2.1) and stream headers.
+  std::vector<uint8_t> root;
+  put(root, kMetadataSignature, 4);
+  put(root, md.major_version(), 2);
+  put(root, md.minor_version(), 2);
+  put(root, 0, 4);
   std::vector<uint8_t> version(md.version().begin(), md.version().end());
   version.push_back(0);
   pad4(version);
-  put(out, static_cast<uint32_t>(version.size()), 4);
-  out.insert(out.end(), version.begin(), version.end());
-  put(out, md.flags(), 2);
-  put(out, static_cast<uint32_t>(streams.size()), 2);
+  put(root, static_cast<uint32_t>(version.size()), 4);
+  root.insert(root.end(), version.begin(), version.end());
+  put(root, md.flags(), 2);
+  put(root, static_cast<uint32_t>(streams.size()), 2);
   size_t headers_size = 0;
   for (const auto& s : streams) headers_size += 8 + ((s.name.size() + 1 + 3) & ~size_t{3});
-  uint64_t offset = out.size() + headers_size;
+  uint64_t offset = root.size() + headers_size;
   for (const auto& s : streams) {
-    put(out, static_cast<uint32_t>(offset), 4);
-    put(out, static_cast<uint32_t>(s.padded.size()), 4);
-    out.insert(out.end(), s.name.begin(), s.name.end());
-    out.push_back(0);
-    pad4(out);
-    offset += s.padded.size();
+    if (offset + s.padded_size() > 0xFFFFFFFF) return make_error(ErrorKind::Limit, "metadata", "metadata would exceed 4 GiB");
+    put(root, static_cast<uint32_t>(offset), 4);
+    put(root, static_cast<uint32_t>(s.padded_size()), 4);
+    root.insert(root.end(), s.name.begin(), s.name.end());
+    root.push_back(0);
+    pad4(root);
+    offset += s.padded_size();
   }
-  if (offset > 0xFFFFFFFF) return make_error(ErrorKind::Limit, "metadata", "metadata would exceed 4 GiB");
-  for (const auto& s : streams) out.insert(out.end(), s.padded.begin(), s.padded.end());
-  return out;
+  out.append_owned(std::move(root));
+  for (auto& s : streams) {
+    if (!s.heap && s.name != "#JTD") {
+      out.append_owned(std::move(tables));
+    } else if (s.heap) {
+      out.append_view(s.heap->original);
+      out.append_owned(std::move(s.heap->added));
+      out.append_zeros(s.padded_size() - s.size);
+    }
+  }
+  return offset;
 }
 
 }  // namespace cil::md

@@ -4,11 +4,13 @@
 
 #include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <map>
 #include <vector>
 
+#include "metadata/heap_builder.h"
 #include "metadata/metadata.h"
 #include "pe/error.h"
+#include "pe/image_writer.h"
 
 namespace cil::md {
 
@@ -16,11 +18,27 @@ namespace cil::md {
 struct TableEdits {
   /// Per table: appended rows, each `columns` cells long, flattened.
   std::array<std::vector<uint32_t>, kTableSlots> added;
-  /// (table << 56 | rid << 8 | column) -> new value, for existing rows.
-  std::unordered_map<uint64_t, uint32_t> changed;
+  /// New values of cells of existing rows, per (table, column): a dense column of values and
+  /// a flag per row (a method's RVA changes for most rows of MethodDef, so a map would cost more).
+  struct Column {
+    std::vector<uint32_t> values;
+    std::vector<bool> set;
+  };
+  std::map<std::pair<uint8_t, uint8_t>, Column> changed;
 
-  static uint64_t key(TableId t, uint32_t rid, uint8_t column) {
-    return (uint64_t{static_cast<uint8_t>(t)} << 56) | (uint64_t{rid} << 8) | column;
+  void change(TableId t, uint32_t rows, uint32_t rid, uint8_t column, uint32_t value) {
+    Column& c = changed[{static_cast<uint8_t>(t), column}];
+    if (c.values.empty()) {
+      c.values.assign(size_t{rows} + 1, 0);
+      c.set.assign(size_t{rows} + 1, false);
+    }
+    c.values[rid] = value;
+    c.set[rid] = true;
+  }
+  const uint32_t* changed_value(TableId t, uint32_t rid, uint8_t column) const {
+    auto it = changed.find({static_cast<uint8_t>(t), column});
+    if (it == changed.end() || rid >= it->second.set.size() || !it->second.set[rid]) return nullptr;
+    return &it->second.values[rid];
   }
   uint32_t added_rows(TableId t) const {
     size_t columns = table_schema(t).columns.size();
@@ -29,11 +47,13 @@ struct TableEdits {
 };
 
 struct HeapContents {
-  std::vector<uint8_t> strings, user_strings, blobs, guids;
+  HeapData strings, user_strings, blobs, guids;
 };
 
-/// The complete metadata (root and streams) for `original` with `edits` applied and the heaps
-/// replaced by `heaps`, whose original parts must be unchanged.
-Expected<std::vector<uint8_t>> write_metadata(const Metadata& original, const TableEdits& edits, const HeapContents& heaps);
+/// Appends the complete metadata (root and streams) for `original`, with `edits` applied and the
+/// heaps given by `heaps` (whose original parts are views of the input), to `out`; the heaps are
+/// moved in, not copied. Returns the number of bytes appended.
+Expected<uint64_t> write_metadata(const Metadata& original, const TableEdits& edits, HeapContents heaps,
+                                  pe::OutputImage& out);
 
 }  // namespace cil::md

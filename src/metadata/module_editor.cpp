@@ -1,9 +1,10 @@
 // Find-or-add of references, row storage, and the two-phase write (plan, then emit).
 #include "metadata/module_editor.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
-#include "pe/image_writer.h"
 
 namespace cil::md {
 
@@ -26,15 +27,15 @@ uint32_t ModuleEditor::rows(TableId table) const { return module_.tables().rows(
 uint32_t ModuleEditor::cell(TableId table, uint32_t rid, uint8_t column) const {
   uint32_t original = module_.tables().rows(table);
   if (rid <= original) {
-    auto it = edits_.changed.find(TableEdits::key(table, rid, column));
-    return it != edits_.changed.end() ? it->second : module_.tables().get(table, rid, column);
+    const uint32_t* changed = edits_.changed_value(table, rid, column);
+    return changed ? *changed : module_.tables().get(table, rid, column);
   }
   return edits_.added[static_cast<uint8_t>(table)][(rid - original - 1) * column_count(table) + column];
 }
 
 void ModuleEditor::set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value) {
   uint32_t original = module_.tables().rows(table);
-  if (rid <= original) edits_.changed[TableEdits::key(table, rid, column)] = value;
+  if (rid <= original) edits_.change(table, original, rid, column, value);
   else edits_.added[static_cast<uint8_t>(table)][(rid - original - 1) * column_count(table) + column] = value;
 }
 
@@ -199,45 +200,93 @@ Expected<std::vector<uint8_t>> ModuleEditor::signature_of(Token token) {
   }
 }
 
-void ModuleEditor::set_method_body(uint32_t rid, std::vector<uint8_t> body) { bodies_[rid] = std::move(body); }
+Status ModuleEditor::set_method_body(uint32_t rid, std::span<const uint8_t> body) {
+  if (!plan_) plan_ = CIL_TRY(pe::plan_section(module_.image()));
+  while (section_.size() % 4) section_.push_back(0);  // fat headers are 4-byte aligned (II.25.4.5)
+  uint64_t rva = uint64_t{plan_->rva} + section_.size();
+  if (rva + body.size() > 0xFFFFFFFF) return edit_error("method bodies exceed the address space");
+  set_cell(TableId::MethodDef, rid, col::MethodDef::Rva, static_cast<uint32_t>(rva));
+  section_.insert(section_.end(), body.begin(), body.end());
+  return ok();
+}
 
-Expected<std::vector<uint8_t>> ModuleEditor::write() {
+Status ModuleEditor::set_mvid(const Guid& mvid) {
+  if (module_.tables().rows(TableId::Module) == 0) return edit_error("the module has no Module row");
+  mvid_ = mvid;
+  return ok();
+}
+
+Guid ModuleEditor::mvid() const {
+  if (mvid_) return *mvid_;
+  if (module_.tables().rows(TableId::Module) == 0) return Guid{};
+  auto found = module_.metadata().guids().get(module_.tables().get(TableId::Module, 1, col::Module::Mvid));
+  return found ? *found : Guid{};
+}
+
+Status ModuleEditor::add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, TableId table, uint32_t rid,
+                                       uint8_t column) {
+  if (alignment == 0 || (alignment & (alignment - 1))) return edit_error("data alignment must be a power of two");
+  data_.push_back({std::move(bytes), alignment, table, rid, column});
+  return ok();
+}
+
+Expected<pe::OutputImage> ModuleEditor::write() {
   const pe::PeImage& image = module_.image();
-  pe::SectionPlan plan = CIL_TRY(pe::plan_section(image));
+  if (!plan_) plan_ = CIL_TRY(pe::plan_section(image));
+  while (section_.size() % 4) section_.push_back(0);
 
-  // Phase 1: lay out the section and give every new body its RVA.
-  std::vector<uint8_t> section;
-  for (auto& [rid, body] : bodies_) {
-    while (section.size() % 4) section.push_back(0);
-    uint64_t rva = uint64_t{plan.rva} + section.size();
-    if (rva > 0xFFFFFFFF) return edit_error("method bodies exceed the address space");
-    set_cell(TableId::MethodDef, rid, col::MethodDef::Rva, static_cast<uint32_t>(rva));
-    section.insert(section.end(), body.begin(), body.end());
-  }
-  while (section.size() % 4) section.push_back(0);
-
-  // Phase 2: metadata, now that every cell is final.
+  // Metadata last, now that every cell is final.
   HeapContents heaps;
-  heaps.strings = strings_.bytes();
-  heaps.user_strings = user_strings_.bytes();
-  heaps.blobs = blobs_.bytes();
-  auto guids = module_.metadata().guids().data();
-  heaps.guids.assign(guids.begin(), guids.end());
-  std::vector<uint8_t> metadata = CIL_TRY(write_metadata(module_.metadata(), edits_, heaps));
-  uint32_t metadata_rva = plan.rva + static_cast<uint32_t>(section.size());
-  section.insert(section.end(), metadata.begin(), metadata.end());
+  heaps.strings = strings_.take();
+  heaps.user_strings = user_strings_.take();
+  heaps.blobs = blobs_.take();
+  heaps.guids = {module_.metadata().guids().data(), {}};
+  if (mvid_) {
+    // Overwrite the MVID where the Module row points, or append it when the index is bad.
+    std::vector<uint8_t> guids(heaps.guids.original.begin(), heaps.guids.original.end());
+    uint64_t index = cell(TableId::Module, 1, col::Module::Mvid);
+    if (index == 0 || (index - 1) * 16 + 16 > guids.size()) {
+      while (guids.size() % 16) guids.push_back(0);
+      index = guids.size() / 16 + 1;
+      set_cell(TableId::Module, 1, col::Module::Mvid, static_cast<uint32_t>(index));
+      guids.resize(guids.size() + 16);
+    }
+    std::copy(mvid_->begin(), mvid_->end(), guids.begin() + static_cast<std::ptrdiff_t>((index - 1) * 16));
+    heaps.guids = {{}, std::move(guids)};
+  }
+  pe::OutputImage data;
+  uint64_t offset = section_.size();
+  data.append_owned(std::move(section_));
+  for (auto& piece : data_) {
+    uint64_t aligned = (offset + piece.alignment - 1) & ~uint64_t{piece.alignment - 1};
+    data.append_zeros(aligned - offset);
+    if (uint64_t{plan_->rva} + aligned + piece.bytes.size() > 0xFFFFFFFF) return edit_error("static data exceeds the address space");
+    set_cell(piece.table, piece.rid, piece.column, static_cast<uint32_t>(plan_->rva + aligned));
+    offset = aligned + piece.bytes.size();
+    data.append_owned(std::move(piece.bytes));
+  }
+  data_.clear();
+  uint64_t metadata_offset = (offset + 3) & ~uint64_t{3};
+  data.append_zeros(metadata_offset - offset);
+  uint32_t metadata_rva = plan_->rva + static_cast<uint32_t>(metadata_offset);
+  uint32_t metadata_size = static_cast<uint32_t>(CIL_TRY(write_metadata(module_.metadata(), edits_, std::move(heaps), data)));
 
   const pe::CliHeader& cli = module_.cli();
   std::vector<pe::Patch> patches;
   patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kMetadata, metadata_rva));
-  patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kMetadata + 4, static_cast<uint32_t>(metadata.size())));
+  patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kMetadata + 4, metadata_size));
   if (cli_flags_) patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kFlags, *cli_flags_));
   if (clear_native_header_) {
     patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kManagedNativeHeader, 0));
     patches.push_back(pe::patch_u32(cli.file_offset + pe::cli_field::kManagedNativeHeader + 4, 0));
   }
   if (machine_) patches.push_back(pe::patch_u16(image.headers().coff_offset, *machine_));
-  return pe::write_image(image, plan, pe::SectionSpec{}, section, patches);
+  for (auto index : cleared_directories_) {
+    if (index >= image.headers().directory_count) continue;
+    patches.push_back(pe::patch_u32(image.headers().directories_offset + index * 8, 0));
+    patches.push_back(pe::patch_u32(image.headers().directories_offset + index * 8 + 4, 0));
+  }
+  return pe::write_image(image, *plan_, pe::SectionSpec{}, std::move(data), std::move(patches));
 }
 
 }  // namespace cil::md

@@ -12,6 +12,7 @@
 #include "metadata/metadata_sink.h"
 #include "metadata/metadata_writer.h"
 #include "metadata/module.h"
+#include "pe/image_writer.h"
 
 namespace cil::md {
 
@@ -44,15 +45,29 @@ class ModuleEditor final : public MetadataSink {
   void set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value);
 
   /// Gives MethodDef `rid` (original or appended) a new body: complete bytes, header included.
-  void set_method_body(uint32_t rid, std::vector<uint8_t> body);
+  /// The body goes straight into the new section, so bodies are not held twice.
+  Status set_method_body(uint32_t rid, std::span<const uint8_t> body);
+  /// Places static data in the new section, after the bodies, and writes its RVA into the given
+  /// cell (a FieldRVA row's Rva) when the layout is final.
+  Status add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, TableId table, uint32_t rid, uint8_t column);
+  /// Reserves room for about `bytes` of new bodies, so the section is not copied as it grows.
+  void reserve_bodies(size_t bytes) { section_.reserve(bytes); }
 
   /// CLI header and image changes.
   void set_cli_flags(uint32_t flags) { cli_flags_ = flags; }
   void clear_managed_native_header() { clear_native_header_ = true; }
   void set_machine(uint16_t machine) { machine_ = machine; }
+  /// Empties a data directory of the optional header.
+  void clear_directory(pe::DataDirectoryIndex index) { cleared_directories_.push_back(index); }
+  /// Gives the module a new MVID, written over the old one in the #GUID heap: Mono takes a
+  /// module's MVID from the heap's first GUID rather than through the Module row.
+  Status set_mvid(const Guid& mvid);
+  /// The module's MVID as it will be written.
+  Guid mvid() const;
 
-  /// Lays out the new section (bodies, then metadata) and returns the complete output file.
-  Expected<std::vector<uint8_t>> write();
+  /// Finishes the new section (bodies, then metadata) and returns the output file, which refers
+  /// to the module's bytes.
+  Expected<pe::OutputImage> write();
 
  private:
   /// A row's identity by value: heap cells resolved to their strings and blobs, so rows that
@@ -73,10 +88,21 @@ class ModuleEditor final : public MetadataSink {
   BlobHeapBuilder blobs_;
   UserStringHeapBuilder user_strings_;
   TableEdits edits_;
-  std::map<uint32_t, std::vector<uint8_t>> bodies_;
+  std::optional<pe::SectionPlan> plan_;
+  std::vector<uint8_t> section_;  ///< the new section: bodies first, metadata appended by write()
+  struct DataPiece {
+    std::vector<uint8_t> bytes;
+    uint32_t alignment;
+    TableId table;
+    uint32_t rid;
+    uint8_t column;
+  };
+  std::vector<DataPiece> data_;
   std::optional<uint32_t> cli_flags_;
   bool clear_native_header_ = false;
   std::optional<uint16_t> machine_;
+  std::vector<pe::DataDirectoryIndex> cleared_directories_;
+  std::optional<Guid> mvid_;
   /// Rows by value, per table, built on first use; appended rows join as they are added.
   std::map<TableId, std::unordered_map<std::string, uint32_t>> row_index_;
   std::unordered_map<std::string, Token> added_assemblies_;

@@ -57,20 +57,27 @@ Expected<std::vector<uint8_t>> read_file(const std::string& path) {
 }
 
 Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {
+  std::span<const uint8_t> one[] = {bytes};
+  return write_file_atomic(path, one);
+}
+
+Status write_file_atomic(const std::string& path, std::span<const std::span<const uint8_t>> pieces) {
   std::string temp = path + ".tmp-XXXXXX";
   int fd = ::mkstemp(temp.data());
   if (fd < 0) return io_error(fmt::format("cannot create a temporary file for {}", path), errno);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      ::unlink(temp.c_str());
-      return io_error(fmt::format("cannot write {}", path), err);
+  for (auto bytes : pieces) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int err = errno;
+        ::close(fd);
+        ::unlink(temp.c_str());
+        return io_error(fmt::format("cannot write {}", path), err);
+      }
+      done += static_cast<size_t>(n);
     }
-    done += static_cast<size_t>(n);
   }
   ::fchmod(fd, 0644);
   if (::close(fd) != 0) {

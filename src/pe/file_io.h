@@ -18,5 +18,7 @@ Expected<std::vector<uint8_t>> read_file(const std::string& path);
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// failure never leaves a partial file behind.
 Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
+/// The same for a file given as consecutive pieces.
+Status write_file_atomic(const std::string& path, std::span<const std::span<const uint8_t>> pieces);
 
 }  // namespace cil

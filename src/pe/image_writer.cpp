@@ -70,87 +70,169 @@ Expected<SectionPlan> plan_section(const PeImage& image) {
   return plan;
 }
 
-uint32_t pe_checksum(std::span<const uint8_t> file, uint32_t checksum_offset) {
-  uint64_t sum = 0;
-  size_t n = file.size() & ~size_t{1};
-  for (size_t i = 0; i < n; i += 2) {
-    if (i == checksum_offset || i == checksum_offset + 2) continue;
-    sum += load_le<uint16_t>(file.data() + i);
-    sum = (sum & 0xFFFF) + (sum >> 16);
+void OutputImage::append_view(std::span<const uint8_t> bytes) {
+  if (bytes.empty()) return;
+  pieces_.push_back({bytes, SIZE_MAX});
+  size_ += bytes.size();
+}
+
+void OutputImage::append_owned(std::vector<uint8_t> bytes) {
+  if (bytes.empty()) return;
+  size_ += bytes.size();
+  owned_.push_back(std::move(bytes));
+  pieces_.push_back({{}, owned_.size() - 1});
+}
+
+void OutputImage::append_zeros(size_t count) { append_owned(std::vector<uint8_t>(count, 0)); }
+
+std::vector<std::span<const uint8_t>> OutputImage::pieces() const {
+  std::vector<std::span<const uint8_t>> out;
+  out.reserve(pieces_.size());
+  for (const auto& p : pieces_) out.push_back(p.owned == SIZE_MAX ? p.view : std::span<const uint8_t>(owned_[p.owned]));
+  return out;
+}
+
+std::vector<uint8_t> OutputImage::flatten() const {
+  std::vector<uint8_t> out;
+  out.reserve(size_);
+  for (auto piece : pieces()) out.insert(out.end(), piece.begin(), piece.end());
+  return out;
+}
+
+void OutputImage::append(OutputImage other) {
+  for (auto& p : other.pieces_) {
+    if (p.owned == SIZE_MAX) append_view(p.view);
+    else append_owned(std::move(other.owned_[p.owned]));
   }
-  if (file.size() & 1) {
-    sum += file.back();
+}
+
+bool OutputImage::overwrite(uint64_t offset, std::span<const uint8_t> bytes) {
+  uint64_t start = 0;
+  for (const auto& p : pieces_) {
+    uint64_t size = p.owned == SIZE_MAX ? p.view.size() : owned_[p.owned].size();
+    if (offset >= start && offset + bytes.size() <= start + size) {
+      if (p.owned == SIZE_MAX) return false;
+      std::copy(bytes.begin(), bytes.end(), owned_[p.owned].begin() + (offset - start));
+      return true;
+    }
+    start += size;
+  }
+  return false;
+}
+
+uint32_t pe_checksum(std::span<const std::span<const uint8_t>> pieces, uint64_t checksum_offset) {
+  // Sum of 16-bit little-endian words with end-around carry, the CheckSum field read as zero,
+  // plus the file length (the algorithm of IMAGEHLP's CheckSumMappedFile).
+  uint64_t sum = 0, position = 0;
+  int pending = -1;  // a low byte waiting for its high byte across pieces
+  for (auto piece : pieces) {
+    for (uint8_t byte : piece) {
+      uint8_t b = (position >= checksum_offset && position < checksum_offset + 4) ? 0 : byte;
+      if (pending < 0) {
+        pending = b;
+      } else {
+        sum += static_cast<uint32_t>(pending) | (uint32_t{b} << 8);
+        sum = (sum & 0xFFFF) + (sum >> 16);
+        pending = -1;
+      }
+      ++position;
+    }
+  }
+  if (pending >= 0) {
+    sum += static_cast<uint32_t>(pending);
     sum = (sum & 0xFFFF) + (sum >> 16);
   }
   sum = (sum & 0xFFFF) + (sum >> 16);
-  return static_cast<uint32_t>(sum + file.size());
+  return static_cast<uint32_t>(sum + position);
 }
 
-Expected<std::vector<uint8_t>> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
-                                           std::span<const uint8_t> data, const std::vector<Patch>& patches) {
+Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
+                                  OutputImage data, std::vector<Patch> patches) {
   const PeHeaders& h = image.headers();
+  uint64_t data_size = data.size();
   std::span<const uint8_t> in = image.file();
   uint32_t growth = plan.header_growth;
   uint32_t old_headers = std::min<uint32_t>(h.size_of_headers, static_cast<uint32_t>(in.size()));
   // Offsets in the original file map to the new file by adding the growth past the headers.
   auto moved = [&](uint64_t offset) { return offset >= old_headers ? offset + growth : offset; };
 
-  std::vector<uint8_t> out;
-  out.reserve(in.size() + growth + data.size() + 2 * h.file_alignment);
-  out.insert(out.end(), in.begin(), in.begin() + old_headers);
-  out.resize(old_headers + growth, 0);
-  out.insert(out.end(), in.begin() + old_headers, in.end());
+  // The headers are rewritten in a buffer of their own.
+  std::vector<uint8_t> headers(in.begin(), in.begin() + old_headers);
+  headers.resize(old_headers + growth, 0);
+  auto in_headers = [&](uint64_t offset, size_t size) { return offset + size <= old_headers; };
 
-  for (const auto& p : patches) {
-    uint64_t at = moved(p.offset);
-    if (at + p.bytes.size() > out.size()) return writer_error(fmt::format("patch at {:#x} lies outside the file", p.offset));
-    std::copy(p.bytes.begin(), p.bytes.end(), out.begin() + at);
-  }
-
-  // Section table: shift raw pointers, then append the new header.
-  for (size_t i = 0; i < image.sections().size(); ++i) {
-    const auto& s = image.sections()[i];
-    uint32_t at = h.section_table_offset + static_cast<uint32_t>(i) * kSectionHeaderSize;
-    if (s.raw_offset) store_le<uint32_t>(out.data() + at + 20, static_cast<uint32_t>(moved(s.raw_offset)));
-  }
-  // Debug entries point at their data by file offset too.
+  // Debug entries point at their data by file offset: when the data moves, so must they.
   if (growth) {
     auto entries = read_debug_directory(image);
     if (entries) {
       for (const auto& e : *entries)
-        if (e.data_file_offset) store_le<uint32_t>(out.data() + moved(e.entry_offset) + 24, static_cast<uint32_t>(moved(e.data_file_offset)));
+        if (e.data_file_offset)
+          patches.push_back(patch_u32(e.entry_offset + 24, static_cast<uint32_t>(moved(e.data_file_offset))));
     }
   }
+  std::vector<Patch> body_patches;
+  for (auto& p : patches) {
+    if (in_headers(p.offset, p.bytes.size())) std::copy(p.bytes.begin(), p.bytes.end(), headers.begin() + p.offset);
+    else if (p.offset >= old_headers && uint64_t{p.offset} + p.bytes.size() <= in.size()) body_patches.push_back(std::move(p));
+    else return writer_error(fmt::format("patch at {:#x} straddles the headers or lies outside the file", p.offset));
+  }
+  std::sort(body_patches.begin(), body_patches.end(), [](const Patch& a, const Patch& b) { return a.offset < b.offset; });
+  for (size_t i = 1; i < body_patches.size(); ++i)
+    if (body_patches[i].offset < body_patches[i - 1].offset + body_patches[i - 1].bytes.size())
+      return writer_error("overlapping patches");
 
-  uint64_t raw_offset = align_up(out.size(), h.file_alignment);
-  uint64_t raw_size = align_up(std::max<size_t>(data.size(), 1), h.file_alignment);
-  if (raw_offset + raw_size > 0x7FFFFFFF) return writer_error("the output would exceed 2 GiB");
+  // Section table: shift raw pointers, then add the new header.
+  for (size_t i = 0; i < image.sections().size(); ++i) {
+    const auto& s = image.sections()[i];
+    uint32_t at = h.section_table_offset + static_cast<uint32_t>(i) * kSectionHeaderSize;
+    if (s.raw_offset) store_le<uint32_t>(headers.data() + at + 20, static_cast<uint32_t>(moved(s.raw_offset)));
+  }
+  uint64_t body_end = in.size() + growth;
+  uint64_t raw_offset = align_up(body_end, h.file_alignment);
+  uint64_t raw_size = align_up(std::max<uint64_t>(data_size, 1), h.file_alignment);
+  if (raw_offset + raw_size > 0x7FFFFFFF || data_size > 0xFFFFFFFF) return writer_error("the output would exceed 2 GiB");
   uint32_t header_at = h.section_table_offset + h.section_count * kSectionHeaderSize;
-  uint8_t* sh = out.data() + header_at;
+  uint8_t* sh = headers.data() + header_at;
   std::fill(sh, sh + kSectionHeaderSize, 0);
   for (size_t i = 0; i < 8 && spec.name[i]; ++i) sh[i] = static_cast<uint8_t>(spec.name[i]);
-  store_le<uint32_t>(sh + 8, static_cast<uint32_t>(data.size()));
+  store_le<uint32_t>(sh + 8, static_cast<uint32_t>(data_size));
   store_le<uint32_t>(sh + 12, plan.rva);
   store_le<uint32_t>(sh + 16, static_cast<uint32_t>(raw_size));
   store_le<uint32_t>(sh + 20, static_cast<uint32_t>(raw_offset));
   store_le<uint32_t>(sh + 36, spec.characteristics);
-  store_le<uint16_t>(out.data() + h.coff_offset + 2, static_cast<uint16_t>(h.section_count + 1));
-
-  out.resize(raw_offset, 0);
-  out.insert(out.end(), data.begin(), data.end());
-  out.resize(raw_offset + raw_size, 0);
+  store_le<uint16_t>(headers.data() + h.coff_offset + 2, static_cast<uint16_t>(h.section_count + 1));
 
   uint32_t opt = h.optional_header_offset;
-  uint64_t image_end = align_up(uint64_t{plan.rva} + std::max<size_t>(data.size(), 1), h.section_alignment);
-  store_le<uint32_t>(out.data() + opt + kOptSizeOfImage, static_cast<uint32_t>(image_end));
-  store_le<uint32_t>(out.data() + opt + kOptSizeOfHeaders, h.size_of_headers + growth);
-  store_le<uint32_t>(out.data() + opt + kOptSizeOfInitializedData, h.size_of_initialized_data + static_cast<uint32_t>(raw_size));
+  uint64_t image_end = align_up(uint64_t{plan.rva} + std::max<uint64_t>(data_size, 1), h.section_alignment);
+  store_le<uint32_t>(headers.data() + opt + kOptSizeOfImage, static_cast<uint32_t>(image_end));
+  store_le<uint32_t>(headers.data() + opt + kOptSizeOfHeaders, h.size_of_headers + growth);
+  store_le<uint32_t>(headers.data() + opt + kOptSizeOfInitializedData,
+                     h.size_of_initialized_data + static_cast<uint32_t>(raw_size));
   if (h.directory_count > kSecurityDirectory && h.directories[kSecurityDirectory].size) {
     uint32_t dir = h.directories_offset + kSecurityDirectory * 8;
-    store_le<uint32_t>(out.data() + dir, 0);
-    store_le<uint32_t>(out.data() + dir + 4, 0);
+    store_le<uint32_t>(headers.data() + dir, 0);
+    store_le<uint32_t>(headers.data() + dir + 4, 0);
   }
-  if (h.checksum != 0) store_le<uint32_t>(out.data() + opt + kOptCheckSum, pe_checksum(out, opt + kOptCheckSum));
+  store_le<uint32_t>(headers.data() + opt + kOptCheckSum, 0);
+
+  OutputImage out;
+  out.append_owned(std::move(headers));
+  uint64_t at = old_headers;
+  for (auto& p : body_patches) {
+    out.append_view(in.subspan(at, p.offset - at));
+    at = p.offset + p.bytes.size();
+    out.append_owned(std::move(p.bytes));
+  }
+  out.append_view(in.subspan(at));
+  out.append_zeros(raw_offset - body_end);
+  out.append(std::move(data));
+  out.append_zeros(raw_size - data_size);
+
+  if (h.checksum != 0) {
+    uint8_t checksum[4];
+    store_le<uint32_t>(checksum, pe_checksum(out.pieces(), opt + kOptCheckSum));
+    out.overwrite(opt + kOptCheckSum, checksum);  // inside the headers piece, which is owned
+  }
   return out;
 }
 
