@@ -5,6 +5,7 @@
 
 #include "il/body_encoder.h"
 #include "il/code_builder.h"
+#include "il/probes.h"
 #include "il/rewriter.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
@@ -305,15 +306,11 @@ void CountMode::commit(uint32_t rid, std::string_view name) {
 }
 
 void CountMode::add_probe(BodyModel& body) const {
-  uint32_t slot = slots_;
-  // counts[slot]++ atomically: Interlocked.Increment(ref counts[slot]).
-  std::vector<Instr> probe;
-  probe.push_back(body.make(Op::Ldsfld, counts_field_));
-  probe.push_back(body.ldc_i4(static_cast<int32_t>(slot)));
-  probe.push_back(body.make(Op::Ldelema, int64_));
-  probe.push_back(body.make(Op::Call, increment_));
-  probe.push_back(body.make(Op::Pop));
-  insert_code(body, 0, std::move(probe));
+  CounterRef counter;
+  counter.array_field = counts_field_;
+  counter.int64_type = int64_;
+  counter.slot = slots_;
+  insert_code(body, 0, counter_probe(body, counter, increment_));
 }
 
 Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {

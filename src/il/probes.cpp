@@ -1,0 +1,21 @@
+// The entry probe of count mode, offline and at run time.
+#include "il/probes.h"
+
+namespace cil::il {
+
+std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment) {
+  std::vector<Instr> probe;
+  if (counter.array_field) {
+    probe.push_back(body.make(Op::Ldsfld, counter.array_field));
+    probe.push_back(body.ldc_i4(static_cast<int32_t>(counter.slot)));
+    probe.push_back(body.make(Op::Ldelema, counter.int64_type));
+  } else {
+    probe.push_back(body.make(Op::Ldc_I8, static_cast<int64_t>(counter.address)));
+    probe.push_back(body.make(Op::Conv_U));
+  }
+  probe.push_back(body.make(Op::Call, increment));
+  probe.push_back(body.make(Op::Pop));
+  return probe;
+}
+
+}  // namespace cil::il

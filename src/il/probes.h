@@ -1,0 +1,31 @@
+// Probes shared by the offline instrumenter and the runtime profiler: the same entry probe,
+// whichever memory holds the counter.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "il/body_model.h"
+#include "metadata/schema.h"
+
+namespace cil::il {
+
+/// Where a call counter lives.
+struct CounterRef {
+  /// Offline: slot `slot` of the static `int64[]` field `array_field` (element type token
+  /// `int64_type`, for ldelema).
+  md::Token array_field = 0;
+  md::Token int64_type = 0;
+  uint32_t slot = 0;
+  /// Runtime: a fixed native address of an int64 owned by the profiler (array_field == 0).
+  uint64_t address = 0;
+};
+
+/// The entry probe: Interlocked.Increment(ref counter); the result is dropped. `increment` is
+/// the token of `int64 System.Threading.Interlocked::Increment(int64&)`. The probe leaves the
+/// stack as it found it and uses no argument, so it can run first in any method, constructors
+/// included. A native counter is passed as `native int` where a byref is expected: unverifiable
+/// but valid (III.1.1.5.2), and the runtime's own instrumentation does the same.
+std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment);
+
+}  // namespace cil::il
