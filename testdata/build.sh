@@ -66,6 +66,16 @@ cs "$BIN/debug/Exceptions.dll" /optimize- /debug-
 cs "$BIN/debug/Control.dll"    /optimize- /debug-
 cs "$BIN/debug/AsyncIter.dll"  /optimize- /debug-
 
+# --- trace mode: the hooks assembly and the fixture that exercises every case ---
+mkdir -p "$BIN/trace"
+cs "$BIN/trace/TraceHooks.dll" /optimize+ /debug- /target:library
+cs "$BIN/trace/TraceApp.dll"   /optimize+ /debug- /unsafe+
+cs "$BIN/trace/BadHooks.dll"   /optimize+ /debug- /target:library
+# The same hooks for Mono (mscorlib), for the .NET Framework-style fixtures run under mono.
+mkdir -p "$BIN/trace/mono"
+echo "mcs    bin/trace/mono/TraceHooks.dll"
+mcs -nologo -optimize+ -debug- -target:library -out:"$BIN/trace/mono/TraceHooks.dll" "$TD"/src/TraceHooks/*.cs
+
 # --- debug directory entries: CodeView + PdbChecksum + EmbeddedPortablePdb / separate .pdb ---
 cs "$BIN/DebugInfo.Embedded.dll" /optimize+ /debug:embedded
 cs "$BIN/DebugInfo.Portable.dll" /optimize+ /debug:portable

@@ -30,6 +30,7 @@ std::optional<il::Mode> parse_mode(const std::string& name) {
   if (name == "count") return il::Mode::Count;
   if (name == "noop") return il::Mode::Noop;
   if (name == "wrap") return il::Mode::Wrap;
+  if (name == "trace") return il::Mode::Trace;
   return std::nullopt;
 }
 
@@ -50,7 +51,9 @@ int run_instrument(int argc, char** argv) {
   cxxopts::Options options("cil-instrument instrument", "Instrument the methods of an assembly and write a new one.");
   options.add_options()
       ("o,output", "output assembly (required)", cxxopts::value<std::string>(), "OUT")
-      ("mode", "count (default), noop or wrap", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("mode", "count (default), trace, noop or wrap", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("hooks", "trace mode: the assembly with the hook type", cxxopts::value<std::string>(), "HOOKS.dll")
+      ("hook-type", "trace mode: the hook type, Namespace.Type (default: the one public type with hooks)", cxxopts::value<std::string>(), "TYPE")
       ("include", "instrument only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not instrument methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("method-rva", "instrument only the method whose body is at this RVA (repeatable)", cxxopts::value<std::vector<std::string>>(), "RVA")
@@ -83,7 +86,7 @@ int run_instrument(int argc, char** argv) {
   il::InstrumentOptions opts;
   auto mode = parse_mode(args["mode"].as<std::string>());
   if (!mode) {
-    print_usage_error(fmt::format("unknown mode '{}' (count, noop or wrap)", args["mode"].as<std::string>()));
+    print_usage_error(fmt::format("unknown mode '{}' (count, trace, noop or wrap)", args["mode"].as<std::string>()));
     return kExitUsage;
   }
   opts.mode = *mode;
@@ -104,7 +107,32 @@ int run_instrument(int argc, char** argv) {
     return kExitUsage;
   }
 
+  if ((opts.mode == il::Mode::Trace) != static_cast<bool>(args.count("hooks"))) {
+    print_usage_error(opts.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
+    return kExitUsage;
+  }
+
   auto started = std::chrono::steady_clock::now();
+  std::unique_ptr<md::Module> hooks_module;
+  std::optional<il::HookContract> contract;
+  if (opts.mode == il::Mode::Trace) {
+    std::string hooks_path = args["hooks"].as<std::string>();
+    auto loaded = md::Module::load(hooks_path);
+    if (!loaded) {
+      print_error(hooks_path, loaded.error());
+      return exit_code_for(loaded.error());
+    }
+    hooks_module = std::move(*loaded);
+    std::optional<std::string> hook_type;
+    if (args.count("hook-type")) hook_type = args["hook-type"].as<std::string>();
+    auto read = il::read_hook_contract(*hooks_module, hook_type);
+    if (!read) {
+      print_error(hooks_path, read.error());
+      return exit_code_for(read.error());
+    }
+    contract = std::move(*read);
+    opts.hooks = &*contract;
+  }
   auto module = md::Module::load(input);
   if (!module) {
     print_error(input, module.error());

@@ -10,6 +10,7 @@
 #include "il/constructor.h"
 #include "il/max_stack.h"
 #include "il/rewriter.h"
+#include "il/trace_mode.h"
 #include "metadata/module_editor.h"
 #include "metadata/printer.h"
 #include "metadata/runtime_refs.h"
@@ -156,8 +157,13 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
 
   std::optional<md::RuntimeRefs> refs;
   std::optional<CountMode> count;
+  std::optional<TraceMode> trace;
   if (options.mode != Mode::Noop) refs.emplace(CIL_TRY(md::RuntimeRefs::create(editor)));
   if (options.mode == Mode::Count) count.emplace(CIL_TRY(CountMode::begin(editor, *refs)));
+  if (options.mode == Mode::Trace) {
+    if (!options.hooks) return make_error(ErrorKind::Usage, "", "trace mode needs a hooks assembly (--hooks)");
+    trace.emplace(CIL_TRY(TraceMode::begin(editor, *refs, *options.hooks)));
+  }
   CallEffects effects(editor);
 
   const auto& t = m.tables();
@@ -193,6 +199,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
         case Mode::Count: count->add_probe(model); break;
         case Mode::Noop: break;
         case Mode::Wrap: CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape)); break;
+        case Mode::Trace: CIL_TRY(trace->instrument(rid, name, model)); break;
       }
       if (model.edited) {
         uint16_t computed = CIL_TRY(compute_max_stack(model, shape.returns_value, effects));
@@ -216,6 +223,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     md::Guid mvid = editor.mvid();
     CIL_TRY(count->finish(assembly, md::format_guid(mvid), effects));
   }
+  if (trace) CIL_TRY(trace->finish(effects));
   report.output = CIL_TRY(editor.write());
   return report;
 }

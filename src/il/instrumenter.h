@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "il/count_mode.h"
+#include "il/hook_contract.h"
 #include "metadata/module.h"
 #include "metadata/name_pattern.h"
 #include "pe/image_writer.h"
@@ -17,12 +18,14 @@ enum class Mode {
   Count,  ///< count calls per method; write <Assembly>.<pid>.counts.json at exit
   Noop,   ///< decode and re-encode every selected body unchanged (a round trip through the engine)
   Wrap,   ///< wrap every selected body in empty try/catch/finally with one exit block
+  Trace,  ///< call the user's hooks (OnEnter / OnLeave / OnException) from every selected method
 };
 
 struct InstrumentOptions {
   Mode mode = Mode::Count;
   md::MethodFilter filter;
   std::vector<uint32_t> method_rvas;  ///< when not empty, only methods whose body is at one of these
+  const HookContract* hooks = nullptr;  ///< trace mode: the hooks to call
 };
 
 struct SkippedMethod {

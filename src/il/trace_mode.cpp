@@ -1,0 +1,506 @@
+// Trace mode: hook references, the guarded hook calls, and the try/catch/finally wrap per method.
+#include "il/trace_mode.h"
+
+#include <fmt/format.h>
+
+#include "il/body_encoder.h"
+#include "il/code_builder.h"
+#include "il/constructor.h"
+#include "il/rewriter.h"
+#include "metadata/signature.h"
+#include "metadata/text_encoding.h"
+
+namespace cil::il {
+
+namespace {
+
+using md::ElementType;
+using md::TableId;
+using md::Token;
+using md::TypeSig;
+
+constexpr uint32_t kTypeAbstractSealed = 0x0080 | 0x0100;
+constexpr uint32_t kFieldAssemblyStatic = 0x0003 | 0x0010;
+constexpr uint32_t kMethodCctor = 0x0001 | 0x0010 | 0x0080 | 0x0800 | 0x1000;
+constexpr uint16_t kGenericAllowByRefLike = 0x0020;  // GenericParamAttributes.AllowByRefLike
+
+Error trace_error(std::string message) { return make_error(ErrorKind::Unsupported, "trace", std::move(message)); }
+
+std::vector<uint8_t> encode(const TypeSig& t) {
+  std::vector<uint8_t> out;
+  encode_type(out, t);
+  return out;
+}
+
+std::vector<uint8_t> method_sig(bool has_this, const TypeSig& ret, const std::vector<TypeSig>& params) {
+  md::MethodSig sig;
+  sig.convention = has_this ? md::kCallHasThis : md::kCallDefault;
+  sig.return_type = ret;
+  sig.params = params;
+  std::vector<uint8_t> out;
+  md::encode_method_sig(out, sig);
+  return out;
+}
+
+/// Value types of the base libraries that are byref-like (ref structs): boxing one is invalid IL.
+/// Types defined in the module itself are recognised by their IsByRefLikeAttribute instead.
+bool known_byref_like(std::string_view ns, std::string_view name) {
+  static constexpr std::pair<std::string_view, std::string_view> kKnown[] = {
+      {"System", "Span`1"},
+      {"System", "ReadOnlySpan`1"},
+      {"System", "TypedReference"},
+      {"System", "ArgIterator"},
+      {"System", "RuntimeArgumentHandle"},
+      {"System.Runtime.CompilerServices", "DefaultInterpolatedStringHandler"},
+      {"System.Text.Json", "Utf8JsonReader"},
+      {"System.Buffers", "SequenceReader`1"},
+      {"System.Text", "SpanRuneEnumerator"},
+      {"System", "MemoryExtensions/SpanSplitEnumerator`1"},
+  };
+  for (auto [n, t] : kKnown)
+    if (n == ns && t == name) return true;
+  return false;
+}
+
+}  // namespace
+
+/// Everything the code for one method needs.
+struct TraceMode::Context {
+  uint32_t rid = 0;
+  std::string name;
+  Token token = 0;
+  md::MethodSig sig;
+  bool is_static = false;
+  Box self;                      ///< how `this` is passed (a value type's `this` is boxed from a copy)
+  std::optional<uint32_t> state, exception, result;  ///< locals
+  Box result_box;
+  BodyModel* body = nullptr;
+  std::vector<EhRegion> guard_clauses;
+};
+
+Expected<TraceMode> TraceMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const HookContract& contract) {
+  TraceMode mode;
+  mode.editor_ = &editor;
+  mode.refs_ = &refs;
+  mode.contract_ = &contract;
+  const md::Module& m = editor.module();
+  std::string_view own = m.tables().rows(TableId::Assembly)
+                             ? m.string_or_placeholder(m.tables().get(TableId::Assembly, 1, md::col::Assembly::Name))
+                             : std::string_view();
+  if (own == contract.assembly)
+    return make_error(ErrorKind::Usage, "trace", fmt::format("{} is the hooks assembly itself: its methods are never instrumented", own));
+
+  mode.object_ = CIL_TRY(refs.type("System", "Object"));
+  mode.exception_ = CIL_TRY(refs.type("System", "Exception"));
+  md::AssemblyRefSpec hooks;
+  hooks.name = contract.assembly;
+  std::copy(std::begin(contract.version), std::end(contract.version), hooks.version);
+  hooks.public_key_token = contract.public_key_token;
+  hooks.culture = contract.culture;
+  Token hooks_ref = CIL_TRY(editor.assembly_ref(hooks));
+  Token hook_type = CIL_TRY(editor.type_ref(hooks_ref, contract.type_namespace, contract.type_name));
+  auto param_type = [&](HookParam p) -> TypeSig {
+    switch (p) {
+      case HookParam::Method: return md::primitive(ElementType::String);
+      case HookParam::Token: return md::primitive(ElementType::I4);
+      case HookParam::Args: return md::wrap(ElementType::SzArray, md::primitive(ElementType::Object));
+      case HookParam::Exception: return md::class_type(mode.exception_);
+      default: return md::primitive(ElementType::Object);
+    }
+  };
+  auto hook_ref = [&](const HookMethod& h, bool returns_object) -> Expected<Token> {
+    if (!h.present) return Token{0};
+    std::vector<TypeSig> params;
+    for (HookParam p : h.params) params.push_back(param_type(p));
+    TypeSig ret = md::primitive(returns_object ? ElementType::Object : ElementType::Void);
+    return editor.member_ref(hook_type, h.name, method_sig(false, ret, params));
+  };
+  mode.on_enter_ = CIL_TRY(hook_ref(contract.on_enter, contract.on_enter.returns_object));
+  mode.on_leave_ = CIL_TRY(hook_ref(contract.on_leave, false));
+  mode.on_exception_ = CIL_TRY(hook_ref(contract.on_exception, false));
+
+  // The re-entrancy guard: a ThreadLocal<bool> (a [ThreadStatic] field would need a
+  // CustomAttribute row, and that sorted table cannot grow without moving existing tokens).
+  Token thread_local_def = CIL_TRY(refs.type("System.Threading", "ThreadLocal`1"));
+  TypeSig inst;
+  inst.element = ElementType::GenericInst;
+  inst.children.push_back(md::class_type(thread_local_def));
+  inst.children.push_back(md::primitive(ElementType::Boolean));
+  Token thread_local_type = CIL_TRY(editor.type_spec(encode(inst)));
+  TypeSig var0;
+  var0.element = ElementType::Var;
+  mode.guard_ctor_ = CIL_TRY(editor.member_ref(thread_local_type, ".ctor", method_sig(true, md::primitive(ElementType::Void), {})));
+  mode.guard_get_ = CIL_TRY(editor.member_ref(thread_local_type, "get_Value", method_sig(true, var0, {})));
+  mode.guard_set_ = CIL_TRY(editor.member_ref(thread_local_type, "set_Value", method_sig(true, md::primitive(ElementType::Void), {var0})));
+
+  bool field_ptr = m.tables().rows(TableId::FieldPtr) > 0;
+  bool method_ptr = m.tables().rows(TableId::MethodPtr) > 0;
+  uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
+  uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;
+  uint32_t param_list = (m.tables().rows(TableId::ParamPtr) ? editor.rows(TableId::ParamPtr) : editor.rows(TableId::Param)) + 1;
+  Token helper = CIL_TRY(editor.add_row(TableId::TypeDef, {kTypeAbstractSealed, editor.add_string("<CilInstrument>"), 0,
+                                                           *md::encode_coded_index(md::CodedIndex::TypeDefOrRef, mode.object_),
+                                                           field_list, method_list}));
+  mode.helper_type_ = md::token_rid(helper);
+  std::vector<uint8_t> field_sig{md::kSigField};
+  md::encode_type(field_sig, inst);
+  mode.guard_field_ = CIL_TRY(editor.add_row(TableId::Field, {kFieldAssemblyStatic, editor.add_string("inHook"), editor.add_blob(field_sig)}));
+  if (field_ptr) CIL_TRY(editor.add_row(TableId::FieldPtr, {md::token_rid(mode.guard_field_)}));
+  mode.cctor_ = CIL_TRY(editor.add_row(TableId::MethodDef, {0, 0, kMethodCctor, editor.add_string(".cctor"),
+                                                            editor.add_blob(method_sig(false, md::primitive(ElementType::Void), {})),
+                                                            param_list}));
+  if (method_ptr) CIL_TRY(editor.add_row(TableId::MethodPtr, {md::token_rid(mode.cctor_)}));
+  return mode;
+}
+
+Status TraceMode::finish(CallEffects& effects) {
+  BodyModel body;
+  CodeBuilder c(body);
+  c.emit(Op::Newobj, guard_ctor_);
+  c.emit(Op::Stsfld, guard_field_);
+  c.emit(Op::Ret);
+  body.instrs = c.take();
+  body.edited = true;
+  body.max_stack = CIL_TRY(compute_max_stack(body, false, effects));
+  std::vector<uint8_t> bytes = CIL_TRY(encode_body(body));
+  return editor_->set_method_body(md::token_rid(cctor_), bytes);
+}
+
+bool TraceMode::is_byref_like(Token type) {
+  const md::Module& m = editor_->module();
+  const auto& t = m.tables();
+  if (!byref_like_scanned_) {
+    byref_like_scanned_ = true;
+    // TypeDefs carrying System.Runtime.CompilerServices.IsByRefLikeAttribute.
+    for (uint32_t row = 1; row <= t.rows(TableId::CustomAttribute); ++row) {
+      Token parent = t.decode(md::CodedIndex::HasCustomAttribute, t.get(TableId::CustomAttribute, row, md::col::CustomAttribute::Parent));
+      if (md::token_table(parent) != TableId::TypeDef) continue;
+      Token ctor = t.decode(md::CodedIndex::CustomAttributeType, t.get(TableId::CustomAttribute, row, md::col::CustomAttribute::Type));
+      Token owner = 0;
+      if (md::token_table(ctor) == TableId::MemberRef && t.valid_rid(TableId::MemberRef, md::token_rid(ctor)))
+        owner = t.decode(md::CodedIndex::MemberRefParent, t.get(TableId::MemberRef, md::token_rid(ctor), md::col::MemberRef::Class));
+      else if (md::token_table(ctor) == TableId::MethodDef)
+        owner = md::make_token(TableId::TypeDef, m.method_owner(md::token_rid(ctor)));
+      std::string_view name;
+      if (md::token_table(owner) == TableId::TypeRef && t.valid_rid(TableId::TypeRef, md::token_rid(owner)))
+        name = m.string_or_placeholder(t.get(TableId::TypeRef, md::token_rid(owner), md::col::TypeRef::TypeName));
+      else if (md::token_table(owner) == TableId::TypeDef && t.valid_rid(TableId::TypeDef, md::token_rid(owner)))
+        name = m.string_or_placeholder(t.get(TableId::TypeDef, md::token_rid(owner), md::col::TypeDef::TypeName));
+      if (name == "IsByRefLikeAttribute") byref_like_defs_.insert(md::token_rid(parent));
+    }
+  }
+  uint32_t rid = md::token_rid(type);
+  if (md::token_table(type) == TableId::TypeDef) return byref_like_defs_.count(rid) != 0;
+  if (md::token_table(type) == TableId::TypeRef && t.valid_rid(TableId::TypeRef, rid)) {
+    std::string_view ns = m.string_or_placeholder(t.get(TableId::TypeRef, rid, md::col::TypeRef::TypeNamespace));
+    std::string_view name = m.string_or_placeholder(t.get(TableId::TypeRef, rid, md::col::TypeRef::TypeName));
+    return known_byref_like(ns, name);
+  }
+  return false;
+}
+
+bool TraceMode::generic_allows_byref_like(Token owner, uint32_t number) {
+  const auto& t = editor_->module().tables();
+  for (uint32_t row = 1; row <= t.rows(TableId::GenericParam); ++row) {
+    if (t.get(TableId::GenericParam, row, md::col::GenericParam::Number) != number) continue;
+    if (t.decode(md::CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, row, md::col::GenericParam::Owner)) != owner) continue;
+    return t.get(TableId::GenericParam, row, md::col::GenericParam::Flags) & kGenericAllowByRefLike;
+  }
+  return false;
+}
+
+Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
+  TypeSig type = original;
+  type.modifiers.clear();
+  Box b;
+  switch (type.element) {
+    case ElementType::String: case ElementType::Object: case ElementType::Class: case ElementType::SzArray:
+    case ElementType::Array:
+      b.kind = Boxing::Reference;
+      return b;
+    case ElementType::Boolean: case ElementType::Char: case ElementType::I1: case ElementType::U1: case ElementType::I2:
+    case ElementType::U2: case ElementType::I4: case ElementType::U4: case ElementType::I8: case ElementType::U8:
+    case ElementType::R4: case ElementType::R8: case ElementType::I: case ElementType::U:
+      b.kind = Boxing::Value;
+      b.token = CIL_TRY(editor_->type_spec(encode(type)));
+      return b;
+    case ElementType::ValueType:
+      if (is_byref_like(type.token)) {
+        b.kind = Boxing::Unboxable;
+        return b;
+      }
+      b.kind = Boxing::Value;
+      b.token = type.token;
+      return b;
+    case ElementType::GenericInst:
+      if (type.children.at(0).element == ElementType::Class) {
+        b.kind = Boxing::Reference;
+        return b;
+      }
+      if (is_byref_like(type.children.at(0).token)) {
+        b.kind = Boxing::Unboxable;
+        return b;
+      }
+      b.kind = Boxing::Value;
+      b.token = CIL_TRY(editor_->type_spec(encode(type)));
+      return b;
+    case ElementType::Var: case ElementType::MVar: {
+      // `box` of a generic parameter is a no-op for reference types; but a parameter that
+      // allows ref structs (C# `allows ref struct`) may not be boxed at all.
+      if (generic_allows_byref_like(type.element == ElementType::Var ? generic_owner_type_ : generic_owner_method_, type.number)) {
+        b.kind = Boxing::Unboxable;
+        return b;
+      }
+      b.kind = Boxing::Value;
+      b.token = CIL_TRY(editor_->type_spec(encode(type)));
+      return b;
+    }
+    default:  // pointers, function pointers, typedref, byrefs of byrefs
+      b.kind = Boxing::Unboxable;
+      return b;
+  }
+}
+
+Status TraceMode::emit_value(Context& cx, const TypeSig& type, bool from_byref, std::vector<Instr>& code) {
+  BodyModel& body = *cx.body;
+  Box b = CIL_TRY(boxing(type));
+  switch (b.kind) {
+    case Boxing::Unboxable:
+      code.push_back(body.make(Op::Pop));
+      code.push_back(body.make(Op::Ldnull));
+      break;
+    case Boxing::Reference:
+      if (from_byref) code.push_back(body.make(Op::Ldind_Ref));
+      break;
+    case Boxing::Value:
+      if (from_byref) code.push_back(body.make(Op::Ldobj, b.token));
+      code.push_back(body.make(Op::Box, b.token));
+      break;
+  }
+  return ok();
+}
+
+Status TraceMode::emit_hook(Context& cx, const HookMethod& hook, Token target, std::vector<Instr>& code) {
+  BodyModel& body = *cx.body;
+  uint32_t this_offset = cx.sig.has_this() ? 1 : 0;
+  // Guard: skip the hook when this thread is already inside one.
+  uint32_t skip = body.reserve_label(), after = body.reserve_label();
+  code.push_back(body.make(Op::Ldsfld, guard_field_));
+  code.push_back(body.make(Op::Callvirt, guard_get_));
+  code.push_back(body.make_branch(Op::Brtrue_S, skip));
+  code.push_back(body.make(Op::Ldsfld, guard_field_));
+  code.push_back(body.ldc_i4(1));
+  code.push_back(body.make(Op::Callvirt, guard_set_));
+  size_t try_first = code.size();
+  for (HookParam p : hook.params) {
+    switch (p) {
+      case HookParam::Method:
+        code.push_back(body.make(Op::Ldstr, CIL_TRY(editor_->user_string(md::utf8_to_utf16(cx.name)))));
+        break;
+      case HookParam::Token:
+        code.push_back(body.ldc_i4(static_cast<int32_t>(cx.token)));
+        break;
+      case HookParam::Instance:
+        if (cx.is_static) {
+          code.push_back(body.make(Op::Ldnull));
+        } else {
+          code.push_back(body.ldarg(0));
+          if (cx.self.kind == Boxing::Value) {
+            code.push_back(body.make(Op::Ldobj, cx.self.token));
+            code.push_back(body.make(Op::Box, cx.self.token));
+          }
+        }
+        break;
+      case HookParam::Args: {
+        code.push_back(body.ldc_i4(static_cast<int32_t>(cx.sig.params.size())));
+        code.push_back(body.make(Op::Newarr, object_));
+        for (size_t k = 0; k < cx.sig.params.size(); ++k) {
+          const TypeSig& t = cx.sig.params[k];
+          code.push_back(body.make(Op::Dup));
+          code.push_back(body.ldc_i4(static_cast<int32_t>(k)));
+          code.push_back(body.ldarg(static_cast<uint32_t>(k) + this_offset));
+          if (t.element == ElementType::ByRef) CIL_TRY(emit_value(cx, t.children.at(0), true, code));
+          else CIL_TRY(emit_value(cx, t, false, code));
+          code.push_back(body.make(Op::Stelem_Ref));
+        }
+        break;
+      }
+      case HookParam::State:
+        code.push_back(cx.state ? body.ldloc(*cx.state) : body.make(Op::Ldnull));
+        break;
+      case HookParam::Result: {
+        if (!cx.result || cx.result_box.kind == Boxing::Unboxable) {
+          code.push_back(body.make(Op::Ldnull));
+          break;
+        }
+        // null when an exception escapes: there is no result then.
+        uint32_t none = body.reserve_label(), done = body.reserve_label();
+        if (cx.exception) {
+          code.push_back(body.ldloc(*cx.exception));
+          code.push_back(body.make_branch(Op::Brtrue_S, none));
+        }
+        code.push_back(body.ldloc(*cx.result));
+        if (cx.result_box.kind == Boxing::Value) code.push_back(body.make(Op::Box, cx.result_box.token));
+        code.push_back(body.make_branch(Op::Br_S, done));
+        Instr null_result = body.make(Op::Ldnull);
+        null_result.id = none;
+        code.push_back(null_result);
+        Instr join = body.make(Op::Nop);
+        join.id = done;
+        code.push_back(join);
+        break;
+      }
+      case HookParam::Exception:
+        code.push_back(cx.exception ? body.ldloc(*cx.exception) : body.make(Op::Ldnull));
+        break;
+    }
+  }
+  code.push_back(body.make(Op::Call, target));
+  if (&hook == &contract_->on_enter && hook.returns_object) {
+    code.push_back(cx.state ? body.stloc(*cx.state) : body.make(Op::Pop));
+  }
+  code.push_back(body.make_branch(Op::Leave_S, after));
+  size_t handler_first = code.size();
+  code.push_back(body.make(Op::Pop));  // a throwing hook must not change what the program does
+  code.push_back(body.make_branch(Op::Leave_S, after));
+  Instr reset = body.make(Op::Ldsfld, guard_field_);
+  reset.id = after;
+  code.push_back(reset);
+  code.push_back(body.ldc_i4(0));
+  code.push_back(body.make(Op::Callvirt, guard_set_));
+  Instr landing = body.make(Op::Nop);
+  landing.id = skip;
+  code.push_back(landing);
+
+  EhRegion guard;
+  guard.kind = ClauseKind::Catch;
+  guard.try_start = code[try_first].id;
+  guard.try_end = code[handler_first].id;
+  guard.handler_start = code[handler_first].id;
+  guard.handler_end = after;
+  guard.class_token = exception_;
+  cx.guard_clauses.push_back(guard);
+  return ok();
+}
+
+Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& body) {
+  const md::Module& m = editor_->module();
+  const auto& t = m.tables();
+  Context cx;
+  cx.rid = rid;
+  cx.name = name;
+  cx.token = md::make_token(TableId::MethodDef, rid);
+  cx.body = &body;
+  auto r = m.blobs().reader(t.get(TableId::MethodDef, rid, md::col::MethodDef::Signature), "method signature");
+  if (!r) return r.error();
+  cx.sig = CIL_TRY(md::decode_method_sig(*r));
+  if (cx.sig.kind() == md::kCallVarArg) {
+    // The fixed parameters are reported; the variable part would need arglist handling.
+  }
+  cx.is_static = !cx.sig.has_this();
+  generic_owner_method_ = cx.token;
+  generic_owner_type_ = md::make_token(TableId::TypeDef, m.method_owner(rid));
+
+  // How `this` is passed: a reference as is; a value type's `this` is a byref, boxed from a copy.
+  uint32_t owner = m.method_owner(rid);
+  if (!cx.is_static && owner) {
+    Token extends = t.decode(md::CodedIndex::TypeDefOrRef, t.get(TableId::TypeDef, owner, md::col::TypeDef::Extends));
+    std::string_view base_ns, base_name;
+    if (md::token_table(extends) == TableId::TypeRef && t.valid_rid(TableId::TypeRef, md::token_rid(extends))) {
+      base_ns = m.string_or_placeholder(t.get(TableId::TypeRef, md::token_rid(extends), md::col::TypeRef::TypeNamespace));
+      base_name = m.string_or_placeholder(t.get(TableId::TypeRef, md::token_rid(extends), md::col::TypeRef::TypeName));
+    } else if (md::token_table(extends) == TableId::TypeDef && t.valid_rid(TableId::TypeDef, md::token_rid(extends))) {
+      base_ns = m.string_or_placeholder(t.get(TableId::TypeDef, md::token_rid(extends), md::col::TypeDef::TypeNamespace));
+      base_name = m.string_or_placeholder(t.get(TableId::TypeDef, md::token_rid(extends), md::col::TypeDef::TypeName));
+    }
+    bool value_type = base_ns == "System" && (base_name == "ValueType" || base_name == "Enum");
+    if (value_type) {
+      Token self = md::make_token(TableId::TypeDef, owner);
+      if (is_byref_like(self)) {
+        cx.self.kind = Boxing::Unboxable;
+      } else {
+        uint32_t generic_count = 0;
+        for (uint32_t row = 1; row <= t.rows(TableId::GenericParam); ++row)
+          if (t.decode(md::CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, row, md::col::GenericParam::Owner)) == self)
+            ++generic_count;
+        cx.self.kind = Boxing::Value;
+        if (generic_count) {
+          TypeSig inst;
+          inst.element = ElementType::GenericInst;
+          inst.children.push_back(md::value_type(self));
+          for (uint32_t i = 0; i < generic_count; ++i) {
+            TypeSig var;
+            var.element = ElementType::Var;
+            var.number = i;
+            inst.children.push_back(var);
+          }
+          cx.self.token = CIL_TRY(editor_->type_spec(encode(inst)));
+        } else {
+          cx.self.token = self;
+        }
+      }
+    }
+  }
+  if (cx.self.kind == Boxing::Unboxable && contract_->wants(HookParam::Instance)) {
+    // `this` of a ref struct cannot be boxed: pass null.
+    cx.is_static = true;
+  }
+
+  bool catch_clause = contract_->on_exception.present || contract_->on_leave.wants(HookParam::Exception);
+  bool finally_clause = contract_->on_leave.present;
+  bool returns_value = cx.sig.return_type.element != ElementType::Void;
+
+  // Where the new code starts: in a reference type's constructor, after the base/this call.
+  auto start = constructed_index(m, rid, body);
+  if (!start) return trace_error("no base constructor call found");
+
+  LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*editor_, body.local_sig_token));
+  if (contract_->on_enter.returns_object && (contract_->on_leave.wants(HookParam::State) || contract_->on_exception.wants(HookParam::State)))
+    cx.state = locals.add(encode(md::primitive(ElementType::Object)));
+  if (catch_clause) cx.exception = locals.add(encode(md::class_type(exception_)));
+  if (returns_value && (catch_clause || finally_clause)) {
+    TypeSig ret = cx.sig.return_type;
+    cx.result = locals.add(encode(ret));
+    if (ret.element == ElementType::ByRef || ret.element == ElementType::TypedByRef) cx.result_box.kind = Boxing::Unboxable;
+    else cx.result_box = CIL_TRY(boxing(ret));
+  }
+
+  std::vector<Instr> prologue;
+  if (cx.state) {
+    prologue.push_back(body.make(Op::Ldnull));
+    prologue.push_back(body.stloc(*cx.state));
+  }
+  if (cx.exception) {
+    prologue.push_back(body.make(Op::Ldnull));
+    prologue.push_back(body.stloc(*cx.exception));
+  }
+  if (contract_->on_enter.present) CIL_TRY(emit_hook(cx, contract_->on_enter, on_enter_, prologue));
+  size_t prologue_size = prologue.size();
+  insert_code(body, *start, std::move(prologue));
+
+  if (catch_clause || finally_clause) {
+    WrapSpec spec;
+    spec.try_start = *start + prologue_size;
+    if (returns_value) spec.result_local = cx.result;
+    if (catch_clause) {
+      spec.catch_type = exception_;
+      spec.catch_code.push_back(body.stloc(*cx.exception));
+      if (contract_->on_exception.present) CIL_TRY(emit_hook(cx, contract_->on_exception, on_exception_, spec.catch_code));
+    }
+    if (finally_clause) {
+      spec.finally_clause = true;
+      CIL_TRY(emit_hook(cx, contract_->on_leave, on_leave_, spec.finally_code));
+    }
+    // The guards' clauses sit inside the new handlers, so they go before the new clauses.
+    body.clauses.insert(body.clauses.end(), cx.guard_clauses.begin(), cx.guard_clauses.end());
+    CIL_TRY(wrap_body(body, spec));
+  } else {
+    body.clauses.insert(body.clauses.end(), cx.guard_clauses.begin(), cx.guard_clauses.end());
+  }
+  body.local_sig_token = CIL_TRY(locals.commit(*editor_));
+  if (body.local_sig_token && !body.original.fat) body.init_locals = true;
+  body.edited = true;
+  return ok();
+}
+
+}  // namespace cil::il

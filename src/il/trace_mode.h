@@ -1,0 +1,54 @@
+// Trace mode: every chosen method calls the user's hooks — OnEnter at entry, OnException when an
+// exception escapes (then rethrows), OnLeave in a finally — passing only what each hook declares.
+#pragma once
+
+#include <string>
+#include <unordered_set>
+
+#include "il/body_model.h"
+#include "il/hook_contract.h"
+#include "il/max_stack.h"
+#include "metadata/module_editor.h"
+#include "metadata/runtime_refs.h"
+#include "metadata/signature.h"
+
+namespace cil::il {
+
+class TraceMode {
+ public:
+  /// Adds the references to the hooks and the helper type holding the re-entrancy guard.
+  static Expected<TraceMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const HookContract& contract);
+
+  /// Rewrites `body`, the body of MethodDef `rid` named `name` (Ns.Type::Method).
+  Status instrument(uint32_t rid, const std::string& name, BodyModel& body);
+
+  /// Writes the helper's class constructor.
+  Status finish(CallEffects& effects);
+
+ private:
+  enum class Boxing { Reference, Value, Unboxable };
+  struct Box {
+    Boxing kind = Boxing::Reference;
+    md::Token token = 0;  ///< the type token for ldobj/box of a value
+  };
+  struct Context;
+
+  Expected<Box> boxing(const md::TypeSig& type);
+  bool is_byref_like(md::Token type);
+  bool generic_allows_byref_like(md::Token owner, uint32_t number);
+  Status emit_hook(Context& cx, const HookMethod& hook, md::Token target, std::vector<Instr>& code);
+  Status emit_value(Context& cx, const md::TypeSig& type, bool from_byref, std::vector<Instr>& code);
+
+  md::ModuleEditor* editor_ = nullptr;
+  md::RuntimeRefs* refs_ = nullptr;
+  const HookContract* contract_ = nullptr;
+  md::Token on_enter_ = 0, on_leave_ = 0, on_exception_ = 0;
+  md::Token exception_ = 0, object_ = 0;
+  md::Token guard_field_ = 0, guard_get_ = 0, guard_set_ = 0, guard_ctor_ = 0, cctor_ = 0;
+  uint32_t helper_type_ = 0;
+  std::unordered_set<uint32_t> byref_like_defs_;  ///< TypeDef rids marked IsByRefLike
+  bool byref_like_scanned_ = false;
+  md::Token generic_owner_type_ = 0, generic_owner_method_ = 0;  ///< of the method being rewritten
+};
+
+}  // namespace cil::il

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Trace mode end to end: the fixture that exercises every kind of method runs with the hooks of
+# testdata/src/TraceHooks and produces the golden hook log; every other fixture, traced, runs
+# exactly as before (dotnet, and mono with a Mono build of the hooks); every broken hook
+# contract gets one clear error and no output; and a real library (Newtonsoft.Json, from the
+# .NET SDK) traced under a driver program gives the same output as untraced.
+#   tests/scripts/trace_test.sh [TOOL]
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+bin="$ROOT/testdata/bin"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# run DIR RUNTIME FILE PREFIX LOG: stdout, stderr and exit status of one run.
+run() {
+  bash -c 'cd "$1" && CIL_TRACE_LOG="$5" timeout 120 "$2" "$3" > "$4.stdout" 2> "$4.stderr"; echo $? > "$4.status"' _ "$@" 2>/dev/null || true
+}
+
+same_run() {  # same_run LABEL A B
+  local label=$1 a=$2 b=$3 ok=1
+  cmp -s "$a.stdout" "$b.stdout" || { fail "$label: stdout differs"; diff "$a.stdout" "$b.stdout" | head -5 >&2; ok=0; }
+  cmp -s "$a.status" "$b.status" || { fail "$label: exit status $(cat "$a.status") became $(cat "$b.status")"; ok=0; }
+  sed -E 's|/[^ ]*/||g' "$a.stderr" > "$a.stderr.n"
+  sed -E 's|/[^ ]*/||g' "$b.stderr" > "$b.stderr.n"
+  cmp -s "$a.stderr.n" "$b.stderr.n" || { fail "$label: stderr differs"; diff "$a.stderr.n" "$b.stderr.n" | head -5 >&2; ok=0; }
+  return $((1 - ok))
+}
+
+# trace RUNTIME APP HOOKS: instruments APP (a path under testdata/bin) into $work and runs both.
+trace() {
+  local runtime=$1 app=$2 hooks=$3
+  local dir name out
+  dir=$(dirname "$app")
+  name=$(basename "$app")
+  out="$work/$runtime/${app#"$bin"/}"
+  mkdir -p "$(dirname "$out")"
+  cp "$dir"/*.runtimeconfig.json "$(dirname "$out")/" 2>/dev/null || true
+  cp "$hooks" "$(dirname "$out")/"
+  if ! "$TOOL" "$app" -o "$out" --mode trace --hooks "$hooks" > "$work/log" 2>&1; then
+    fail "trace $app: $(cat "$work/log")"
+    return 1
+  fi
+  rm -f "$work/hooks.log"
+  run "$dir" "$runtime" "$name" "$work/a" "$work/unused.log"
+  run "$(dirname "$out")" "$runtime" "$name" "$work/b" "$work/hooks.log"
+  same_run "$runtime ${app#"$bin"/}" "$work/a" "$work/b" || return 1
+  [ -s "$work/hooks.log" ] || { fail "$runtime ${app#"$bin"/}: the hooks logged nothing"; return 1; }
+  echo "ok   $runtime ${app#"$bin"/} ($(grep -c 'enter ' "$work/hooks.log") hook calls logged)"
+}
+
+echo "== the trace fixture and its golden hook log"
+if trace dotnet "$bin/trace/TraceApp.dll" "$bin/trace/TraceHooks.dll"; then
+  check_golden trace/TraceApp.log "$work/hooks.log"
+fi
+
+echo "== every other fixture, traced"
+for app in "$bin"/*.dll "$bin"/debug/*.dll; do
+  [ -f "${app%.dll}.runtimeconfig.json" ] || continue
+  trace dotnet "$app" "$bin/trace/TraceHooks.dll" || true
+done
+for app in "$bin"/mono/*.exe "$bin"/il/*.exe; do
+  trace dotnet "$app" "$bin/trace/TraceHooks.dll" || true
+  command -v mono > /dev/null && { trace mono "$app" "$bin/trace/mono/TraceHooks.dll" || true; }
+done
+
+echo "== broken hook contracts"
+errors="$work/errors.txt"
+: > "$errors"
+for type in UnknownParameter WrongType NotStatic NotPublicHook StateInOnEnter BadReturn Overloaded NoHooks Hidden Missing ""; do
+  args=(--mode trace --hooks testdata/bin/trace/BadHooks.dll)
+  [ -n "$type" ] && args+=(--hook-type "BadHooks.$type")
+  rm -f "$work/bad.dll"
+  set +e
+  (cd "$ROOT" && "$TOOL" testdata/bin/trace/TraceApp.dll -o "$work/bad.dll" "${args[@]}") > "$work/out" 2> "$work/err"
+  rc=$?
+  set -e
+  [ "$rc" -ne 0 ] || fail "hook type '$type': accepted"
+  [ "$(wc -l < "$work/err")" -eq 1 ] || fail "hook type '$type': expected one error line"
+  [ -e "$work/bad.dll" ] && fail "hook type '$type': an output file was written"
+  echo "${type:-<none>} (exit $rc): $(cat "$work/err")" >> "$errors"
+done
+check_golden trace/hook_errors.txt "$errors"
+
+echo "== a real library: Newtonsoft.Json under a driver program"
+sdk=$(dotnet --list-sdks | tail -n1 | sed -E 's/^([^ ]+) \[(.*)\]$/\2\/\1/')
+json="$sdk/Newtonsoft.Json.dll"
+if [ -f "$json" ]; then
+  mkdir -p "$work/json/plain" "$work/json/traced"
+  cp "$json" "$work/json/plain/"
+  "$ROOT/scripts/csc.sh" "$work/json/plain/JsonDriver.dll" /optimize+ /debug- "/reference:$json" "$ROOT/tests/data/trace/JsonDriver.cs" > /dev/null
+  cp "$work/json/plain/JsonDriver.dll" "$work/json/plain/JsonDriver.runtimeconfig.json" "$bin/trace/TraceHooks.dll" "$work/json/traced/"
+  "$TOOL" "$json" -o "$work/json/traced/Newtonsoft.Json.dll" --mode trace --hooks "$bin/trace/TraceHooks.dll" > "$work/json/instrument.log" 2>&1 ||
+    fail "trace Newtonsoft.Json: $(cat "$work/json/instrument.log")"
+  echo "  $(head -1 "$work/json/instrument.log")"
+  run "$work/json/plain" dotnet JsonDriver.dll "$work/json/a" "$work/json/unused.log"
+  run "$work/json/traced" dotnet JsonDriver.dll "$work/json/b" "$work/json/hooks.log"
+  if same_run "Newtonsoft.Json" "$work/json/a" "$work/json/b"; then
+    calls=$(grep -c 'enter ' "$work/json/hooks.log" || true)
+    leaves=$(grep -c 'leave ' "$work/json/hooks.log" || true)
+    echo "ok   Newtonsoft.Json traced: $calls calls, $(grep -c 'exception in ' "$work/json/hooks.log" || true) exceptions seen"
+    [ "$calls" -gt 1000 ] || fail "Newtonsoft.Json: only $calls hook calls"
+    [ "$calls" -eq "$leaves" ] || fail "Newtonsoft.Json: $calls enters but $leaves leaves"
+  fi
+  for f in "$work/json/traced/Newtonsoft.Json.dll" "$work/dotnet/trace/TraceApp.dll"; do echo "$f"; done > "$work/oracle.list"
+  oracle_dir=${ORACLE_DIR:-$ROOT/build/oracle}
+  "$ROOT/tests/oracle/build.sh" "$oracle_dir" > /dev/null
+  dotnet "$oracle_dir/Oracle.dll" compare --tool "$TOOL" --list "$work/oracle.list" | grep -v '^OK' || true
+  dotnet "$oracle_dir/Oracle.dll" compare --tool "$TOOL" --list "$work/oracle.list" > /dev/null || fail "the SRM oracle disagrees on a traced output"
+else
+  echo "no Newtonsoft.Json.dll in the SDK: skipped"
+fi
+finish
