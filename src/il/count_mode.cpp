@@ -305,6 +305,15 @@ void CountMode::commit(uint32_t rid, std::string_view name) {
   ++slots_;
 }
 
+Status CountMode::measure_probe(CallEffects& effects) {
+  BodyModel body;
+  CounterRef counter{counts_field_, int64_, 0, 0};
+  body.instrs = counter_probe(body, counter, increment_);
+  body.instrs.push_back(body.make(Op::Ret));
+  probe_max_stack_ = CIL_TRY(compute_max_stack(body, false, effects));
+  return ok();
+}
+
 void CountMode::add_probe(BodyModel& body) const {
   CounterRef counter;
   counter.array_field = counts_field_;

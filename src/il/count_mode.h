@@ -28,6 +28,11 @@ class CountMode {
   /// Assigns the slot of the last probe to `rid`.
   void commit(uint32_t rid, std::string_view name);
   uint32_t slots() const { return slots_; }
+  /// The probe's own stack depth, found by simulating it once. The probe runs at entry on an
+  /// empty stack and leaves it empty, so a probed body needs max(its own max stack, this).
+  uint16_t probe_max_stack() const { return probe_max_stack_; }
+  /// Simulates the probe (needs the call effects of Interlocked.Increment).
+  Status measure_probe(CallEffects& effects);
 
   /// Writes the helper's bodies: the class constructor that allocates the counters and hooks
   /// ProcessExit and UnhandledException, and the writer of the counts file.
@@ -42,6 +47,7 @@ class CountMode {
   uint32_t helper_type_ = 0;
   md::Token counts_field_ = 0;
   uint32_t slots_ = 0;
+  uint16_t probe_max_stack_ = 8;
   std::vector<uint8_t> table_;  ///< one line per slot: token in hex, then the name as a JSON string
   md::Token int64_ = 0;
   md::Token increment_ = 0;

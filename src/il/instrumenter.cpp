@@ -165,6 +165,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     trace.emplace(CIL_TRY(TraceMode::begin(editor, *refs, *options.hooks)));
   }
   CallEffects effects(editor);
+  if (count) CIL_TRY(count->measure_probe(effects));
 
   const auto& t = m.tables();
   // Room for the new bodies: the old ones plus a margin for probes, wraps and alignment.
@@ -194,16 +195,26 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       MethodBody body = CIL_TRY(read_body(m, rid));
       DecodedCode code = CIL_TRY(decode_code(body.code, body.code_file_offset));
       BodyModel model = CIL_TRY(BodyModel::from(body, code));
-      MethodShape shape = CIL_TRY(method_shape(m, rid));
       switch (options.mode) {
-        case Mode::Count: count->add_probe(model); break;
+        case Mode::Count:
+          // The probe is stack-neutral and runs on an empty stack: no path gets deeper than
+          // the original's deepest or the probe's, so the bound needs no new simulation.
+          count->add_probe(model);
+          model.max_stack = std::max(model.max_stack, count->probe_max_stack());
+          break;
         case Mode::Noop: break;
-        case Mode::Wrap: CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape)); break;
-        case Mode::Trace: CIL_TRY(trace->instrument(rid, name, model)); break;
-      }
-      if (model.edited) {
-        uint16_t computed = CIL_TRY(compute_max_stack(model, shape.returns_value, effects));
-        model.max_stack = std::max(model.max_stack, computed);
+        case Mode::Wrap: {
+          MethodShape shape = CIL_TRY(method_shape(m, rid));
+          CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape));
+          model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+          break;
+        }
+        case Mode::Trace: {
+          MethodShape shape = CIL_TRY(method_shape(m, rid));
+          CIL_TRY(trace->instrument(rid, name, model));
+          model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+          break;
+        }
       }
       std::vector<uint8_t> bytes = CIL_TRY(encode_body(model));
       return editor.set_method_body(rid, bytes);

@@ -122,27 +122,33 @@ bool OutputImage::overwrite(uint64_t offset, std::span<const uint8_t> bytes) {
 
 uint32_t pe_checksum(std::span<const std::span<const uint8_t>> pieces, uint64_t checksum_offset) {
   // Sum of 16-bit little-endian words with end-around carry, the CheckSum field read as zero,
-  // plus the file length (the algorithm of IMAGEHLP's CheckSumMappedFile).
+  // plus the file length (the algorithm of IMAGEHLP's CheckSumMappedFile). Words are summed
+  // into a 64-bit accumulator and folded at the end; a piece of odd length passes its last
+  // byte on as the low half of the next word.
   uint64_t sum = 0, position = 0;
-  int pending = -1;  // a low byte waiting for its high byte across pieces
+  int pending = -1;
   for (auto piece : pieces) {
-    for (uint8_t byte : piece) {
-      uint8_t b = (position >= checksum_offset && position < checksum_offset + 4) ? 0 : byte;
-      if (pending < 0) {
-        pending = b;
-      } else {
-        sum += static_cast<uint32_t>(pending) | (uint32_t{b} << 8);
-        sum = (sum & 0xFFFF) + (sum >> 16);
-        pending = -1;
-      }
-      ++position;
+    size_t i = 0;
+    auto byte_at = [&](size_t k) -> uint32_t {
+      uint64_t at = position + k;
+      return (at >= checksum_offset && at < checksum_offset + 4) ? 0 : piece[k];
+    };
+    if (pending >= 0 && i < piece.size()) {
+      sum += static_cast<uint32_t>(pending) | (byte_at(0) << 8);
+      pending = -1;
+      i = 1;
     }
+    bool clean = checksum_offset + 4 <= position || checksum_offset >= position + piece.size();
+    if (clean) {
+      for (; i + 2 <= piece.size(); i += 2) sum += load_le<uint16_t>(piece.data() + i);
+    } else {
+      for (; i + 2 <= piece.size(); i += 2) sum += byte_at(i) | (byte_at(i + 1) << 8);
+    }
+    if (i < piece.size()) pending = static_cast<int>(byte_at(i));
+    position += piece.size();
   }
-  if (pending >= 0) {
-    sum += static_cast<uint32_t>(pending);
-    sum = (sum & 0xFFFF) + (sum >> 16);
-  }
-  sum = (sum & 0xFFFF) + (sum >> 16);
+  if (pending >= 0) sum += static_cast<uint32_t>(pending);
+  while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
   return static_cast<uint32_t>(sum + position);
 }
 
