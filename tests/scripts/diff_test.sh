@@ -34,10 +34,7 @@ if [ -f "$corelib" ]; then
   [ "$rc" -eq 0 ] || fail "diff of System.Private.CoreLib with itself exited $rc: $(head -n 3 "$work/corelib.err")"
   [ -s "$work/corelib.out" ] && fail "diff of System.Private.CoreLib with itself printed something"
   [ -s "$work/corelib.err" ] && fail "diff of System.Private.CoreLib with itself warned: $(head -n 3 "$work/corelib.err")"
-  # Sanitizer builds are several times slower; the limit is for the plain build.
-  if [ "${CIL_SANITIZED:-0}" != 1 ] && [ "$ms" -gt 10000 ]; then
-    fail "diff of System.Private.CoreLib with itself took $ms ms (limit 10000)"
-  fi
+  # Reported, not asserted: speed is measured in bench/, never as a timed test.
   echo "System.Private.CoreLib against itself: $ms ms"
 fi
 
