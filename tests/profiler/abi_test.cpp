@@ -312,6 +312,59 @@ TEST(ProfilerAbi, MetaDataAssemblySlots) {
   EXPECT_SLOT(IMetaDataAssemblyImport, FindAssembliesByName, 16);
 }
 
+// Every method libcilprofiler.so (src/profiler) calls, in one place: a drifted slot here would
+// make the runtime run another method than the one the profiler means.
+TEST(ProfilerAbi, SlotsTheProfilerCalls) {
+  EXPECT_SLOT(IClassFactory, QueryInterface, 0);
+  EXPECT_SLOT(IClassFactory, CreateInstance, 3);
+  EXPECT_SLOT(ICorProfilerInfo5, GetClassFromObject, 3);
+  EXPECT_SLOT(ICorProfilerInfo5, IsArrayClass, 11);
+  EXPECT_SLOT(ICorProfilerInfo5, GetCurrentThreadID, 13);
+  EXPECT_SLOT(ICorProfilerInfo5, GetFunctionInfo, 15);
+  EXPECT_SLOT(ICorProfilerInfo5, GetModuleInfo, 20);
+  EXPECT_SLOT(ICorProfilerInfo5, GetModuleMetaData, 21);
+  EXPECT_SLOT(ICorProfilerInfo5, GetILFunctionBody, 22);
+  EXPECT_SLOT(ICorProfilerInfo5, GetILFunctionBodyAllocator, 23);
+  EXPECT_SLOT(ICorProfilerInfo5, SetILFunctionBody, 24);
+  EXPECT_SLOT(ICorProfilerInfo5, GetAppDomainInfo, 25);
+  EXPECT_SLOT(ICorProfilerInfo5, GetAssemblyInfo, 26);
+  EXPECT_SLOT(ICorProfilerInfo5, GetFunctionInfo2, 38);
+  EXPECT_SLOT(ICorProfilerInfo5, GetClassIDInfo2, 41);
+  EXPECT_SLOT(ICorProfilerInfo3, SetFunctionIDMapper2, 59);
+  EXPECT_SLOT(ICorProfilerInfo3, GetStringLayout2, 60);
+  EXPECT_SLOT(ICorProfilerInfo3, SetEnterLeaveFunctionHooks3WithInfo, 62);
+  EXPECT_SLOT(ICorProfilerInfo3, GetFunctionEnter3Info, 63);
+  EXPECT_SLOT(ICorProfilerInfo3, GetRuntimeInformation, 67);
+  EXPECT_SLOT(ICorProfilerInfo5, GetModuleInfo2, 70);
+  EXPECT_SLOT(ICorProfilerInfo5, SetEventMask2, 82);
+  EXPECT_SLOT(IMetaDataImport2, QueryInterface, 0);
+  EXPECT_SLOT(IMetaDataImport2, Release, 2);
+  EXPECT_SLOT(IMetaDataImport2, FindTypeDefByName, 9);
+  EXPECT_SLOT(IMetaDataImport2, GetScopeProps, 10);
+  EXPECT_SLOT(IMetaDataImport2, GetTypeDefProps, 12);
+  EXPECT_SLOT(IMetaDataImport2, FindMethod, 27);
+  EXPECT_SLOT(IMetaDataImport2, FindMemberRef, 29);
+  EXPECT_SLOT(IMetaDataImport2, GetMethodProps, 30);
+  EXPECT_SLOT(IMetaDataImport2, GetMemberRefProps, 31);
+  EXPECT_SLOT(IMetaDataImport2, GetSigFromToken, 41);
+  EXPECT_SLOT(IMetaDataImport2, GetTypeSpecFromToken, 44);
+  EXPECT_SLOT(IMetaDataImport2, FindTypeRef, 55);
+  EXPECT_SLOT(IMetaDataImport2, GetFieldProps, 57);
+  EXPECT_SLOT(IMetaDataImport2, GetNestedClassProps, 62);
+  EXPECT_SLOT(IMetaDataImport2, GetMethodSpecProps, 67);
+  EXPECT_SLOT(IMetaDataEmit2, DefineTypeRefByName, 12);
+  EXPECT_SLOT(IMetaDataEmit2, DefineMemberRef, 14);
+  EXPECT_SLOT(IMetaDataEmit2, GetTokenFromSig, 23);
+  EXPECT_SLOT(IMetaDataEmit2, GetTokenFromTypeSpec, 26);
+  EXPECT_SLOT(IMetaDataEmit2, DefineUserString, 28);
+  EXPECT_SLOT(IMetaDataEmit2, DefineMethodSpec, 52);
+  EXPECT_SLOT(IMetaDataAssemblyImport, GetAssemblyRefProps, 4);
+  EXPECT_SLOT(IMetaDataAssemblyImport, EnumAssemblyRefs, 8);
+  EXPECT_SLOT(IMetaDataAssemblyImport, CloseEnum, 15);
+  EXPECT_SLOT(IMetaDataAssemblyEmit, DefineAssemblyRef, 4);
+  EXPECT_SLOT(IMethodMalloc, Alloc, 3);
+}
+
 #else
 
 TEST(ProfilerAbi, SlotChecksNeedX8664) { GTEST_SKIP() << "slot decoding assumes the x86-64 Itanium ABI"; }
@@ -393,6 +446,7 @@ static_assert(static_cast<std::uint32_t>(E_INVALIDARG) == 0x80070057u);
 static_assert(static_cast<std::uint32_t>(E_NOTIMPL) == 0x80004001u);
 static_assert(static_cast<std::uint32_t>(CLASS_E_NOAGGREGATION) == 0x80040110u);
 static_assert(FAILED(E_FAIL) && SUCCEEDED(S_FALSE) && SUCCEEDED(S_OK));
+static_assert(TRUE == 1 && FALSE == 0 && std::is_same_v<decltype(TRUE), const BOOL>);
 
 TEST(ProfilerAbi, IidStrings) {
   struct Row {

@@ -46,6 +46,9 @@ using HANDLE = void*;
 using LPBYTE = BYTE*;
 using LPCBYTE = const BYTE*;
 
+inline constexpr BOOL FALSE = 0;
+inline constexpr BOOL TRUE = 1;
+
 static_assert(sizeof(WCHAR) == 2);
 static_assert(sizeof(ULONG) == 4 && sizeof(DWORD) == 4 && sizeof(HRESULT) == 4 && sizeof(BOOL) == 4);
 static_assert(sizeof(UINT_PTR) == sizeof(void*));

@@ -1,0 +1,381 @@
+// Args mode: the mapper that chooses and decodes hooked methods, the enter hook, and the text
+// of argument values.
+#include "profiler/args_profiler.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "profiler/arg_text.h"
+#include "profiler/emit_sink.h"
+#include "profiler/wide_string.h"
+
+namespace cil::profiler {
+
+namespace {
+
+using md::ElementType;
+using md::TableId;
+
+constexpr unsigned kMaxTypeDepth = 16;
+constexpr size_t kMaxRanges = 64;
+
+UINT_PTR mapper(FunctionID function, void* client, BOOL* hook) {
+  try {
+    return static_cast<ArgsProfiler*>(client)->map(function, hook);
+  } catch (...) {
+    if (hook) *hook = FALSE;
+    return function;
+  }
+}
+
+void enter_hook(FunctionIDOrClientID id, COR_PRF_ELT_INFO elt) {
+  try {
+    const auto* hooked = reinterpret_cast<const ArgsProfiler::Hooked*>(id.clientID);
+    hooked->owner->enter(*hooked, elt);
+  } catch (...) {
+  }
+}
+
+template <class T>
+T load(const uint8_t* data) {
+  T value;
+  std::memcpy(&value, data, sizeof(T));
+  return value;
+}
+
+/// Ns.Name of a TypeDef or TypeRef token of `m`, nested types Outer/Inner.
+std::string token_type_name(const md::Module& m, md::Printer& printer, md::Token token, unsigned depth = 0) {
+  const auto& t = m.tables();
+  uint32_t rid = md::token_rid(token);
+  if (md::token_table(token) == TableId::TypeDef && t.valid_rid(TableId::TypeDef, rid)) return printer.type_def_name(rid);
+  if (md::token_table(token) == TableId::TypeRef && t.valid_rid(TableId::TypeRef, rid)) {
+    std::string_view ns = m.string_or_placeholder(t.get(TableId::TypeRef, rid, md::col::TypeRef::TypeNamespace));
+    std::string_view name = m.string_or_placeholder(t.get(TableId::TypeRef, rid, md::col::TypeRef::TypeName));
+    md::Token scope = t.decode(md::CodedIndex::ResolutionScope, t.get(TableId::TypeRef, rid, md::col::TypeRef::ResolutionScope));
+    if (md::token_table(scope) == TableId::TypeRef && depth < kMaxTypeDepth)
+      return token_type_name(m, printer, scope, depth + 1) + "/" + std::string(name);
+    return ns.empty() ? std::string(name) : fmt::format("{}.{}", ns, name);
+  }
+  return fmt::format("<type 0x{:08X}>", token);
+}
+
+/// The full name of the type TypeDef `rid` extends, or empty.
+std::string base_type_name(const md::Module& m, md::Printer& printer, uint32_t rid) {
+  const auto& t = m.tables();
+  md::Token extends = t.decode(md::CodedIndex::TypeDefOrRef, t.get(TableId::TypeDef, rid, md::col::TypeDef::Extends));
+  if (!md::token_rid(extends) || md::token_table(extends) == TableId::TypeSpec) return "";
+  return token_type_name(m, printer, extends);
+}
+
+bool is_primitive(ElementType e) {
+  return (e >= ElementType::Boolean && e <= ElementType::R8) || e == ElementType::I || e == ElementType::U;
+}
+
+size_t primitive_size(ElementType e) {
+  switch (e) {
+    case ElementType::Boolean: case ElementType::I1: case ElementType::U1: return 1;
+    case ElementType::Char: case ElementType::I2: case ElementType::U2: return 2;
+    case ElementType::I4: case ElementType::U4: case ElementType::R4: return 4;
+    default: return 8;
+  }
+}
+
+bool is_reference(const md::TypeSig& t) {
+  switch (t.element) {
+    case ElementType::String: case ElementType::Class: case ElementType::Object:
+    case ElementType::SzArray: case ElementType::Array: return true;
+    case ElementType::GenericInst: return !t.children.empty() && t.children[0].element == ElementType::Class;
+    default: return false;
+  }
+}
+
+bool has_type_parameter(const md::TypeSig& t, unsigned depth = 0) {
+  if (t.element == ElementType::Var || t.element == ElementType::MVar) return true;
+  if (depth > kMaxTypeDepth) return false;
+  for (const auto& child : t.children)
+    if (has_type_parameter(child, depth + 1)) return true;
+  return false;
+}
+
+std::string integer_text(const uint8_t* data, size_t size) {
+  switch (size) {
+    case 1: return fmt::format("{}", load<int8_t>(data));
+    case 2: return fmt::format("{}", load<int16_t>(data));
+    case 4: return fmt::format("{}", load<int32_t>(data));
+    case 8: return fmt::format("{}", load<int64_t>(data));
+    default: return "?";
+  }
+}
+
+}  // namespace
+
+std::pair<DWORD, DWORD> ArgsProfiler::event_mask() const {
+  DWORD low = COR_PRF_MONITOR_ENTERLEAVE | COR_PRF_ENABLE_FUNCTION_ARGS | COR_PRF_ENABLE_FRAME_INFO |
+              COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES;
+  // Precompiled framework code has no hooks (see count mode).
+  if (config_.framework_selected) low |= COR_PRF_DISABLE_INLINING | COR_PRF_DISABLE_ALL_NGEN_IMAGES;
+  return {low, 0};
+}
+
+Status ArgsProfiler::start() {
+  log_ = CIL_TRY(LineLog::create(output_file("args.log"), false));
+  threads_ = std::make_unique<ThreadTags>(info());
+  auto* info3 = static_cast<ICorProfilerInfo3*>(info());
+  if (HRESULT hr = info3->GetStringLayout2(&string_length_offset_, &string_buffer_offset_); FAILED(hr))
+    return com_error("GetStringLayout2", hr);
+  if (HRESULT hr = info3->SetFunctionIDMapper2(&mapper, this); FAILED(hr)) return com_error("SetFunctionIDMapper2", hr);
+  if (HRESULT hr = info3->SetEnterLeaveFunctionHooks3WithInfo(&enter_hook, nullptr, nullptr); FAILED(hr))
+    return com_error("SetEnterLeaveFunctionHooks3WithInfo", hr);
+  return ok();
+}
+
+void ArgsProfiler::finish() { log_->flush(); }
+
+bool ArgsProfiler::selects(FunctionID function) {
+  ClassID klass = 0;
+  ModuleID module = 0;
+  mdToken token = 0;
+  if (FAILED(info()->GetFunctionInfo(function, &klass, &module, &token)) || !module || TypeFromToken(token) != mdtMethodDef)
+    return false;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = decisions_.find({module, token}); it != decisions_.end()) return it->second;
+  }
+  auto entry = modules_->get(module);
+  bool chosen = entry && config_.filter.selects(modules_->method_name(*entry, token));
+  std::lock_guard lock(mutex_);
+  decisions_.emplace(std::make_pair(module, token), chosen);
+  return chosen;
+}
+
+HRESULT ArgsProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) {
+  // Precompiled code has no enter hook.
+  return guarded("JITCachedFunctionSearchStarted", [&] {
+    if (use_cached && selects(function)) *use_cached = FALSE;
+  });
+}
+
+HRESULT ArgsProfiler::JITInlining(FunctionID, FunctionID callee, BOOL* should_inline) {
+  // An inlined call has no enter hook.
+  return guarded("JITInlining", [&] {
+    if (should_inline && selects(callee)) *should_inline = FALSE;
+  });
+}
+
+std::unique_ptr<ArgsProfiler::Hooked> ArgsProfiler::describe(FunctionID function, ModuleEntry& entry, mdMethodDef token) {
+  auto hooked = std::make_unique<Hooked>();
+  hooked->owner = this;
+  hooked->id = function;
+  hooked->name = modules_->method_name(entry, token);
+  std::vector<uint8_t> signature;
+  std::vector<std::string> names;
+  modules_->with_file(entry, [&](const md::Module* file, md::Printer* printer) {
+    uint32_t rid = RidFromToken(token);
+    if (!file || !file->tables().valid_rid(TableId::MethodDef, rid)) return;
+    const auto& t = file->tables();
+    if (auto blob = file->blobs().get(t.get(TableId::MethodDef, rid, md::col::MethodDef::Signature)))
+      signature.assign(blob->begin(), blob->end());
+    for (uint32_t param : file->params_of(rid)) {
+      uint32_t sequence = t.get(TableId::Param, param, md::col::Param::Sequence);
+      if (sequence == 0 || sequence > 0xFFFF) continue;
+      if (names.size() < sequence) names.resize(sequence);
+      names[sequence - 1] = std::string(file->string_or_placeholder(t.get(TableId::Param, param, md::col::Param::Name)));
+    }
+    if (uint32_t owner = file->method_owner(rid)) {
+      hooked->this_type = printer->type_def_name(owner);
+      std::string base = base_type_name(*file, *printer, owner);
+      hooked->this_is_value = (base == "System.ValueType" || base == "System.Enum") && hooked->this_type != "System.Enum";
+    }
+  });
+  if (signature.empty()) {
+    // No file: the runtime's metadata has the signature too.
+    IMetaDataImport2* import = nullptr;
+    if (SUCCEEDED(info()->GetModuleMetaData(entry.id, ofRead, IID_IMetaDataImport2, reinterpret_cast<IUnknown**>(&import))) &&
+        import) {
+      PCCOR_SIGNATURE sig = nullptr;
+      ULONG size = 0;
+      if (SUCCEEDED(import->GetMethodProps(token, nullptr, nullptr, 0, nullptr, nullptr, &sig, &size, nullptr, nullptr)) && sig)
+        signature.assign(sig, sig + size);
+      import->Release();
+    }
+  }
+  auto sig = md::decode_method_sig(ByteReader(signature, 0, "method signature"));
+  if (!sig) {
+    diagnostics_.warn(fmt::format("{}: arguments not shown: {}", hooked->name, sig.error().to_string()));
+    return hooked;
+  }
+  hooked->has_this = sig->has_this() && !sig->explicit_this();
+  hooked->vararg = sig->kind() == md::kCallVarArg;
+  size_t count = sig->sentinel >= 0 ? static_cast<size_t>(sig->sentinel) : sig->params.size();
+  modules_->with_file(entry, [&](const md::Module* file, md::Printer* printer) {
+    for (size_t i = 0; i < count; ++i) {
+      Param p;
+      p.type = sig->params[i];
+      p.name = i < names.size() && !names[i].empty() ? names[i] : fmt::format("arg{}", i + 1);
+      const md::TypeSig* shown = &p.type;
+      if (shown->element == ElementType::ByRef && !shown->children.empty()) shown = &shown->children[0];
+      if (shown->element == ElementType::GenericInst && !shown->children.empty()) shown = &shown->children[0];
+      if ((shown->element == ElementType::ValueType || shown->element == ElementType::Class) && file) {
+        p.type_name = token_type_name(*file, *printer, shown->token);
+        if (md::token_table(shown->token) == TableId::TypeDef &&
+            file->tables().valid_rid(TableId::TypeDef, md::token_rid(shown->token)))
+          p.is_enum = base_type_name(*file, *printer, md::token_rid(shown->token)) == "System.Enum";
+      } else if (shown->element == ElementType::ValueType || shown->element == ElementType::Class) {
+        p.type_name = fmt::format("<type 0x{:08X}>", shown->token);
+      }
+      hooked->generic = hooked->generic || has_type_parameter(p.type);
+      hooked->params.push_back(std::move(p));
+    }
+  });
+  return hooked;
+}
+
+UINT_PTR ArgsProfiler::map(FunctionID function, BOOL* hook) {
+  *hook = FALSE;
+  ClassID klass = 0;
+  ModuleID module = 0;
+  mdToken token = 0;
+  if (FAILED(info()->GetFunctionInfo(function, &klass, &module, &token)) || !module || TypeFromToken(token) != mdtMethodDef)
+    return function;
+  if (!selects(function)) return function;
+  auto entry = modules_->get(module);
+  if (!entry) return function;
+  std::unique_ptr<Hooked> hooked = describe(function, *entry, token);
+  hooked->module = entry;
+  std::lock_guard lock(mutex_);
+  hooked_.push_back(std::move(hooked));
+  *hook = TRUE;
+  return reinterpret_cast<UINT_PTR>(hooked_.back().get());
+}
+
+std::string ArgsProfiler::object_text(ObjectID object) {
+  if (!object) return "null";
+  ClassID klass = 0;
+  if (FAILED(info()->GetClassFromObject(object, &klass))) return "?";
+  std::string name = modules_->class_name(klass);
+  if (name == "System.String") {
+    // Objects cannot move while the hook runs: the thread is in cooperative mode.
+    auto* base = reinterpret_cast<const uint8_t*>(object);
+    int32_t length = load<int32_t>(base + string_length_offset_);
+    if (length < 0) return name;
+    return string_literal(std::u16string_view(reinterpret_cast<const char16_t*>(base + string_buffer_offset_),
+                                              static_cast<size_t>(length)));
+  }
+  return name;
+}
+
+bool ArgsProfiler::is_value_class(ClassID klass) {
+  CorElementType element{};
+  ClassID element_class = 0;
+  ULONG rank = 0;
+  if (info()->IsArrayClass(klass, &element, &element_class, &rank) == S_OK) return false;
+  for (unsigned depth = 0; klass && depth < kMaxTypeDepth; ++depth) {
+    ModuleID module = 0;
+    mdTypeDef token = 0;
+    ClassID parent = 0;
+    ULONG32 count = 0;
+    if (FAILED(info()->GetClassIDInfo2(klass, &module, &token, &parent, 0, &count, nullptr)) || !parent) return false;
+    std::string name = modules_->class_name(parent);
+    if (name == "System.ValueType") return depth > 0 || modules_->class_name(klass) != "System.Enum";
+    klass = parent;
+  }
+  return false;
+}
+
+std::string ArgsProfiler::class_value_text(ClassID klass, const uint8_t* data, size_t size) {
+  std::string name = modules_->class_name(klass);
+  if (auto element = primitive_of(name))
+    if (auto text = primitive_text(*element, data, size)) return *text;
+  if (is_value_class(klass)) return name;
+  return size >= sizeof(ObjectID) ? object_text(load<ObjectID>(data)) : "?";
+}
+
+std::string ArgsProfiler::value_text(const md::TypeSig& type, const Param* param, const uint8_t* data, size_t size,
+                                     const std::vector<ClassID>& class_args, const std::vector<ClassID>& method_args) {
+  if (is_primitive(type.element)) return primitive_text(type.element, data, size).value_or("?");
+  if (is_reference(type)) return size >= sizeof(ObjectID) ? object_text(load<ObjectID>(data)) : "?";
+  switch (type.element) {
+    case ElementType::ValueType:
+    case ElementType::GenericInst: {
+      std::string name = param ? param->type_name : "struct";
+      if (param && param->is_enum) return fmt::format("{}({})", name, integer_text(data, size));
+      return name;
+    }
+    case ElementType::Var:
+    case ElementType::MVar: {
+      const auto& args = type.element == ElementType::Var ? class_args : method_args;
+      if (type.number < args.size()) return class_value_text(args[type.number], data, size);
+      return "?";
+    }
+    case ElementType::ByRef: {
+      if (size < sizeof(uintptr_t) || type.children.empty()) return "ref ?";
+      auto* target = reinterpret_cast<const uint8_t*>(load<uintptr_t>(data));
+      if (!target) return "ref null";
+      const md::TypeSig& inner = type.children[0];
+      if (is_primitive(inner.element) || is_reference(inner))
+        return "ref " + value_text(inner, param, target, is_primitive(inner.element) ? primitive_size(inner.element) : 8,
+                                   class_args, method_args);
+      return "ref " + (param && !param->type_name.empty() ? param->type_name : std::string("?"));
+    }
+    case ElementType::Ptr:
+    case ElementType::FnPtr:
+      return size >= 8 ? fmt::format("0x{:x}", load<uint64_t>(data)) : "?";
+    case ElementType::TypedByRef: return "typedref";
+    default: return "?";
+  }
+}
+
+void ArgsProfiler::enter(const Hooked& hooked, COR_PRF_ELT_INFO elt) {
+  alignas(8) uint8_t buffer[argument_info_size(kMaxRanges)];
+  auto* args = reinterpret_cast<COR_PRF_FUNCTION_ARGUMENT_INFO*>(buffer);
+  ULONG size = sizeof(buffer);
+  COR_PRF_FRAME_INFO frame = 0;
+  auto* info3 = static_cast<ICorProfilerInfo3*>(info());
+  std::string text = fmt::format("[{}] enter {}(", threads_->current(), hooked.name);
+  HRESULT hr = info3->GetFunctionEnter3Info(hooked.id, elt, &frame, &size, args);
+  size_t expected = (hooked.has_this ? 1 : 0) + hooked.params.size();
+  if (FAILED(hr)) {
+    text += fmt::format("<arguments unavailable: HRESULT 0x{:08X}>", static_cast<uint32_t>(hr));
+  } else if (args->numRanges < expected) {
+    text += fmt::format("<{} argument ranges for {} arguments>", args->numRanges, expected);
+  } else {
+    std::vector<ClassID> class_args, method_args;
+    if (hooked.generic) {
+      ClassID klass = 0;
+      ModuleID module = 0;
+      mdToken token = 0;
+      ULONG32 count = 0;
+      ClassID types[32];
+      if (SUCCEEDED(info()->GetFunctionInfo2(hooked.id, frame, &klass, &module, &token, 32, &count, types)))
+        method_args.assign(types, types + std::min<ULONG32>(count, 32));
+      mdTypeDef type_token = 0;
+      ClassID parent = 0;
+      if (klass && SUCCEEDED(info()->GetClassIDInfo2(klass, &module, &type_token, &parent, 32, &count, types)))
+        class_args.assign(types, types + std::min<ULONG32>(count, 32));
+    }
+    size_t range = 0;
+    if (hooked.has_this) {
+      const auto& r = args->ranges[range++];
+      if (hooked.this_is_value || r.length < sizeof(ObjectID)) {
+        text += "this=" + hooked.this_type;
+      } else {
+        ObjectID self = load<ObjectID>(reinterpret_cast<const uint8_t*>(r.startAddress));
+        ClassID klass = 0;
+        text += "this=" + (self && SUCCEEDED(info()->GetClassFromObject(self, &klass)) ? modules_->class_name(klass)
+                                                                                      : hooked.this_type);
+      }
+    }
+    for (const Param& p : hooked.params) {
+      const auto& r = args->ranges[range++];
+      if (range > 1) text += ", ";
+      text += p.name + "=" +
+              value_text(p.type, &p, reinterpret_cast<const uint8_t*>(r.startAddress), r.length, class_args, method_args);
+    }
+    if (hooked.vararg) text += ", ...";
+  }
+  text += ')';
+  log_->line(text);
+}
+
+}  // namespace cil::profiler

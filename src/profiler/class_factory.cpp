@@ -1,0 +1,91 @@
+// DllGetClassObject, the class factory, and the choice of profiler by mode. The only symbol
+// the library exports is DllGetClassObject (see profiler.map).
+#include "profiler/class_factory.h"
+
+#include <atomic>
+#include <new>
+#include <cstdlib>
+#include <string>
+
+#include <unistd.h>
+
+#include "profiler/args_profiler.h"
+#include "profiler/count_profiler.h"
+#include "profiler/events_profiler.h"
+
+namespace cil::profiler {
+
+namespace {
+
+std::string working_directory() {
+  std::string buffer(4096, '\0');
+  if (!::getcwd(buffer.data(), buffer.size())) return "";
+  buffer.resize(std::char_traits<char>::length(buffer.c_str()));
+  return buffer;
+}
+
+class ClassFactory final : public cilprof::IClassFactory {
+ public:
+  cilprof::HRESULT QueryInterface(cilprof::REFIID riid, void** ppv) override {
+    if (!ppv) return cilprof::E_POINTER;
+    if (riid == cilprof::IID_IUnknown || riid == cilprof::IID_IClassFactory) {
+      *ppv = static_cast<cilprof::IClassFactory*>(this);
+      AddRef();
+      return cilprof::S_OK;
+    }
+    *ppv = nullptr;
+    return cilprof::E_NOINTERFACE;
+  }
+  cilprof::ULONG AddRef() override { return ++refs_; }
+  cilprof::ULONG Release() override {
+    cilprof::ULONG left = --refs_;
+    if (left == 0) delete this;
+    return left;
+  }
+  cilprof::HRESULT CreateInstance(cilprof::IUnknown* outer, cilprof::REFIID riid, void** ppv) override {
+    if (!ppv) return cilprof::E_POINTER;
+    *ppv = nullptr;
+    if (outer) return cilprof::CLASS_E_NOAGGREGATION;
+    cilprof::IUnknown* profiler = create_profiler();
+    if (!profiler) return cilprof::E_OUTOFMEMORY;
+    cilprof::HRESULT hr = profiler->QueryInterface(riid, ppv);
+    profiler->Release();
+    return hr;
+  }
+  cilprof::HRESULT LockServer(cilprof::BOOL) override { return cilprof::S_OK; }
+
+ private:
+  std::atomic<cilprof::ULONG> refs_{1};
+};
+
+}  // namespace
+
+cilprof::IUnknown* create_profiler() {
+  try {
+    auto config = read_config([](const char* name) { return std::getenv(name); }, working_directory());
+    if (!config) return new DecliningProfiler(config.error().message);
+    switch (config->mode) {
+      case Mode::Count: return new CountProfiler(std::move(*config));
+      case Mode::Events: return new EventsProfiler(std::move(*config));
+      case Mode::Args: return new ArgsProfiler(std::move(*config));
+    }
+    return nullptr;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+}  // namespace cil::profiler
+
+extern "C" __attribute__((visibility("default"))) cilprof::HRESULT DllGetClassObject(cilprof::REFCLSID clsid,
+                                                                                     cilprof::REFIID riid, void** ppv) {
+  using namespace cilprof;
+  if (!ppv) return E_POINTER;
+  *ppv = nullptr;
+  if (clsid != cil::profiler::kClsid) return CLASS_E_CLASSNOTAVAILABLE;
+  auto* factory = new (std::nothrow) cil::profiler::ClassFactory();
+  if (!factory) return E_OUTOFMEMORY;
+  HRESULT hr = factory->QueryInterface(riid, ppv);
+  factory->Release();
+  return hr;
+}

@@ -1,0 +1,15 @@
+// The COM class factory the runtime asks for our CLSID; it reads the configuration and makes
+// the profiler of the chosen mode (or one that declines to load, saying why).
+#pragma once
+
+#include "profiler/abi/com.h"
+
+namespace cil::profiler {
+
+/// {BBADE716-B1FC-41BB-ADF4-126D6D6D6410}: must equal settings.h's kClsidText.
+inline constexpr cilprof::CLSID kClsid{0xbbade716, 0xb1fc, 0x41bb, 0xad, 0xf4, 0x12, 0x6d, 0x6d, 0x6d, 0x64, 0x10};
+
+/// Creates the profiler object for the current environment (a new reference).
+cilprof::IUnknown* create_profiler();
+
+}  // namespace cil::profiler

@@ -1,0 +1,110 @@
+// Environment variables in, a checked Config out.
+#include "profiler/config.h"
+
+#include <algorithm>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "profiler/settings.h"
+
+namespace cil::profiler {
+
+namespace {
+
+Error config_error(std::string message) { return make_error(ErrorKind::Usage, "", std::move(message)); }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+const char* mode_name(Mode mode) {
+  switch (mode) {
+    case Mode::Count: return "count";
+    case Mode::Events: return "events";
+    case Mode::Args: return "args";
+  }
+  return "?";
+}
+
+std::vector<std::string> split_patterns(std::string_view text) {
+  std::vector<std::string> out;
+  while (true) {
+    size_t cut = text.find(kPatternSeparator);
+    std::string_view item = trim(text.substr(0, cut));
+    if (!item.empty()) out.emplace_back(item);
+    if (cut == std::string_view::npos) break;
+    text.remove_prefix(cut + 1);
+  }
+  return out;
+}
+
+bool may_match_prefix(std::string_view pattern, std::string_view prefix) {
+  // The pattern positions reachable after the prefix (an NFA walk); any reachable position can
+  // still be completed by some suffix, so the answer is whether one is left.
+  std::vector<bool> states(pattern.size() + 1, false), next(pattern.size() + 1, false);
+  auto close = [&](std::vector<bool>& s) {
+    for (size_t p = 0; p < pattern.size(); ++p)
+      if (s[p] && pattern[p] == '*') s[p + 1] = true;
+  };
+  states[0] = true;
+  close(states);
+  for (char c : prefix) {
+    std::fill(next.begin(), next.end(), false);
+    bool any = false;
+    for (size_t p = 0; p < pattern.size(); ++p) {
+      if (!states[p]) continue;
+      if (pattern[p] == '*') next[p] = any = true;
+      else if (pattern[p] == '?' || pattern[p] == c) next[p + 1] = any = true;
+    }
+    if (!any) return false;
+    close(next);
+    states.swap(next);
+  }
+  return true;
+}
+
+bool may_select_framework(const md::MethodFilter& filter) {
+  if (filter.include.empty()) return true;
+  for (const auto& pattern : filter.include)
+    for (std::string_view prefix : {"System.", "Microsoft.", "Internal.", "Interop", "<"})
+      if (may_match_prefix(pattern, prefix)) return true;
+  return false;
+}
+
+Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_dir) {
+  Config config;
+  if (const char* mode = lookup(kEnvMode); mode && *mode) {
+    std::string_view m = mode;
+    if (m == "count") config.mode = Mode::Count;
+    else if (m == "events") config.mode = Mode::Events;
+    else if (m == "args") config.mode = Mode::Args;
+    else return config_error(fmt::format("{}: unknown mode '{}' (count, events or args)", kEnvMode, m));
+  }
+  if (const char* include = lookup(kEnvInclude)) config.filter.include = split_patterns(include);
+  if (const char* exclude = lookup(kEnvExclude)) config.filter.exclude = split_patterns(exclude);
+  const char* output = lookup(kEnvOutput);
+  config.output_dir = output && *output ? std::string(output) : std::string(working_dir);
+  if (config.output_dir.empty()) return config_error(fmt::format("{} is not set and the working directory is unknown", kEnvOutput));
+  while (config.output_dir.size() > 1 && config.output_dir.back() == '/') config.output_dir.pop_back();
+  if (const char* stats = lookup(kEnvStats)) config.stats_path = stats;
+  config.framework_selected = may_select_framework(config.filter);
+  return config;
+}
+
+Status check_output_dir(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return make_error(ErrorKind::Io, "", fmt::format("{}: '{}' is not a directory", kEnvOutput, dir));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return make_error(ErrorKind::Io, "", fmt::format("{}: '{}' is not writable", kEnvOutput, dir));
+  return ok();
+}
+
+}  // namespace cil::profiler

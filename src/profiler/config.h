@@ -1,0 +1,53 @@
+// The profiler's configuration, read from environment variables (see settings.h) and checked
+// before the profiler agrees to load.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "metadata/name_pattern.h"
+#include "pe/error.h"
+
+namespace cil::profiler {
+
+enum class Mode {
+  Count,   ///< entry probes with native counters; <Assembly>.<pid>.counts.json at shutdown
+  Events,  ///< an indented log of the runtime's life
+  Args,    ///< one line per call of a selected method, with its argument values
+};
+
+const char* mode_name(Mode mode);
+
+struct Config {
+  Mode mode = Mode::Count;
+  md::MethodFilter filter;
+  std::string output_dir;  ///< where every file goes; never empty
+  std::string stats_path;  ///< empty: no rewrite statistics
+  /// The filters may select methods of the framework (System.*, Microsoft.*...), whose
+  /// precompiled code would otherwise run instead of instrumented IL.
+  bool framework_selected = false;
+};
+
+/// Returns the value of an environment variable, or nullptr when it is not set.
+using EnvLookup = std::function<const char*(const char*)>;
+
+/// Reads the configuration. `working_dir` is the default output directory. Errors are Usage
+/// errors whose message is the one line the profiler prints when it declines to load.
+Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_dir);
+
+/// Checks that `dir` is an existing directory this process may create files in.
+Status check_output_dir(const std::string& dir);
+
+/// Splits a list of patterns at ';', dropping empty items and surrounding blanks.
+std::vector<std::string> split_patterns(std::string_view text);
+
+/// True when some name that starts with `prefix` matches the glob `pattern` (glob_match rules).
+bool may_match_prefix(std::string_view pattern, std::string_view prefix);
+
+/// True when the filter may select a method of the framework: no include pattern, or one that
+/// can match a name starting with System., Microsoft., Internal., Interop or '<'.
+bool may_select_framework(const md::MethodFilter& filter);
+
+}  // namespace cil::profiler

@@ -1,0 +1,289 @@
+// Count mode: per-module metadata set-up, the rewrite at JITCompilationStarted, and the count
+// files at Shutdown.
+#include "profiler/count_profiler.h"
+
+#include <chrono>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "il/body_reader.h"
+#include "il/count_mode.h"
+#include "metadata/signature.h"
+#include "pe/file_io.h"
+#include "profiler/probe_rewrite.h"
+
+namespace cil::profiler {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double micros_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+/// int64 (int64&), the signature of Interlocked.Increment(ref long).
+const std::vector<uint8_t> kIncrementSig = {md::kCallDefault, 1, 0x0A, 0x10, 0x0A};
+/// System.Private.CoreLib's public key token.
+const std::vector<uint8_t> kMicrosoftToken = {0x7c, 0xec, 0x85, 0xd7, 0xbe, 0xa7, 0x79, 0x8e};
+
+/// The probe's own callee is never instrumented (the JIT expands it inline, but a probe
+/// calling a probed method must not be possible at all).
+bool never_instrumented(std::string_view name) { return name.rfind("System.Threading.Interlocked::", 0) == 0; }
+
+std::string token_text(mdToken token) { return fmt::format("0x{:08X}", token); }
+
+}  // namespace
+
+int64_t* NativeCounters::allocate() {
+  std::lock_guard lock(mutex_);
+  if (used_ == kBlock) {
+    blocks_.push_back(new int64_t[kBlock]());
+    used_ = 0;
+  }
+  return &blocks_.back()[used_++];
+}
+
+std::pair<DWORD, DWORD> CountProfiler::event_mask() const {
+  DWORD low = COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES | COR_PRF_MONITOR_MODULE_LOADS;
+  // Framework code comes precompiled (ReadyToRun) and inlined into other precompiled code: a
+  // selected framework method would run without its probe. Everything is JIT-compiled instead.
+  if (config_.framework_selected) low |= COR_PRF_DISABLE_INLINING | COR_PRF_DISABLE_ALL_NGEN_IMAGES;
+  return {low, 0};
+}
+
+std::shared_ptr<CountProfiler::CountModule> CountProfiler::state_of(ModuleID module) {
+  std::lock_guard lock(mutex_);
+  auto& slot = modules_by_id_[module];
+  if (!slot) {
+    slot = std::make_shared<CountModule>();
+    slot->entry = modules_->get(module);
+  }
+  return slot;
+}
+
+bool CountProfiler::selects(CountModule& state, mdMethodDef token) {
+  if (auto it = state.selected.find(token); it != state.selected.end()) return it->second;
+  bool chosen = false;
+  if (state.entry && TypeFromToken(token) == mdtMethodDef) {
+    std::string name = modules_->method_name(*state.entry, token);
+    chosen = config_.filter.selects(name) && !never_instrumented(name);
+    if (chosen) {
+      // Methods without IL (abstract, P/Invoke, runtime-implemented) are never rewritten.
+      modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
+        if (file) chosen = il::has_il_body(*file, RidFromToken(token));
+      });
+    }
+  }
+  state.selected.emplace(token, chosen);
+  return chosen;
+}
+
+bool CountProfiler::selected_function(FunctionID function, std::shared_ptr<CountModule>* state, mdMethodDef* token) {
+  ClassID klass = 0;
+  ModuleID module = 0;
+  mdToken t = 0;
+  if (FAILED(info()->GetFunctionInfo(function, &klass, &module, &t)) || !module || TypeFromToken(t) != mdtMethodDef)
+    return false;
+  auto s = state_of(module);
+  std::lock_guard lock(s->mutex);
+  if (!selects(*s, t)) return false;
+  *state = std::move(s);
+  *token = t;
+  return true;
+}
+
+Status CountProfiler::set_up(CountModule& state) {
+  state.setup_tried = true;
+  state.sink = CIL_TRY(EmitSink::open(info(), state.entry->id));
+  if (HRESULT hr = info()->GetILFunctionBodyAllocator(state.entry->id, state.allocator.out_as<IMethodMalloc>()); FAILED(hr))
+    return com_error("GetILFunctionBodyAllocator", hr);
+  IMetaDataImport2* import = state.sink->import();
+  mdTypeDef object = 0;
+  if (import->FindTypeDefByName(u"System.Object", mdTokenNil, &object) == S_OK) {
+    // The core library itself: its own Interlocked.Increment definition.
+    mdTypeDef interlocked = 0;
+    mdMethodDef increment = 0;
+    if (import->FindTypeDefByName(u"System.Threading.Interlocked", mdTokenNil, &interlocked) != S_OK ||
+        import->FindMethod(interlocked, u"Increment", kIncrementSig.data(), static_cast<ULONG>(kIncrementSig.size()),
+                           &increment) != S_OK)
+      return make_error(ErrorKind::Unsupported, "core library", "no System.Threading.Interlocked::Increment(int64&)");
+    state.increment = increment;
+  } else {
+    md::AssemblyRefSpec corelib;
+    corelib.name = "System.Private.CoreLib";
+    corelib.version[0] = 4;
+    corelib.public_key_token = kMicrosoftToken;
+    md::Token scope = CIL_TRY(state.sink->assembly_ref(corelib));
+    md::Token type = CIL_TRY(state.sink->type_ref(scope, "System.Threading", "Interlocked"));
+    state.increment = CIL_TRY(state.sink->member_ref(type, "Increment", kIncrementSig));
+  }
+  il::CallEffects effects(*state.sink);
+  state.probe_depth = CIL_TRY(probe_max_stack(state.increment, effects));
+  return ok();
+}
+
+Status CountProfiler::instrument(CountModule& state, mdMethodDef token) {
+  ModuleID module = state.entry->id;
+  LPCBYTE header = nullptr;
+  ULONG size = 0;
+  if (HRESULT hr = info()->GetILFunctionBody(module, token, &header, &size); FAILED(hr) || !header)
+    return com_error("GetILFunctionBody", hr);
+  int64_t* counter = counters_.allocate();
+  std::vector<uint8_t> body = CIL_TRY(add_entry_probe(std::span<const uint8_t>(header, size),
+                                                      reinterpret_cast<uint64_t>(counter), state.increment, state.probe_depth));
+  // The runtime keeps this memory as the method's IL for good (it is never freed).
+  void* memory = state.allocator->Alloc(static_cast<ULONG>(body.size()));
+  if (!memory) return make_error(ErrorKind::Io, "IMethodMalloc", fmt::format("cannot allocate {} bytes", body.size()));
+  std::memcpy(memory, body.data(), body.size());
+  if (HRESULT hr = info()->SetILFunctionBody(module, token, static_cast<LPCBYTE>(memory)); FAILED(hr))
+    return com_error("SetILFunctionBody", hr);
+  state.instrumented.emplace(token, Instrumented{counter});
+  return ok();
+}
+
+HRESULT CountProfiler::JITCompilationStarted(FunctionID function, BOOL) {
+  return guarded("JITCompilationStarted", [&] {
+    auto started = Clock::now();
+    std::shared_ptr<CountModule> state;
+    mdMethodDef token = 0;
+    bool rewritten = false;
+    if (selected_function(function, &state, &token)) {
+      std::lock_guard lock(state->mutex);
+      // Tiered compilation and OSR compile a method again from the IL we set: once is enough.
+      if (!state->instrumented.count(token) && !state->failed.count(token)) {
+        Status status = ok();
+        if (!state->setup_tried) {
+          status = set_up(*state);
+          if (!status) {
+            state->sink.reset();
+            diagnostics_.warn(fmt::format("{}: no method of this module is instrumented: {}", state->entry->path,
+                                          status.error().to_string()));
+          }
+        }
+        if (!state->sink) status = make_error(ErrorKind::Unsupported, "", "module set-up failed");
+        else status = instrument(*state, token);
+        if (status) {
+          rewritten = true;
+        } else {
+          state->failed.insert(token);
+          if (state->sink)
+            diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token),
+                                          token_text(token), state->entry->path, status.error().to_string()));
+        }
+      }
+    }
+    double took = micros_since(started);
+    if (rewritten) stats_.rewritten(took);
+    else stats_.passed(took);
+  });
+}
+
+HRESULT CountProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) {
+  return guarded("JITCachedFunctionSearchStarted", [&] {
+    std::shared_ptr<CountModule> state;
+    mdMethodDef token = 0;
+    // Precompiled code of a selected method has no probe: have it JIT-compiled instead.
+    if (use_cached && selected_function(function, &state, &token)) *use_cached = FALSE;
+  });
+}
+
+HRESULT CountProfiler::JITInlining(FunctionID, FunctionID callee, BOOL* should_inline) {
+  return guarded("JITInlining", [&] {
+    std::shared_ptr<CountModule> state;
+    mdMethodDef token = 0;
+    // An inlined copy would run without the callee's probe.
+    if (should_inline && selected_function(callee, &state, &token)) *should_inline = FALSE;
+  });
+}
+
+HRESULT CountProfiler::ModuleUnloadStarted(ModuleID module) {
+  return guarded("ModuleUnloadStarted", [&] {
+    std::lock_guard lock(mutex_);
+    if (auto it = modules_by_id_.find(module); it != modules_by_id_.end()) {
+      // Its counts are written at Shutdown; a later module may reuse the id.
+      unloaded_.push_back(it->second);
+      modules_by_id_.erase(it);
+    }
+    modules_->forget(module);
+  });
+}
+
+void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used_names) {
+  std::lock_guard lock(state.mutex);
+  if (state.instrumented.empty() || !state.entry) return;
+  ModuleEntry& entry = *state.entry;
+  struct Row {
+    mdMethodDef token;
+    std::string name;
+    int64_t count;
+  };
+  std::vector<Row> rows;
+  auto count_of = [&](mdMethodDef token) -> int64_t {
+    auto it = state.instrumented.find(token);
+    return it == state.instrumented.end() ? 0 : __atomic_load_n(it->second.counter, __ATOMIC_RELAXED);
+  };
+  std::string assembly, mvid;
+  modules_->with_file(entry, [&](const md::Module* file, md::Printer* printer) {
+    if (!file) return;
+    const auto& t = file->tables();
+    if (t.rows(md::TableId::Assembly))
+      assembly = file->string_or_placeholder(t.get(md::TableId::Assembly, 1, md::col::Assembly::Name));
+    if (t.rows(md::TableId::Module))
+      if (auto guid = file->metadata().guids().get(t.get(md::TableId::Module, 1, md::col::Module::Mvid)))
+        mvid = md::format_guid(*guid);
+    // Like offline count mode: every selected method with an IL body, those never called too.
+    for (uint32_t rid = 1; rid <= t.rows(md::TableId::MethodDef); ++rid) {
+      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
+      if (!il::has_il_body(*file, rid) || state.failed.count(token)) continue;
+      std::string name = printer->method_name(rid);
+      if (!config_.filter.selects(name) || never_instrumented(name)) continue;
+      rows.push_back({token, std::move(name), count_of(token)});
+    }
+  });
+  if (rows.empty()) {
+    // No file to read: the methods that were instrumented, by their runtime names.
+    for (const auto& [token, slot] : state.instrumented)
+      rows.push_back({token, modules_->method_name(entry, token), count_of(token)});
+  }
+  if (assembly.empty()) assembly = modules_->assembly_name(entry);
+  if (assembly.empty()) assembly = "unknown";
+  if (mvid.empty() && state.sink) {
+    GUID guid;
+    if (SUCCEEDED(state.sink->import()->GetScopeProps(nullptr, 0, nullptr, &guid))) {
+      md::Guid bytes;
+      std::memcpy(bytes.data(), &guid, 16);
+      mvid = md::format_guid(bytes);
+    }
+  }
+
+  std::string json = fmt::format("{{\"assembly\": {}, \"mvid\": {}, \"methods\": [", il::json_string(assembly),
+                                 il::json_string(mvid));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i) json += ", ";
+    json += fmt::format("{{\"token\": \"{}\", \"name\": {}, \"count\": {}}}", token_text(rows[i].token),
+                        il::json_string(rows[i].name), rows[i].count);
+  }
+  json += "]}\n";
+  // Two modules with one assembly name (loaded twice, in two load contexts): number the second.
+  std::string base = fmt::format("{}/{}.{}", config_.output_dir, assembly, pid_);
+  std::string path = base + ".counts.json";
+  for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}.counts.json", base, n);
+  used_names.insert(path);
+  Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
+  if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));
+}
+
+void CountProfiler::finish() {
+  std::vector<std::shared_ptr<CountModule>> all;
+  {
+    std::lock_guard lock(mutex_);
+    all = unloaded_;
+    for (const auto& [id, state] : modules_by_id_) all.push_back(state);
+  }
+  std::set<std::string> used_names;
+  for (const auto& state : all) write_counts(*state, used_names);
+}
+
+}  // namespace cil::profiler

@@ -1,0 +1,80 @@
+// Count mode at run time: each selected method gets offline count mode's entry probe when it
+// is first JIT-compiled, with its counter in native memory owned by the profiler; at Shutdown,
+// one <Assembly>.<pid>.counts.json per module, in offline count mode's format.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "profiler/emit_sink.h"
+#include "profiler/profiler_base.h"
+
+namespace cil::profiler {
+
+/// int64 counters at fixed addresses. Blocks are never freed: instrumented code may still run
+/// on other threads after Shutdown.
+class NativeCounters {
+ public:
+  static constexpr size_t kBlock = 4096;
+  /// A zeroed counter, 8-byte aligned.
+  int64_t* allocate();
+
+ private:
+  std::mutex mutex_;
+  std::vector<int64_t*> blocks_;
+  size_t used_ = kBlock;
+};
+
+class CountProfiler final : public ProfilerBase {
+ public:
+  explicit CountProfiler(Config config) : ProfilerBase(std::move(config)) {}
+
+  HRESULT JITCompilationStarted(FunctionID function, BOOL safe_to_block) override;
+  HRESULT JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) override;
+  HRESULT JITInlining(FunctionID caller, FunctionID callee, BOOL* should_inline) override;
+  HRESULT ModuleUnloadStarted(ModuleID module) override;
+
+ protected:
+  std::pair<DWORD, DWORD> event_mask() const override;
+  Status start() override { return ok(); }
+  void finish() override;
+
+ private:
+  struct Instrumented {
+    int64_t* counter = nullptr;
+  };
+  /// Count-mode state of one module.
+  struct CountModule {
+    std::shared_ptr<ModuleEntry> entry;
+    std::mutex mutex;  ///< guards everything below
+    std::unordered_map<mdMethodDef, bool> selected;  ///< filter decisions, by token
+    bool setup_tried = false;
+    std::unique_ptr<EmitSink> sink;
+    ComPtr<IMethodMalloc> allocator;
+    md::Token increment = 0;
+    uint16_t probe_depth = 0;
+    std::map<mdMethodDef, Instrumented> instrumented;
+    std::set<mdMethodDef> failed;
+  };
+
+  std::shared_ptr<CountModule> state_of(ModuleID module);
+  /// The filter's decision for a method (under state.mutex).
+  bool selects(CountModule& state, mdMethodDef token);
+  /// Whether `function` is a selected method; fills `state` and `token` when it is.
+  bool selected_function(FunctionID function, std::shared_ptr<CountModule>* state, mdMethodDef* token);
+  /// Opens the module's metadata and finds or adds the Interlocked.Increment reference.
+  Status set_up(CountModule& state);
+  Status instrument(CountModule& state, mdMethodDef token);
+  void write_counts(CountModule& state, std::set<std::string>& used_names);
+
+  NativeCounters counters_;
+  std::mutex mutex_;
+  std::unordered_map<ModuleID, std::shared_ptr<CountModule>> modules_by_id_;
+  std::vector<std::shared_ptr<CountModule>> unloaded_;
+};
+
+}  // namespace cil::profiler

@@ -1,0 +1,162 @@
+// Find-or-add through the runtime's metadata emitter; signatures through its importer.
+#include "profiler/emit_sink.h"
+
+#include <fmt/format.h>
+
+#include "profiler/wide_string.h"
+
+namespace cil::profiler {
+
+using namespace cilprof;
+
+namespace {
+
+constexpr ULONG kNameCapacity = 1024;
+
+std::vector<uint8_t> blob(PCCOR_SIGNATURE data, ULONG size) {
+  return data ? std::vector<uint8_t>(data, data + size) : std::vector<uint8_t>();
+}
+
+}  // namespace
+
+Error com_error(std::string_view what, HRESULT hr) {
+  return make_error(ErrorKind::Format, "runtime metadata",
+                    fmt::format("{} failed (HRESULT 0x{:08X})", what, static_cast<uint32_t>(hr)));
+}
+
+Expected<std::unique_ptr<EmitSink>> EmitSink::open(ICorProfilerInfo* info, ModuleID module) {
+  std::unique_ptr<EmitSink> sink(new EmitSink());
+  HRESULT hr = info->GetModuleMetaData(module, ofRead | ofWrite, IID_IMetaDataImport2,
+                                       sink->import_.out_as<IUnknown>());
+  if (FAILED(hr)) return com_error("GetModuleMetaData(IMetaDataImport2)", hr);
+  hr = sink->import_->QueryInterface(IID_IMetaDataEmit2, sink->emit_.out_void());
+  if (FAILED(hr)) return com_error("QueryInterface(IMetaDataEmit2)", hr);
+  hr = sink->import_->QueryInterface(IID_IMetaDataAssemblyImport, sink->assembly_import_.out_void());
+  if (FAILED(hr)) return com_error("QueryInterface(IMetaDataAssemblyImport)", hr);
+  hr = sink->import_->QueryInterface(IID_IMetaDataAssemblyEmit, sink->assembly_emit_.out_void());
+  if (FAILED(hr)) return com_error("QueryInterface(IMetaDataAssemblyEmit)", hr);
+  return sink;
+}
+
+Expected<md::Token> EmitSink::assembly_ref(const md::AssemblyRefSpec& spec) {
+  if (auto it = assembly_refs_.find(spec.name); it != assembly_refs_.end()) return it->second;
+  std::u16string wanted = to_utf16(spec.name);
+  HCORENUM e = nullptr;
+  mdAssemblyRef refs[64];
+  ULONG fetched = 0;
+  md::Token found = 0;
+  while (!found && SUCCEEDED(assembly_import_->EnumAssemblyRefs(&e, refs, 64, &fetched)) && fetched > 0) {
+    for (ULONG i = 0; i < fetched && !found; ++i) {
+      WCHAR name[kNameCapacity];
+      ULONG length = 0;
+      ASSEMBLYMETADATA meta{};
+      if (FAILED(assembly_import_->GetAssemblyRefProps(refs[i], nullptr, nullptr, name, kNameCapacity, &length, &meta,
+                                                       nullptr, nullptr, nullptr)))
+        continue;
+      if (length > 0 && std::u16string_view(name, length - 1) == wanted) found = refs[i];
+    }
+  }
+  if (e) assembly_import_->CloseEnum(e);
+  if (!found) {
+    ASSEMBLYMETADATA meta{};
+    meta.usMajorVersion = spec.version[0];
+    meta.usMinorVersion = spec.version[1];
+    meta.usBuildNumber = spec.version[2];
+    meta.usRevisionNumber = spec.version[3];
+    std::u16string culture = to_utf16(spec.culture);
+    meta.szLocale = culture.empty() ? nullptr : culture.data();
+    meta.cbLocale = culture.empty() ? 0 : static_cast<ULONG>(culture.size() + 1);
+    mdAssemblyRef token = 0;
+    HRESULT hr = assembly_emit_->DefineAssemblyRef(spec.public_key_token.empty() ? nullptr : spec.public_key_token.data(),
+                                                   static_cast<ULONG>(spec.public_key_token.size()), wanted.c_str(), &meta,
+                                                   nullptr, 0, 0, &token);
+    if (FAILED(hr)) return com_error(fmt::format("DefineAssemblyRef({})", spec.name), hr);
+    found = token;
+  }
+  assembly_refs_.emplace(spec.name, found);
+  return found;
+}
+
+Expected<md::Token> EmitSink::type_ref(md::Token scope, std::string_view ns, std::string_view name) {
+  std::u16string full = to_utf16(ns.empty() ? std::string(name) : fmt::format("{}.{}", ns, name));
+  mdTypeRef token = 0;
+  if (import_->FindTypeRef(scope, full.c_str(), &token) == S_OK) return token;
+  HRESULT hr = emit_->DefineTypeRefByName(scope, full.c_str(), &token);
+  if (FAILED(hr)) return com_error(fmt::format("DefineTypeRefByName({}.{})", ns, name), hr);
+  return token;
+}
+
+Expected<md::Token> EmitSink::member_ref(md::Token parent, std::string_view name, std::span<const uint8_t> signature) {
+  std::u16string wide = to_utf16(name);
+  mdMemberRef token = 0;
+  if (import_->FindMemberRef(parent, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token) == S_OK)
+    return token;
+  HRESULT hr = emit_->DefineMemberRef(parent, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token);
+  if (FAILED(hr)) return com_error(fmt::format("DefineMemberRef({})", name), hr);
+  return token;
+}
+
+Expected<md::Token> EmitSink::type_spec(std::span<const uint8_t> signature) {
+  mdTypeSpec token = 0;
+  HRESULT hr = emit_->GetTokenFromTypeSpec(signature.data(), static_cast<ULONG>(signature.size()), &token);
+  if (FAILED(hr)) return com_error("GetTokenFromTypeSpec", hr);
+  return token;
+}
+
+Expected<md::Token> EmitSink::method_spec(md::Token method, std::span<const uint8_t> instantiation) {
+  mdMethodSpec token = 0;
+  HRESULT hr = emit_->DefineMethodSpec(method, instantiation.data(), static_cast<ULONG>(instantiation.size()), &token);
+  if (FAILED(hr)) return com_error("DefineMethodSpec", hr);
+  return token;
+}
+
+Expected<md::Token> EmitSink::standalone_sig(std::span<const uint8_t> signature) {
+  mdSignature token = 0;
+  HRESULT hr = emit_->GetTokenFromSig(signature.data(), static_cast<ULONG>(signature.size()), &token);
+  if (FAILED(hr)) return com_error("GetTokenFromSig", hr);
+  return token;
+}
+
+Expected<md::Token> EmitSink::user_string(std::u16string_view text) {
+  mdString token = 0;
+  HRESULT hr = emit_->DefineUserString(text.data(), static_cast<ULONG>(text.size()), &token);
+  if (FAILED(hr)) return com_error("DefineUserString", hr);
+  return token;
+}
+
+Expected<std::vector<uint8_t>> EmitSink::signature_of(md::Token token) {
+  PCCOR_SIGNATURE sig = nullptr;
+  ULONG size = 0;
+  HRESULT hr = E_INVALIDARG;
+  switch (TypeFromToken(token)) {
+    case mdtMethodDef:
+      hr = import_->GetMethodProps(token, nullptr, nullptr, 0, nullptr, nullptr, &sig, &size, nullptr, nullptr);
+      break;
+    case mdtMemberRef:
+      hr = import_->GetMemberRefProps(token, nullptr, nullptr, 0, nullptr, &sig, &size);
+      break;
+    case mdtFieldDef:
+      hr = import_->GetFieldProps(token, nullptr, nullptr, 0, nullptr, nullptr, &sig, &size, nullptr, nullptr, nullptr);
+      break;
+    case mdtSignature:
+      hr = import_->GetSigFromToken(token, &sig, &size);
+      break;
+    case mdtTypeSpec:
+      hr = import_->GetTypeSpecFromToken(token, &sig, &size);
+      break;
+    case mdtMethodSpec: {
+      mdToken parent = 0;
+      hr = import_->GetMethodSpecProps(token, &parent, nullptr, nullptr);
+      if (FAILED(hr)) break;
+      if (TypeFromToken(parent) == mdtMethodSpec)
+        return make_error(ErrorKind::Format, "runtime metadata", fmt::format("MethodSpec 0x{:08X} names a MethodSpec", token));
+      return signature_of(parent);
+    }
+    default:
+      return make_error(ErrorKind::Format, "runtime metadata", fmt::format("token 0x{:08X} has no signature", token));
+  }
+  if (FAILED(hr)) return com_error(fmt::format("signature of 0x{:08X}", token), hr);
+  return blob(sig, size);
+}
+
+}  // namespace cil::profiler

@@ -1,0 +1,302 @@
+// Unit tests of the profiler's parts that need no runtime: configuration, value text,
+// statistics, the CLSID, and the count probe through the engine on real method bodies.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "il/body_model.h"
+#include "il/body_reader.h"
+#include "il/instruction.h"
+#include "il/method_body.h"
+#include "metadata/module.h"
+#include "metadata/signature.h"
+#include "profiler/arg_text.h"
+#include "profiler/class_factory.h"
+#include "profiler/config.h"
+#include "profiler/probe_rewrite.h"
+#include "profiler/rewrite_stats.h"
+#include "profiler/settings.h"
+
+using namespace cil;
+using namespace cil::profiler;
+
+namespace {
+
+EnvLookup env(std::map<std::string, std::string> vars) {
+  return [vars = std::move(vars)](const char* name) -> const char* {
+    auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+}
+
+}  // namespace
+
+TEST(ProfilerConfig, Defaults) {
+  auto config = read_config(env({}), "/work/dir");
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->mode, Mode::Count);
+  EXPECT_EQ(config->output_dir, "/work/dir");
+  EXPECT_TRUE(config->filter.include.empty());
+  EXPECT_TRUE(config->stats_path.empty());
+  EXPECT_TRUE(config->framework_selected);  // no include: everything, the framework too
+}
+
+TEST(ProfilerConfig, Modes) {
+  EXPECT_EQ(read_config(env({{"CIL_INSTRUMENT_MODE", "events"}}), "/")->mode, Mode::Events);
+  EXPECT_EQ(read_config(env({{"CIL_INSTRUMENT_MODE", "args"}}), "/")->mode, Mode::Args);
+  EXPECT_EQ(read_config(env({{"CIL_INSTRUMENT_MODE", "count"}}), "/")->mode, Mode::Count);
+  auto bad = read_config(env({{"CIL_INSTRUMENT_MODE", "trace"}}), "/");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "CIL_INSTRUMENT_MODE: unknown mode 'trace' (count, events or args)");
+}
+
+TEST(ProfilerConfig, FiltersOutputStats) {
+  auto config = read_config(env({{"CIL_INSTRUMENT_INCLUDE", "App.*; Lib.*::Run ;"},
+                                 {"CIL_INSTRUMENT_EXCLUDE", "*::.cctor"},
+                                 {"CIL_INSTRUMENT_OUTPUT", "/tmp/out//"},
+                                 {"CIL_INSTRUMENT_STATS", "/tmp/stats.jsonl"}}),
+                            "/ignored");
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->filter.include, (std::vector<std::string>{"App.*", "Lib.*::Run"}));
+  EXPECT_EQ(config->filter.exclude, (std::vector<std::string>{"*::.cctor"}));
+  EXPECT_EQ(config->output_dir, "/tmp/out");
+  EXPECT_EQ(config->stats_path, "/tmp/stats.jsonl");
+  EXPECT_FALSE(config->framework_selected);
+  EXPECT_TRUE(config->filter.selects("App.Program::Main"));
+  EXPECT_FALSE(config->filter.selects("App.Program::.cctor"));
+  EXPECT_FALSE(config->filter.selects("Lib.X::Stop"));
+}
+
+TEST(ProfilerConfig, SplitPatterns) {
+  EXPECT_TRUE(split_patterns("").empty());
+  EXPECT_TRUE(split_patterns(" ; ;").empty());
+  EXPECT_EQ(split_patterns("a;b"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(split_patterns("\tNs.* "), (std::vector<std::string>{"Ns.*"}));
+}
+
+TEST(ProfilerConfig, MayMatchPrefix) {
+  EXPECT_TRUE(may_match_prefix("System.*", "System."));
+  EXPECT_TRUE(may_match_prefix("Sys*", "System."));
+  EXPECT_TRUE(may_match_prefix("*::Main", "System."));
+  EXPECT_TRUE(may_match_prefix("S?stem.Text.*", "System."));
+  EXPECT_TRUE(may_match_prefix("Microsoft.CodeAnalysis.*", "Microsoft."));
+  EXPECT_TRUE(may_match_prefix("Sy", "Sy"));
+  EXPECT_FALSE(may_match_prefix("Sy", "System."));  // the whole name must match: "Sy" only
+  EXPECT_FALSE(may_match_prefix("Fixtures.*", "System."));
+  EXPECT_FALSE(may_match_prefix("MyApp.*::Run", "Microsoft."));
+  EXPECT_TRUE(may_match_prefix("", ""));
+  EXPECT_FALSE(may_match_prefix("", "S"));
+}
+
+TEST(ProfilerConfig, FrameworkSelection) {
+  md::MethodFilter f;
+  EXPECT_TRUE(may_select_framework(f));
+  f.include = {"Fixtures.*"};
+  EXPECT_FALSE(may_select_framework(f));
+  f.include = {"Fixtures.*", "*.Main"};
+  EXPECT_TRUE(may_select_framework(f));
+  f.include = {"Microsoft.CodeAnalysis.*"};
+  EXPECT_TRUE(may_select_framework(f));
+  f.include = {"Interop*"};
+  EXPECT_TRUE(may_select_framework(f));
+}
+
+TEST(ProfilerConfig, OutputDirectory) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / fmt::format("cil-profiler-test-{}", ::getpid());
+  fs::create_directories(dir);
+  EXPECT_TRUE(check_output_dir(dir.string()));
+  fs::path file = dir / "plain-file";
+  std::FILE* f = std::fopen(file.c_str(), "w");
+  ASSERT_TRUE(f);
+  std::fclose(f);
+  auto not_dir = check_output_dir(file.string());
+  ASSERT_FALSE(not_dir);
+  EXPECT_EQ(not_dir.error().message, fmt::format("CIL_INSTRUMENT_OUTPUT: '{}' is not a directory", file.string()));
+  EXPECT_FALSE(check_output_dir((dir / "missing").string()));
+  fs::remove_all(dir);
+}
+
+TEST(ProfilerArgText, Primitives) {
+  auto text = [](md::ElementType e, auto value) {
+    uint8_t bytes[sizeof(value)];
+    std::memcpy(bytes, &value, sizeof(value));
+    return primitive_text(e, bytes, sizeof(value)).value_or("<none>");
+  };
+  using md::ElementType;
+  EXPECT_EQ(text(ElementType::Boolean, uint8_t{1}), "true");
+  EXPECT_EQ(text(ElementType::Boolean, uint8_t{0}), "false");
+  EXPECT_EQ(text(ElementType::Char, char16_t{'x'}), "'x'");
+  EXPECT_EQ(text(ElementType::Char, char16_t{'\n'}), "'\\n'");
+  EXPECT_EQ(text(ElementType::Char, char16_t{'\''}), "'\\''");
+  EXPECT_EQ(text(ElementType::Char, char16_t{0x00E9}), "'\xC3\xA9'");
+  EXPECT_EQ(text(ElementType::I1, int8_t{-128}), "-128");
+  EXPECT_EQ(text(ElementType::U1, uint8_t{255}), "255");
+  EXPECT_EQ(text(ElementType::I2, int16_t{-300}), "-300");
+  EXPECT_EQ(text(ElementType::U2, uint16_t{65535}), "65535");
+  EXPECT_EQ(text(ElementType::I4, int32_t{-1}), "-1");
+  EXPECT_EQ(text(ElementType::U4, uint32_t{4000000000u}), "4000000000");
+  EXPECT_EQ(text(ElementType::I8, int64_t{-5000000000}), "-5000000000");
+  EXPECT_EQ(text(ElementType::U8, uint64_t{18446744073709551615ull}), "18446744073709551615");
+  EXPECT_EQ(text(ElementType::R8, 1.5), "1.5");
+  EXPECT_EQ(text(ElementType::R8, 0.1), "0.1");
+  EXPECT_EQ(text(ElementType::R4, 0.25f), "0.25");
+  EXPECT_EQ(text(ElementType::R8, std::numeric_limits<double>::infinity()), "Infinity");
+  EXPECT_EQ(text(ElementType::R8, -std::numeric_limits<double>::infinity()), "-Infinity");
+  EXPECT_EQ(text(ElementType::R8, std::nan("")), "NaN");
+  EXPECT_EQ(text(ElementType::I, int64_t{42}), "42");
+  // Too few bytes, or not a primitive.
+  uint8_t one = 1;
+  EXPECT_FALSE(primitive_text(ElementType::I4, &one, 1));
+  EXPECT_FALSE(primitive_text(ElementType::String, &one, 1));
+}
+
+TEST(ProfilerArgText, Strings) {
+  EXPECT_EQ(string_literal(u"text"), "\"text\"");
+  EXPECT_EQ(string_literal(u""), "\"\"");
+  EXPECT_EQ(string_literal(u"tab\there \"q\" \\ \r\n"), "\"tab\\there \\\"q\\\" \\\\ \\r\\n\"");
+  EXPECT_EQ(string_literal(std::u16string(u"\u0001")), "\"\\u0001\"");
+  EXPECT_EQ(string_literal(u"caf\u00e9 \U0001F600"), "\"caf\xC3\xA9 \xF0\x9F\x98\x80\"");
+  EXPECT_EQ(string_literal(std::u16string(1, char16_t(0xD800))), "\"\\uD800\"");  // a lone surrogate
+  std::u16string long_text(kMaxStringChars + 50, u'a');
+  EXPECT_EQ(string_literal(long_text), "\"" + std::string(kMaxStringChars, 'a') + "\"...");
+  EXPECT_EQ(string_literal(std::u16string(kMaxStringChars, u'b')), "\"" + std::string(kMaxStringChars, 'b') + "\"");
+}
+
+TEST(ProfilerArgText, PrimitiveNames) {
+  EXPECT_EQ(primitive_of("System.Int32"), md::ElementType::I4);
+  EXPECT_EQ(primitive_of("System.Double"), md::ElementType::R8);
+  EXPECT_EQ(primitive_of("System.IntPtr"), md::ElementType::I);
+  EXPECT_FALSE(primitive_of("System.String"));
+  EXPECT_FALSE(primitive_of("System.Int128"));
+}
+
+TEST(ProfilerStats, Percentiles) {
+  std::vector<double> none;
+  EXPECT_EQ(summarize(none).count, 0u);
+  std::vector<double> samples;
+  for (int i = 100; i >= 1; --i) samples.push_back(i);
+  StatsSummary s = summarize(samples);
+  EXPECT_EQ(s.count, 100u);
+  EXPECT_DOUBLE_EQ(s.median, 50);
+  EXPECT_DOUBLE_EQ(s.p99, 99);
+  EXPECT_DOUBLE_EQ(s.max, 100);
+  EXPECT_DOUBLE_EQ(s.total, 5050);
+  std::vector<double> one{7};
+  s = summarize(one);
+  EXPECT_DOUBLE_EQ(s.median, 7);
+  EXPECT_DOUBLE_EQ(s.p99, 7);
+}
+
+TEST(ProfilerStats, JsonLine) {
+  RewriteStats stats;
+  stats.rewritten(10);
+  stats.rewritten(30);
+  stats.passed(1);
+  EXPECT_EQ(stats.json_line(42, "count"),
+            "{\"pid\": 42, \"mode\": \"count\", \"rewritten\": {\"count\": 2, \"total_us\": 40.0, \"median_us\": 10.00, "
+            "\"p99_us\": 30.00, \"max_us\": 30.00}, \"passed\": {\"count\": 1, \"total_us\": 1.0, \"median_us\": 1.00, "
+            "\"p99_us\": 1.00, \"max_us\": 1.00}}");
+}
+
+TEST(ProfilerClsid, TextMatchesGuid) {
+  const auto& g = kClsid;
+  std::string text = fmt::format("{{{:08X}-{:04X}-{:04X}-{:02X}{:02X}-{:02X}{:02X}{:02X}{:02X}{:02X}{:02X}}}", g.Data1,
+                                 g.Data2, g.Data3, g.Data4[0], g.Data4[1], g.Data4[2], g.Data4[3], g.Data4[4], g.Data4[5],
+                                 g.Data4[6], g.Data4[7]);
+  EXPECT_EQ(text, kClsidText);
+}
+
+namespace {
+
+/// Just enough of a MetadataSink for the probe: Interlocked.Increment's signature.
+class IncrementSink final : public md::MetadataSink {
+ public:
+  static constexpr md::Token kIncrement = 0x0A000099;
+  Expected<md::Token> assembly_ref(const md::AssemblyRefSpec&) override { return refuse(); }
+  Expected<md::Token> type_ref(md::Token, std::string_view, std::string_view) override { return refuse(); }
+  Expected<md::Token> member_ref(md::Token, std::string_view, std::span<const uint8_t>) override { return refuse(); }
+  Expected<md::Token> type_spec(std::span<const uint8_t>) override { return refuse(); }
+  Expected<md::Token> method_spec(md::Token, std::span<const uint8_t>) override { return refuse(); }
+  Expected<md::Token> standalone_sig(std::span<const uint8_t>) override { return refuse(); }
+  Expected<md::Token> user_string(std::u16string_view) override { return refuse(); }
+  Expected<std::vector<uint8_t>> signature_of(md::Token token) override {
+    if (token == kIncrement) return std::vector<uint8_t>{0x00, 0x01, 0x0A, 0x10, 0x0A};
+    return refuse();
+  }
+
+ private:
+  static Error refuse() { return make_error(ErrorKind::Unsupported, "test sink", "not available"); }
+};
+
+}  // namespace
+
+TEST(ProfilerProbe, ProbeDepthIsOne) {
+  IncrementSink sink;
+  il::CallEffects effects(sink);
+  auto depth = probe_max_stack(IncrementSink::kIncrement, effects);
+  ASSERT_TRUE(depth) << depth.error().to_string();
+  EXPECT_EQ(*depth, 1);
+}
+
+// Every IL body of the fixtures (release and debug C#, hand-written IL with tiny/fat headers,
+// fat EH sections, filters and faults), as GetILFunctionBody would hand it over (header to the end
+// of the EH sections), gets the probe first and keeps its own code, clauses and locals.
+TEST(ProfilerProbe, EveryFixtureBody) {
+  constexpr uint64_t kCounter = 0x00007F1122334450ull;
+  size_t bodies = 0;
+  for (const char* name : {"Basics.dll", "Exceptions.dll", "Control.dll", "Generics.dll", "AsyncIter.dll",
+                           "debug/Exceptions.dll", "debug/AsyncIter.dll", "il/IlEh.exe", "il/IlOps.exe",
+                           "il/IlHeaders.exe", "mono/MonoMisc.exe"}) {
+    auto module = md::Module::load(std::string(CIL_TESTDATA_DIR) + "/bin/" + name);
+    ASSERT_TRUE(module) << name << ": " << module.error().to_string();
+    const md::Module& m = **module;
+    for (uint32_t rid = 1; rid <= m.tables().rows(md::TableId::MethodDef); ++rid) {
+      if (!il::has_il_body(m, rid)) continue;
+      auto original = il::read_body(m, rid);
+      ASSERT_TRUE(original);
+      std::span<const uint8_t> bytes = m.bytes().subspan(original->file_offset, original->total_size);
+      auto rewritten = add_entry_probe(bytes, kCounter, IncrementSink::kIncrement, 1);
+      ASSERT_TRUE(rewritten) << name << " rid " << rid << ": " << rewritten.error().to_string();
+      auto body = il::parse_method_body(ByteReader(*rewritten, 0, "rewritten body"));
+      ASSERT_TRUE(body) << body.error().to_string();
+      EXPECT_EQ(body->total_size, rewritten->size());
+      auto code = il::decode_code(body->code, 0);
+      auto old_code = il::decode_code(original->code, 0);
+      ASSERT_TRUE(code && old_code);
+      const auto& in = code->instructions;
+      ASSERT_EQ(in.size(), old_code->instructions.size() + 4);
+      EXPECT_EQ(in[0].op, il::Op::Ldc_I8);
+      EXPECT_EQ(static_cast<uint64_t>(in[0].value), kCounter);
+      EXPECT_EQ(in[1].op, il::Op::Conv_U);
+      EXPECT_EQ(in[2].op, il::Op::Call);
+      EXPECT_EQ(in[2].value, IncrementSink::kIncrement);
+      EXPECT_EQ(in[3].op, il::Op::Pop);
+      for (size_t i = 0; i < old_code->instructions.size(); ++i) {
+        // Short branches may widen; everything else is the same instruction.
+        const auto& a = old_code->instructions[i];
+        const auto& b = in[i + 4];
+        bool branch = a.info().operand == il::Operand::ShortBr || a.info().operand == il::Operand::Br;
+        if (branch) continue;
+        EXPECT_EQ(a.op, b.op) << name << " rid " << rid << " instruction " << i;
+        if (a.op != il::Op::Switch) {
+          EXPECT_EQ(a.value, b.value) << name << " rid " << rid << " instruction " << i;
+        }
+      }
+      EXPECT_EQ(body->clauses.size(), original->clauses.size());
+      EXPECT_EQ(body->local_sig_token, original->local_sig_token);
+      EXPECT_EQ(body->init_locals(), original->init_locals());
+      EXPECT_GE(body->max_stack, std::max<uint16_t>(original->max_stack, 1));
+      ++bodies;
+    }
+  }
+  EXPECT_GT(bodies, 300u);
+}
