@@ -8,5 +8,6 @@ int run_dump(int argc, char** argv);
 int run_instrument(int argc, char** argv);
 int run_diff(int argc, char** argv);
 int run_report(int argc, char** argv);
+int run_profiled(int argc, char** argv);  ///< `run`
 
 }  // namespace cil::cli

@@ -10,13 +10,21 @@
 namespace {
 
 constexpr std::string_view kUsage = R"(Usage:
+  cil-instrument [instrument] IN -o OUT [--mode count|trace|wrap|noop] [--hooks HOOKS.dll]
+                 [--hook-type TYPE] [--include PATTERN]... [--exclude PATTERN]...
+                 [--method-rva RVA]... [--json]
   cil-instrument info IN [--json]
   cil-instrument dump IN [--method PATTERN]... [--json]
   cil-instrument diff OLD NEW [--method PATTERN]... [--json]
   cil-instrument report FILE... [--top N] [--json]
+  cil-instrument run [--mode count|events|args] [--include P]... [--exclude P]...
+                     [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]
   cil-instrument --help | --version
 
 Commands:
+  instrument  rewrite the methods of IN and write OUT: count calls (default), call
+          your own hooks (trace), or exercise the engine (wrap, noop); the word
+          'instrument' may be left out
   info    show PE and CLI headers, flags, ReadyToRun, strong name, debug directory,
           metadata streams, table row counts and the number of method bodies
   dump    list every method body (ildasm-like); PATTERN is a glob on
@@ -25,6 +33,9 @@ Commands:
           two assemblies (exit 1 when they differ)
   report  merge the count files of instrumented runs and list the methods of
           each assembly by number of calls
+  run     run a .NET command with the runtime profiler attached: call counts
+          (count), a log of runtime events (events) or of calls with their
+          arguments (args); exits with the command's status
 
 Run 'cil-instrument COMMAND --help' for a command's options; see cil-instrument(1).
 )";
@@ -51,6 +62,7 @@ int main(int argc, char** argv) {
   if (command == "instrument") return run_instrument(argc - 1, argv + 1);
   if (command == "diff") return run_diff(argc - 1, argv + 1);
   if (command == "report") return run_report(argc - 1, argv + 1);
+  if (command == "run") return run_profiled(argc - 1, argv + 1);
   // No command word: `cil-instrument IN -o OUT ...` instruments.
   if (!command.empty() && command[0] != '-') return run_instrument(argc, argv);
   print_usage_error(fmt::format("unknown option '{}'", command));

@@ -1,0 +1,225 @@
+// `cil-instrument run [--mode M] [--include P]... [--exclude P]... [--output DIR] [--stats FILE]
+// [--quiet] -- COMMAND [ARGS...]`: runs COMMAND with the runtime profiler attached and returns
+// its exit status.
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cxxopts.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "profiler/settings.h"
+
+namespace cil::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Exit statuses of `run` itself, as timeout(1) and env(1) use them: the command's own status
+/// otherwise.
+constexpr int kExitRunFailed = 125;   ///< run could not start the command
+constexpr int kExitCannotExec = 126;  ///< the command exists but cannot be executed
+constexpr int kExitNotFound = 127;    ///< no such command
+
+void print_run_error(std::string_view message) {
+  std::string line = fmt::format("cil-instrument: run: {}\n", message);
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+/// The profiler library beside this executable.
+std::string profiler_path() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  fs::path lib = self.parent_path() / std::string(profiler::kLibraryName);
+  return fs::exists(lib, ec) ? lib.string() : "";
+}
+
+/// Splits argv at "--" or, without one, at the first argument that is neither an option nor
+/// an option's value. Returns the index where the command starts (argc when there is none).
+int command_start(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--") return i;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a.empty() || a[0] != '-') return i;
+    bool takes_value = a == "--mode" || a == "--include" || a == "--exclude" || a == "--output" || a == "-o" ||
+                       a == "--stats";
+    if (takes_value) ++i;
+  }
+  return argc;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += profiler::kPatternSeparator;
+    out += item;
+  }
+  return out;
+}
+
+/// Files the profiler of process `pid` wrote into `dir`, sorted.
+std::vector<std::string> files_of(const std::string& dir, pid_t pid) {
+  std::vector<std::string> found;
+  std::string pid_part = fmt::format(".{}.", pid);
+  std::string ours = fmt::format("cil-instrument.{}.", pid);
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    // <Assembly>.<pid>.counts.json, or <Assembly>.<pid>.2.counts.json for a second module with
+    // the same assembly name.
+    bool count_file = name.find(pid_part) != std::string::npos && name.ends_with(".counts.json");
+    if (count_file || name.rfind(ours, 0) == 0) found.push_back((fs::path(dir) / name).string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+}  // namespace
+
+int run_profiled(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument run",
+                           "Run a .NET command with the cil-instrument profiler attached; exit with its status.");
+  options.add_options()
+      ("mode", "count, events or args", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
+      ("stats", "append the profiler's rewrite timings to FILE (one JSON line per process)", cxxopts::value<std::string>(), "FILE")
+      ("q,quiet", "do not list the files written")
+      ("h,help", "show this help");
+  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
+  int start = command_start(argc, argv);
+  int option_count = start;
+  cxxopts::ParseResult args;
+  try {
+    args = options.parse(option_count, argv);
+  } catch (const cxxopts::exceptions::exception& e) {
+    print_usage_error(fmt::format("run: {}", e.what()));
+    return kExitUsage;
+  }
+  if (args.count("help")) {
+    write_stdout(options.help());
+    return kExitOk;
+  }
+  if (start < argc && std::string_view(argv[start]) == "--") ++start;
+  if (start >= argc) {
+    print_usage_error("run: missing the command to run (cil-instrument run [OPTIONS] -- COMMAND [ARGS...])");
+    return kExitUsage;
+  }
+  std::string mode = args["mode"].as<std::string>();
+  if (mode != "count" && mode != "events" && mode != "args") {
+    print_usage_error(fmt::format("run: unknown mode '{}' (count, events or args)", mode));
+    return kExitUsage;
+  }
+  std::vector<std::string> include, exclude;
+  if (args.count("include")) include = args["include"].as<std::vector<std::string>>();
+  if (args.count("exclude")) exclude = args["exclude"].as<std::vector<std::string>>();
+  for (const auto* list : {&include, &exclude})
+    for (const auto& pattern : *list)
+      if (pattern.find(profiler::kPatternSeparator) != std::string::npos || pattern.empty()) {
+        print_usage_error(fmt::format("run: pattern '{}' is empty or contains '{}'", pattern, profiler::kPatternSeparator));
+        return kExitUsage;
+      }
+
+  std::string library = profiler_path();
+  if (library.empty()) {
+    print_run_error(fmt::format("cannot find {} next to the cil-instrument executable", profiler::kLibraryName));
+    return kExitRunFailed;
+  }
+  std::error_code ec;
+  fs::path output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::current_path(ec);
+  if (!output.empty()) fs::create_directories(output, ec);
+  output = fs::absolute(output, ec);
+  if (ec || !fs::is_directory(output, ec)) {
+    print_run_error(fmt::format("cannot create the output directory '{}'", output.string()));
+    return kExitRunFailed;
+  }
+  std::string stats;
+  if (args.count("stats")) stats = fs::absolute(args["stats"].as<std::string>(), ec).string();
+
+  // While the command runs, ^C and ^\ are for it: its status says what they did.
+  struct sigaction ignore {}, old_int {}, old_quit {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  std::fflush(nullptr);
+  // A pipe that closes on exec: the child writes errno to it when exec fails.
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    print_run_error(fmt::format("cannot start '{}': {}", argv[start], std::strerror(errno)));
+    return kExitRunFailed;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    print_run_error(fmt::format("cannot start '{}': {}", argv[start], std::strerror(errno)));
+    return kExitRunFailed;
+  }
+  if (pid == 0) {
+    close(exec_pipe[0]);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    setenv(profiler::kEnvEnable, "1", 1);
+    setenv(profiler::kEnvClsid, std::string(profiler::kClsidText).c_str(), 1);
+    setenv(profiler::kEnvPath, library.c_str(), 1);
+    setenv(profiler::kEnvMode, mode.c_str(), 1);
+    setenv(profiler::kEnvOutput, output.c_str(), 1);
+    if (include.empty()) unsetenv(profiler::kEnvInclude);
+    else setenv(profiler::kEnvInclude, join(include).c_str(), 1);
+    if (exclude.empty()) unsetenv(profiler::kEnvExclude);
+    else setenv(profiler::kEnvExclude, join(exclude).c_str(), 1);
+    if (stats.empty()) unsetenv(profiler::kEnvStats);
+    else setenv(profiler::kEnvStats, stats.c_str(), 1);
+    execvp(argv[start], argv + start);
+    int error = errno;
+    ssize_t written = write(exec_pipe[1], &error, sizeof error);
+    (void)written;
+    _exit(kExitCannotExec);
+  }
+  close(exec_pipe[1]);
+  int exec_error = 0;
+  ssize_t got;
+  while ((got = read(exec_pipe[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+  }
+  close(exec_pipe[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  if (got == sizeof exec_error) {
+    print_run_error(fmt::format("cannot run '{}': {}", argv[start], std::strerror(exec_error)));
+    return exec_error == ENOENT ? kExitNotFound : kExitCannotExec;
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : kExitRunFailed;
+
+  if (!args.count("quiet")) {
+    std::vector<std::string> files = files_of(output.string(), pid);
+    std::string diagnostics = fmt::format("{}/cil-instrument.{}.log", output.string(), pid);
+    std::string lines;
+    for (const auto& file : files)
+      lines += fmt::format("cil-instrument: run: {} {}\n", file == diagnostics ? "warnings in" : "wrote", file);
+    if (files.empty())
+      lines += fmt::format("cil-instrument: run: no files written by process {} (no selected method ran, or the profiler did not load)\n", pid);
+    std::fwrite(lines.data(), 1, lines.size(), stderr);
+  }
+  return code;
+}
+
+}  // namespace cil::cli
