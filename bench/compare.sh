@@ -103,7 +103,7 @@ for input in "${inputs[@]}"; do
 
   size=$(stat -L -c %s "$input")
   row="$name|$(awk -v b="$size" 'BEGIN{printf "%.1f", b/1048576}')"
-  ours_wall=""
+  ours_wall="" ours_cpu=""
   for side in "${sides[@]}"; do
     out="$work/$name.$side.dll"
     if grep -q failed "$work/$side.times" || [ ! -f "$out" ]; then
@@ -123,20 +123,23 @@ for input in "${inputs[@]}"; do
     [ "$info" = ok ] || methods+="!"
     if [ "$side" = ours ]; then
       ours_wall=$wall
+      ours_cpu=$cpu
       row+="|$methods|$wall|$cpu|$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')|$(awk -v k="$kb" -v b="$size" 'BEGIN{printf "%.2f", k*1024/b}')"
     else
-      row+="|$methods|$wall|$cpu|$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')|$(awk -v c="$wall" -v o="$ours_wall" 'BEGIN{if (o > 0) printf "%.0fx", c/o; else print "-"}')"
+      row+="|$methods|$wall|$cpu|$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')"
+      row+="|$(awk -v c="$wall" -v o="$ours_wall" -v cc="$cpu" -v oc="$ours_cpu" 'BEGIN{if (o > 0 && oc > 0) printf "%.1fx (%.1fx)", c/o, cc/oc; else print "-"}')"
     fi
   done
   rows+=("$row")
 done
 
 # The table: one line per input; per side: methods, median wall and CPU s, peak RSS MB, and for
-# ours the RSS / input ratio, for Cecil the speedup of ours (median wall / median wall).
+# ours the RSS / input ratio, for Cecil the speedup of ours: Cecil's median wall / ours, and in
+# parentheses the same on CPU time, which load from other processes disturbs much less.
 echo
 echo "runs per tool and input: $runs (wall s, cpu s = user + system: medians; RSS: highest); $(nproc) cores; $tool"
 header="input|MB|ours methods|ours wall|ours cpu|ours RSS MB|RSS/input"
-for side in "${sides[@]:1}"; do header+="|$side methods|wall|cpu|RSS MB|speedup"; done
+for side in "${sides[@]:1}"; do header+="|$side methods|wall|cpu|RSS MB|speedup (cpu)"; done
 {
   echo "$header"
   for row in "${rows[@]}"; do echo "$row"; done
