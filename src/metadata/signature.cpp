@@ -90,7 +90,7 @@ Expected<TypeSig> decode_type(ByteReader& r, unsigned depth) {
     }
     case ElementType::Internal:
       // ELEMENT_TYPE_INTERNAL carries a pointer-sized runtime handle; only in runtime-made blobs.
-      CIL_TRY(r.skip(8));
+      t.handle = CIL_TRY(r.u64());
       break;
     default:
       return r.error_at(at, fmt::format("unknown element type {:#04x}", b));
@@ -240,6 +240,12 @@ void encode_type(std::vector<uint8_t>& out, const TypeSig& t) {
     case ElementType::FnPtr:
       encode_method_sig(out, *t.method);
       break;
+    case ElementType::Internal: {
+      uint8_t handle[8];
+      store_le(handle, t.handle);
+      out.insert(out.end(), handle, handle + 8);
+      break;
+    }
     default:
       break;
   }

@@ -50,6 +50,7 @@ struct TypeSig {
   ElementType element = ElementType::End;
   Token token = 0;          ///< Class, ValueType: the TypeDefOrRef token
   uint32_t number = 0;      ///< Var, MVar: the parameter index
+  uint64_t handle = 0;      ///< Internal: the runtime handle, kept so that the blob re-encodes
   std::vector<CustomModifier> modifiers;  ///< modifiers that precede this type, in order
   std::vector<TypeSig> children;
   std::shared_ptr<const ArrayShape> shape;  ///< Array

@@ -69,5 +69,20 @@ TEST(Signature, Malformed) {
   EXPECT_FALSE(decode_method_sig(blob({0x00, 0x02, 0x01, 0x41, 0x08, 0x41, 0x08})));  // two sentinels
 }
 
+// Regression (tests/fuzz/regressions/signature-internal-handle-dropped): the 8-byte handle after
+// ELEMENT_TYPE_INTERNAL was skipped when decoding and not written back, so the re-encoded blob
+// lost it and the rest of the signature was read from the wrong bytes.
+TEST(Signature, InternalHandleRoundTrip) {
+  std::vector<uint8_t> b{0x00, 2, 0x01, 0x21, 1, 2, 3, 4, 5, 6, 7, 8, 0x08};  // void (<internal>, int32)
+  auto sig = decode_method_sig(blob(b));
+  ASSERT_TRUE(sig) << sig.error().to_string();
+  ASSERT_EQ(sig->params.size(), 2u);
+  EXPECT_EQ(sig->params[0].element, ElementType::Internal);
+  EXPECT_EQ(sig->params[0].handle, 0x0807060504030201u);
+  std::vector<uint8_t> again;
+  encode_method_sig(again, *sig);
+  EXPECT_EQ(again, b);
+}
+
 }  // namespace
 }  // namespace cil::md
