@@ -193,7 +193,7 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
     const EhSectionLayout& s = sections[si];
     while (out.size() % 4) out.push_back(0);
     size_t start = out.size();
-    uint8_t kind = kSectEhTable | (s.fat ? kSectFatFormat : 0) | (si + 1 < sections.size() ? kSectMoreSects : 0);
+    uint8_t kind = s.kind | (s.fat ? kSectFatFormat : 0) | (si + 1 < sections.size() ? kSectMoreSects : 0);
     out.push_back(kind);
     if (s.fat) {
       out.push_back(s.data_size & 0xFF);
@@ -203,6 +203,10 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
       out.push_back(static_cast<uint8_t>(s.data_size));
       out.push_back(0);
       out.push_back(0);
+    }
+    if (s.kind != kSectEhTable) {
+      out.insert(out.end(), s.other_data.begin(), s.other_data.end());
+      continue;
     }
     for (uint32_t k = 0; k < s.clause_count; ++k) {
       if (next_clause >= clauses.size()) return encode_error("EH section layout holds more clauses than the body");

@@ -53,10 +53,13 @@ Status parse_sections(ByteReader& r, MethodBody& body) {
       return r.error_at(section_start, fmt::format("EH section DataSize {} is smaller than its header", layout.data_size));
     if (!r.contains(section_start, layout.data_size))
       return r.error_at(section_start, fmt::format("EH section of {} bytes runs past the end of the section", layout.data_size));
-    if ((kind & 0x3F) != kSectEhTable) {
-      // Not an EH table (OptILTable is reserved): skip it whole.
-      CIL_TRY(r.seek(section_start + layout.data_size));
-      body.sections.push_back(layout);
+    layout.kind = kind & 0x3F;
+    if (layout.kind != kSectEhTable) {
+      // Not an EH table (OptILTable is reserved): keep its bytes, read no clauses from it.
+      CIL_TRY(r.seek(section_start + 4));
+      auto data = CIL_TRY(r.bytes(layout.data_size - 4));
+      layout.other_data.assign(data.begin(), data.end());
+      body.sections.push_back(std::move(layout));
       continue;
     }
     uint32_t clause_size = layout.fat ? 24 : 12;

@@ -45,6 +45,10 @@ struct EhSectionLayout {
   bool fat = false;
   uint32_t clause_count = 0;
   uint32_t data_size = 0;  ///< as stored; may exceed what the clauses need
+  uint8_t kind = kSectEhTable;  ///< the low six bits of the Kind byte
+  /// A section of another kind (OptILTable is reserved, II.25.4.5) holds no clauses: its bytes
+  /// after the 4-byte header are kept so that it re-encodes as it was, never as an EH table.
+  std::vector<uint8_t> other_data;
 };
 
 struct MethodBody {

@@ -3,6 +3,9 @@
 
 #include <vector>
 
+#include "il/body_encoder.h"
+#include "il/body_model.h"
+#include "il/instruction.h"
 #include "il/method_body.h"
 
 namespace cil::il {
@@ -161,6 +164,35 @@ TEST(MethodBody, BadEhSections) {
     auto b = base;  // MoreSects but nothing follows
     EXPECT_FALSE(parse(b));
   }
+}
+
+// Regression (tests/fuzz/regressions/il/non-eh-section-reencoded-as-eh): a reserved (non-EH)
+// section before the EH table was written back with the EH-table kind, so its bytes were read
+// as clauses by the next reader.
+TEST(MethodBody, NonEhSectionKeepsItsKindAndBytes) {
+  auto b = fat_header(kMoreSects, 2, 4, 0);
+  b.insert(b.end(), {0, 0, 0, 0x2A});
+  b.push_back(kSectOptIlTable | kSectMoreSects);  // reserved kind, 16 bytes
+  b.push_back(16);
+  put16(b, 0);
+  for (uint8_t i = 1; i <= 12; ++i) b.push_back(i);
+  b.push_back(kSectEhTable);  // one finally clause
+  b.push_back(4 + 12);
+  put16(b, 0);
+  put16(b, 2); put16(b, 0); b.push_back(1); put16(b, 1); b.push_back(2); put32(b, 0);
+  auto body = parse(b);
+  ASSERT_TRUE(body) << body.error().to_string();
+  ASSERT_EQ(body->clauses.size(), 1u);
+  ASSERT_EQ(body->sections.size(), 2u);
+  EXPECT_EQ(body->sections[0].kind, kSectOptIlTable);
+  EXPECT_EQ(body->sections[0].other_data.size(), 12u);
+  auto code = decode_code(body->code, body->code_file_offset);
+  ASSERT_TRUE(code);
+  auto model = BodyModel::from(*body, *code);
+  ASSERT_TRUE(model) << model.error().to_string();
+  auto again = encode_body(*model);
+  ASSERT_TRUE(again) << again.error().to_string();
+  EXPECT_EQ(*again, b);
 }
 
 }  // namespace
