@@ -14,20 +14,15 @@ bool has_il_body(const md::Module& module, uint32_t rid) {
 }
 
 Expected<MethodBody> read_body(const md::Module& module, uint32_t rid) {
-  std::string name = fmt::format("MethodDef 0x{:08X} body", md::make_token(md::TableId::MethodDef, rid));
+  auto named = [rid](Error e) {
+    e.structure = fmt::format("MethodDef 0x{:08X} body", md::make_token(md::TableId::MethodDef, rid));
+    return e;
+  };
   uint32_t rva = module.tables().get(md::TableId::MethodDef, rid, md::col::MethodDef::Rva);
   auto reader = module.image().reader_from(rva, "method body");
-  if (!reader) {
-    Error e = std::move(reader).error();
-    e.structure = name;
-    return e;
-  }
+  if (!reader) return named(std::move(reader).error());
   auto body = parse_method_body(*reader);
-  if (!body) {
-    Error e = std::move(body).error();
-    e.structure = name;
-    return e;
-  }
+  if (!body) return named(std::move(body).error());
   return body;
 }
 

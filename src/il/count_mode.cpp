@@ -314,6 +314,12 @@ Status CountMode::measure_probe(CallEffects& effects) {
   return ok();
 }
 
+std::vector<Instr> CountMode::next_probe() const {
+  BodyModel scratch;
+  CounterRef counter{counts_field_, int64_, slots_, 0};
+  return counter_probe(scratch, counter, increment_);
+}
+
 void CountMode::add_probe(BodyModel& body) const {
   CounterRef counter;
   counter.array_field = counts_field_;

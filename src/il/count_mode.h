@@ -25,6 +25,8 @@ class CountMode {
   /// whose full name is `name`. The probe uses no argument and leaves the stack as it found it,
   /// so it goes first even in constructors. Call commit() once the body is kept.
   void add_probe(BodyModel& body) const;
+  /// The probe for the next slot, as instructions (for prepend_code, which needs no model).
+  std::vector<Instr> next_probe() const;
   /// Assigns the slot of the last probe to `rid`.
   void commit(uint32_t rid, std::string_view name);
   uint32_t slots() const { return slots_; }

@@ -9,6 +9,7 @@
 #include "il/body_reader.h"
 #include "il/constructor.h"
 #include "il/max_stack.h"
+#include "il/prepend.h"
 #include "il/rewriter.h"
 #include "il/trace_mode.h"
 #include "metadata/module_editor.h"
@@ -168,13 +169,9 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   if (count) CIL_TRY(count->measure_probe(effects));
 
   const auto& t = m.tables();
-  // Room for the new bodies: the old ones plus a margin for probes, wraps and alignment.
-  size_t estimate = 4096;
-  for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
-    if (!has_il_body(m, rid)) continue;
-    if (auto body = read_body(m, rid)) estimate += body->total_size + (options.mode == Mode::Noop ? 4 : 64);
-  }
-  editor.reserve_bodies(estimate);
+  // Room for the new bodies, so the section is never copied as it grows: more than the input can
+  // hold. Only address space: pages that are never written are never resident.
+  editor.reserve_bodies(m.bytes().size() + size_t{t.rows(TableId::MethodDef)} * 96 + 4096);
 
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
     std::string name = printer.method_name(rid);
@@ -194,14 +191,19 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     auto rewrite = [&]() -> Status {
       MethodBody body = CIL_TRY(read_body(m, rid));
       DecodedCode code = CIL_TRY(decode_code(body.code, body.code_file_offset));
+      if (options.mode == Mode::Count) {
+        // Only a prologue: the engine splices it in without building the model. The probe is
+        // stack-neutral and runs on an empty stack, so no path gets deeper than the original's
+        // deepest or the probe's own: the bound needs no new simulation.
+        CIL_TRY(check_targets(body, code));
+        std::vector<Instr> probe = count->next_probe();
+        uint16_t max_stack = std::max(body.max_stack, count->probe_max_stack());
+        std::vector<uint8_t> bytes = CIL_TRY(prepend_code(body, probe, max_stack));
+        return editor.set_method_body(rid, bytes);
+      }
       BodyModel model = CIL_TRY(BodyModel::from(body, code));
       switch (options.mode) {
-        case Mode::Count:
-          // The probe is stack-neutral and runs on an empty stack: no path gets deeper than
-          // the original's deepest or the probe's, so the bound needs no new simulation.
-          count->add_probe(model);
-          model.max_stack = std::max(model.max_stack, count->probe_max_stack());
-          break;
+        case Mode::Count: break;  // handled above
         case Mode::Noop: break;
         case Mode::Wrap: {
           MethodShape shape = CIL_TRY(method_shape(m, rid));

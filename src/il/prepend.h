@@ -1,0 +1,26 @@
+// The engine's fast path for the commonest rewrite: straight-line code at method entry. The
+// original instructions keep their bytes (branch displacements are relative, and both ends of
+// every branch move together), exception clauses shift, and the header and EH sections are
+// chosen by the same rules as encode_body — so the result is byte-identical to inserting the
+// code into the BodyModel at index 0 and encoding, without building the model.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "il/body_model.h"
+#include "il/instruction.h"
+#include "il/method_body.h"
+#include "pe/error.h"
+
+namespace cil::il {
+
+/// Checks what BodyModel::from checks: every branch, switch and clause boundary falls on an
+/// instruction boundary (or the end of the code).
+Status check_targets(const MethodBody& body, const DecodedCode& code);
+
+/// `body` with `code` (no branches, no switches) inserted at entry and max stack `max_stack`.
+Expected<std::vector<uint8_t>> prepend_code(const MethodBody& body, std::span<const Instr> code, uint16_t max_stack);
+
+}  // namespace cil::il
