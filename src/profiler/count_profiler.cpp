@@ -34,6 +34,13 @@ bool never_instrumented(std::string_view name) { return name.rfind("System.Threa
 
 std::string token_text(mdToken token) { return fmt::format("0x{:08X}", token); }
 
+/// Per thread: the state of the exception being dispatched.
+struct Dispatch {
+  bool catcher_found = false;
+  bool written = false;  ///< counts already written for this exception
+};
+thread_local Dispatch t_dispatch;
+
 }  // namespace
 
 int64_t* NativeCounters::allocate() {
@@ -46,7 +53,8 @@ int64_t* NativeCounters::allocate() {
 }
 
 std::pair<DWORD, DWORD> CountProfiler::event_mask() const {
-  DWORD low = COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES | COR_PRF_MONITOR_MODULE_LOADS;
+  DWORD low = COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES | COR_PRF_MONITOR_MODULE_LOADS |
+              COR_PRF_MONITOR_EXCEPTIONS;
   // Framework code comes precompiled (ReadyToRun) and inlined into other precompiled code: a
   // selected framework method would run without its probe. Everything is JIT-compiled instead.
   if (config_.framework_selected) low |= COR_PRF_DISABLE_INLINING | COR_PRF_DISABLE_ALL_NGEN_IMAGES;
@@ -207,6 +215,26 @@ HRESULT CountProfiler::ModuleUnloadStarted(ModuleID module) {
       modules_by_id_.erase(it);
     }
     modules_->forget(module);
+  });
+}
+
+HRESULT CountProfiler::ExceptionThrown(ObjectID) {
+  t_dispatch = Dispatch{};
+  return S_OK;
+}
+
+HRESULT CountProfiler::ExceptionSearchCatcherFound(FunctionID) {
+  t_dispatch.catcher_found = true;
+  return S_OK;
+}
+
+HRESULT CountProfiler::ExceptionUnwindFunctionEnter(FunctionID) {
+  return guarded("ExceptionUnwindFunctionEnter", [&] {
+    if (t_dispatch.catcher_found || t_dispatch.written) return;
+    // Unwinding with no catcher: the process is about to end. (A false alarm, such as an
+    // exception caught by native code, only writes the files early; Shutdown writes them again.)
+    t_dispatch.written = true;
+    finish();
   });
 }
 

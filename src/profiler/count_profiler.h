@@ -37,6 +37,12 @@ class CountProfiler final : public ProfilerBase {
   HRESULT JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) override;
   HRESULT JITInlining(FunctionID caller, FunctionID callee, BOOL* should_inline) override;
   HRESULT ModuleUnloadStarted(ModuleID module) override;
+  // An exception that no frame catches ends the process without Shutdown: its second pass
+  // starts without a catcher found, and the counts are written then (offline count mode
+  // writes them from the UnhandledException event, at the same point).
+  HRESULT ExceptionThrown(ObjectID thrown) override;
+  HRESULT ExceptionSearchCatcherFound(FunctionID function) override;
+  HRESULT ExceptionUnwindFunctionEnter(FunctionID function) override;
 
  protected:
   std::pair<DWORD, DWORD> event_mask() const override;
