@@ -76,6 +76,11 @@ mkdir -p "$BIN/trace/mono"
 echo "mcs    bin/trace/mono/TraceHooks.dll"
 mcs -nologo -optimize+ -debug- -target:library -out:"$BIN/trace/mono/TraceHooks.dll" "$TD"/src/TraceHooks/*.cs
 
+# --- runtime profiler (cil-instrument run): the program its tests run, a CPU-bound one for bench/ ---
+mkdir -p "$BIN/profiler"
+cs "$BIN/profiler/Profiled.dll" /optimize+ /debug-
+cs "$BIN/profiler/CpuBound.dll" /optimize+ /debug-
+
 # --- debug directory entries: CodeView + PdbChecksum + EmbeddedPortablePdb / separate .pdb ---
 cs "$BIN/DebugInfo.Embedded.dll" /optimize+ /debug:embedded
 cs "$BIN/DebugInfo.Portable.dll" /optimize+ /debug:portable
