@@ -24,7 +24,8 @@ constexpr uint32_t kTypeAbstractSealed = 0x0080 | 0x0100;
 constexpr uint32_t kFieldAssemblyStatic = 0x0003 | 0x0010;
 constexpr uint32_t kFieldHasRva = 0x0100;
 constexpr uint32_t kTypeExplicitSealed = 0x0010 | 0x0100;
-/// Mono refuses value types over 1 MiB, so the method table is split into chunks below that.
+/// Mono refuses value types over 1 MiB, so the method table is split into chunks below that
+/// (a single longer line, which no real name makes, gets a chunk of its own).
 constexpr size_t kChunkSize = 512 * 1024;
 constexpr uint32_t kMethodPrivateStatic = 0x0001 | 0x0010 | 0x0080;
 constexpr uint32_t kMethodAssemblyStatic = 0x0003 | 0x0010 | 0x0080;
@@ -299,9 +300,14 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
 }
 
 void CountMode::commit(uint32_t rid, std::string_view name) {
-  if (slots_) table_.push_back('\n');  // JSON strings hold no raw newline: lines split cleanly
   std::string line = fmt::format("{:08X}", md::make_token(TableId::MethodDef, rid)) + json_string(name);
-  table_.insert(table_.end(), line.begin(), line.end());
+  if (table_.empty() || table_.back().size() + line.size() + 1 > kChunkSize) {
+    table_.emplace_back();
+    table_.back().reserve(std::max(kChunkSize, line.size()));
+  } else {
+    table_.back().push_back('\n');  // JSON strings hold no raw newline: lines split cleanly
+  }
+  table_.back().insert(table_.back().end(), line.begin(), line.end());
   ++slots_;
 }
 
@@ -377,19 +383,7 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
     bool method_ptr = m.tables().rows(TableId::MethodPtr) > 0;
     Token value_type = CIL_TRY(refs_->type("System", "ValueType"));
     uint32_t extends = *md::encode_coded_index(md::CodedIndex::TypeDefOrRef, value_type);
-    size_t start = 0;
-    while (start < table_.size()) {
-      size_t end = std::min(table_.size(), start + kChunkSize);
-      if (end < table_.size()) {
-        // Cut after the last newline in range; a single longer line gets a chunk of its own.
-        size_t cut = end;
-        while (cut > start && table_[cut - 1] != '\n') --cut;
-        if (cut > start) end = cut;
-        else while (end < table_.size() && table_[end] != '\n') ++end;
-      }
-      std::vector<uint8_t> bytes(table_.begin() + start, table_.begin() + end);
-      if (!bytes.empty() && bytes.back() == '\n') bytes.pop_back();
-      start = end < table_.size() && table_[end] == '\n' ? end + 1 : end;
+    for (auto& bytes : table_) {
       uint32_t size = static_cast<uint32_t>(bytes.size());
       uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
       uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;

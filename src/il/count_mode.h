@@ -50,7 +50,8 @@ class CountMode {
   md::Token counts_field_ = 0;
   uint32_t slots_ = 0;
   uint16_t probe_max_stack_ = 8;
-  std::vector<uint8_t> table_;  ///< one line per slot: token in hex, then the name as a JSON string
+  /// One line per slot: token in hex, then the name as a JSON string; in chunks of whole lines.
+  std::vector<std::vector<uint8_t>> table_;
   md::Token int64_ = 0;
   md::Token increment_ = 0;
   md::Token cctor_ = 0, write_ = 0, on_exit_ = 0, on_unhandled_ = 0, append_chunk_ = 0;

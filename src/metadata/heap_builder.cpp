@@ -32,7 +32,26 @@ std::vector<uint8_t> joined(std::span<const uint8_t> original, const std::vector
   return out;
 }
 
+/// Lookups answered by a linear scan before the original heap is indexed: a few dozen scans cost
+/// less than an index of every entry (time and, for a large heap, megabytes), and most jobs
+/// (count mode) look up only that many.
+constexpr uint32_t kScansBeforeIndex = 64;
+
 }  // namespace
+
+std::optional<uint32_t> StringHeapBuilder::search_original(std::string_view text) const {
+  // An entry starts at 0 or after a NUL and ends at a NUL.
+  std::string_view heap(reinterpret_cast<const char*>(original_.data()), original_.size());
+  size_t from = 0;
+  while (true) {
+    size_t at = heap.find(text, from);
+    if (at == std::string_view::npos) return std::nullopt;
+    bool starts = at == 0 || heap[at - 1] == '\0';
+    bool ends = at + text.size() < heap.size() && heap[at + text.size()] == '\0';
+    if (starts && ends) return static_cast<uint32_t>(at);
+    from = at + 1;
+  }
+}
 
 void StringHeapBuilder::index_original() {
   indexed_ = true;
@@ -47,8 +66,12 @@ void StringHeapBuilder::index_original() {
 
 uint32_t StringHeapBuilder::add(std::string_view text) {
   if (text.empty()) return 0;
-  if (!indexed_) index_original();
-  if (auto it = original_index_.find(text); it != original_index_.end()) return it->second;
+  if (!indexed_ && ++lookups_ > kScansBeforeIndex) index_original();
+  if (indexed_) {
+    if (auto it = original_index_.find(text); it != original_index_.end()) return it->second;
+  } else if (auto found = search_original(text)) {
+    return *found;
+  }
   auto it = known_.find(std::string(text));
   if (it != known_.end()) return it->second;
   uint32_t index = base_size(original_) + static_cast<uint32_t>(added_.size());
@@ -90,11 +113,29 @@ void BlobHeapBuilder::index_original() {
   }
 }
 
+std::optional<uint32_t> BlobHeapBuilder::search_original(std::string_view blob) const {
+  ByteReader r(original_, 0, "#Blob heap");
+  if (r.size()) (void)r.skip(1);
+  while (!r.at_end()) {
+    uint32_t start = static_cast<uint32_t>(r.position());
+    auto length = r.compressed_u32();
+    if (!length) break;
+    auto bytes = r.bytes(*length);
+    if (!bytes) break;
+    if (bytes->size() == blob.size() && std::memcmp(bytes->data(), blob.data(), blob.size()) == 0) return start;
+  }
+  return std::nullopt;
+}
+
 uint32_t BlobHeapBuilder::add(std::span<const uint8_t> blob) {
   if (blob.empty()) return 0;
-  if (!indexed_) index_original();
   std::string_view view(reinterpret_cast<const char*>(blob.data()), blob.size());
-  if (auto it = original_index_.find(view); it != original_index_.end()) return it->second;
+  if (!indexed_ && ++lookups_ > kScansBeforeIndex) index_original();
+  if (indexed_) {
+    if (auto it = original_index_.find(view); it != original_index_.end()) return it->second;
+  } else if (auto found = search_original(view)) {
+    return *found;
+  }
   std::string key(view);
   auto it = known_.find(key);
   if (it != known_.end()) return it->second;

@@ -34,8 +34,10 @@ class StringHeapBuilder {
 
  private:
   void index_original();
+  std::optional<uint32_t> search_original(std::string_view text) const;
   std::span<const uint8_t> original_;
   bool indexed_ = false;
+  uint32_t lookups_ = 0;  ///< searches so far; past a few, the original heap gets an index
   std::unordered_map<std::string_view, uint32_t> original_index_;  ///< views into the original heap
   std::unordered_map<std::string, uint32_t> known_;                ///< added entries
   std::vector<uint8_t> added_;
@@ -55,8 +57,10 @@ class BlobHeapBuilder {
 
  private:
   void index_original();
+  std::optional<uint32_t> search_original(std::string_view blob) const;
   std::span<const uint8_t> original_;
   bool indexed_ = false;
+  uint32_t lookups_ = 0;
   std::unordered_map<std::string_view, uint32_t> original_index_;
   std::unordered_map<std::string, uint32_t> known_;
   std::vector<uint8_t> added_;
