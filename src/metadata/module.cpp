@@ -1,6 +1,8 @@
 // Loading a module and building the owner and nesting maps.
 #include "metadata/module.h"
 
+#include <algorithm>
+
 #include "pe/file_io.h"
 
 namespace cil::md {
@@ -25,17 +27,18 @@ Status Module::init() {
 
   const TablesStream& t = tables();
   uint32_t types = t.rows(TableId::TypeDef);
+  method_lists_ = list_starts(TableId::TypeDef, col::TypeDef::MethodList);
+  field_lists_ = list_starts(TableId::TypeDef, col::TypeDef::FieldList);
+  param_lists_ = list_starts(TableId::MethodDef, col::MethodDef::ParamList);
   method_owner_.assign(size_t{t.rows(TableId::MethodDef)} + 1, 0);
   field_owner_.assign(size_t{t.rows(TableId::Field)} + 1, 0);
   for (uint32_t type = 1; type <= types; ++type) {
-    auto [mfirst, mlast] = list_range(TableId::TypeDef, type, col::TypeDef::MethodList,
-                                      t.rows(TableId::MethodPtr) ? TableId::MethodPtr : TableId::MethodDef);
+    auto [mfirst, mlast] = list_range(method_lists_, type, t.rows(TableId::MethodPtr) ? TableId::MethodPtr : TableId::MethodDef);
     for (uint32_t i = mfirst; i < mlast; ++i) {
       uint32_t method = list_entry(TableId::MethodPtr, TableId::MethodDef, i);
       if (method && method < method_owner_.size() && !method_owner_[method]) method_owner_[method] = type;
     }
-    auto [ffirst, flast] = list_range(TableId::TypeDef, type, col::TypeDef::FieldList,
-                                      t.rows(TableId::FieldPtr) ? TableId::FieldPtr : TableId::Field);
+    auto [ffirst, flast] = list_range(field_lists_, type, t.rows(TableId::FieldPtr) ? TableId::FieldPtr : TableId::Field);
     for (uint32_t i = ffirst; i < flast; ++i) {
       uint32_t field = list_entry(TableId::FieldPtr, TableId::Field, i);
       if (field && field < field_owner_.size() && !field_owner_[field]) field_owner_[field] = type;
@@ -50,14 +53,20 @@ Status Module::init() {
   return ok();
 }
 
-std::pair<uint32_t, uint32_t> Module::list_range(TableId owner, uint32_t rid, uint8_t column, TableId list) const {
+std::vector<uint32_t> Module::list_starts(TableId owner, uint8_t column) const {
   const TablesStream& t = tables();
-  uint32_t list_end = t.rows(list) + 1;
-  uint32_t first = t.get(owner, rid, column);
-  uint32_t last = rid < t.rows(owner) ? t.get(owner, rid + 1, column) : list_end;
+  std::vector<uint32_t> starts(size_t{t.rows(owner)} + 1, 0);
+  uint32_t high = 0;
+  for (uint32_t rid = 1; rid <= t.rows(owner); ++rid) starts[rid] = high = std::max(high, t.get(owner, rid, column));
+  return starts;
+}
+
+std::pair<uint32_t, uint32_t> Module::list_range(const std::vector<uint32_t>& starts, uint32_t rid, TableId list) const {
+  uint32_t list_end = tables().rows(list) + 1;
+  uint32_t first = starts[rid];
+  uint32_t last = rid + 1 < starts.size() ? starts[rid + 1] : list_end;
   if (first == 0 || first >= list_end) return {0, 0};
   if (last > list_end) last = list_end;
-  if (last < first) last = first;
   return {first, last};
 }
 
@@ -72,8 +81,7 @@ std::vector<uint32_t> Module::methods_of(uint32_t type_rid) const {
   std::vector<uint32_t> out;
   const TablesStream& t = tables();
   if (!t.valid_rid(TableId::TypeDef, type_rid)) return out;
-  auto [first, last] = list_range(TableId::TypeDef, type_rid, col::TypeDef::MethodList,
-                                  t.rows(TableId::MethodPtr) ? TableId::MethodPtr : TableId::MethodDef);
+  auto [first, last] = list_range(method_lists_, type_rid, t.rows(TableId::MethodPtr) ? TableId::MethodPtr : TableId::MethodDef);
   for (uint32_t i = first; i < last; ++i) {
     if (uint32_t m = list_entry(TableId::MethodPtr, TableId::MethodDef, i)) out.push_back(m);
   }
@@ -84,8 +92,7 @@ std::vector<uint32_t> Module::params_of(uint32_t method_rid) const {
   std::vector<uint32_t> out;
   const TablesStream& t = tables();
   if (!t.valid_rid(TableId::MethodDef, method_rid)) return out;
-  auto [first, last] = list_range(TableId::MethodDef, method_rid, col::MethodDef::ParamList,
-                                  t.rows(TableId::ParamPtr) ? TableId::ParamPtr : TableId::Param);
+  auto [first, last] = list_range(param_lists_, method_rid, t.rows(TableId::ParamPtr) ? TableId::ParamPtr : TableId::Param);
   for (uint32_t i = first; i < last; ++i) {
     if (uint32_t p = list_entry(TableId::ParamPtr, TableId::Param, i)) out.push_back(p);
   }

@@ -49,8 +49,12 @@ class Module {
  private:
   Module() = default;
   Status init();
-  /// [first, last) list range of row `rid` of `owner` through `column`, clamped to the list.
-  std::pair<uint32_t, uint32_t> list_range(TableId owner, uint32_t rid, uint8_t column, TableId list) const;
+  /// The list column of every row of `owner` as a running maximum, index 0 unused. ECMA-335
+  /// lists are sorted (II.22.37); an unsorted hostile column would otherwise let every row own
+  /// most of the list, costing rows x list entries. Sorted columns are unchanged.
+  std::vector<uint32_t> list_starts(TableId owner, uint8_t column) const;
+  /// [first, last) list range of row `rid` of `owner` from its list starts, clamped to the list.
+  std::pair<uint32_t, uint32_t> list_range(const std::vector<uint32_t>& starts, uint32_t rid, TableId list) const;
   uint32_t list_entry(TableId ptr_table, TableId target, uint32_t index) const;
 
   std::vector<uint8_t> bytes_;
@@ -60,6 +64,9 @@ class Module {
   std::vector<uint32_t> method_owner_;
   std::vector<uint32_t> field_owner_;
   std::vector<uint32_t> enclosing_;
+  std::vector<uint32_t> method_lists_;  ///< TypeDef.MethodList starts
+  std::vector<uint32_t> field_lists_;   ///< TypeDef.FieldList starts
+  std::vector<uint32_t> param_lists_;   ///< MethodDef.ParamList starts
 };
 
 }  // namespace cil::md
