@@ -489,18 +489,21 @@ std::string Printer::method_header(uint32_t rid) {
     }
   }
   out += ' ';
-  std::vector<std::string> names;
-  for (uint32_t p : module_.params_of(rid)) {
-    uint32_t seq = t.get(TableId::Param, p, col::Param::Sequence);
-    if (seq == 0 || seq > 0xFFFF) continue;
-    if (names.size() < seq) names.resize(seq);
-    names[seq - 1] = std::string(module_.string_or_placeholder(t.get(TableId::Param, p, col::Param::Name)));
-  }
   uint32_t owner = module_.method_owner(rid);
   std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" +
                      quote_identifier(module_.string_or_placeholder(t.get(TableId::MethodDef, rid, col::MethodDef::Name)));
   auto r = module_.blobs().reader(t.get(TableId::MethodDef, rid, col::MethodDef::Signature), "method signature");
   Expected<MethodSig> sig = r ? decode_method_sig(*r) : Expected<MethodSig>(r.error());
+  // Only names of parameters the signature has: a Sequence from the file (up to 0xFFFF) must
+  // not size the list, or every method sharing a hostile Param list costs 64K strings.
+  std::vector<std::string> names;
+  size_t param_count = sig ? sig->params.size() : 0;
+  for (uint32_t p : module_.params_of(rid)) {
+    uint32_t seq = t.get(TableId::Param, p, col::Param::Sequence);
+    if (seq == 0 || seq > param_count) continue;
+    if (names.size() < seq) names.resize(seq);
+    names[seq - 1] = std::string(module_.string_or_placeholder(t.get(TableId::Param, p, col::Param::Name)));
+  }
   if (!sig) out += name + "(" + bad_blob("method signature", sig.error()) + ")";
   else {
     if (sig->generic()) name += generic_parameter_list(make_token(TableId::MethodDef, rid), sig->generic_count);

@@ -78,5 +78,27 @@ TEST(Limits, UnsortedListsStayDisjoint) {
   EXPECT_EQ(mod.method_owner(3), 4u);
 }
 
+TEST(Limits, ParamSequenceDoesNotSizeTheNameList) {
+  // Each method owns one Param whose Sequence is 0xFFFF: the .method line needs names only for
+  // the parameters its signature has (before, each line built 65,535 empty names).
+  MiniModule m;
+  uint32_t name = m.strings.add("p");
+  std::vector<uint8_t> sig{0x00, 1, 0x01, 0x08};  // void (int32)
+  uint32_t blob = m.blobs.add(sig);
+  const uint32_t methods = 20000;
+  for (uint32_t i = 1; i <= methods; ++i) {
+    m.tables.add(TableId::MethodDef, {0, 0, 0, name, blob, i});
+    m.tables.add(TableId::Param, {0, 0xFFFF, name});
+  }
+  auto module = m.parse();
+  ASSERT_TRUE(module) << module.error().to_string();
+  md::Printer printer(**module);
+  auto started = std::chrono::steady_clock::now();
+  size_t total = 0;
+  for (uint32_t rid = 1; rid <= methods; ++rid) total += printer.method_header(rid).size();
+  EXPECT_GT(total, 0u);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+}
+
 }  // namespace
 }  // namespace cil
