@@ -1,6 +1,7 @@
 // Bounds-checked access to heap entries.
 #include "metadata/heaps.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -49,14 +50,14 @@ Expected<std::span<const uint8_t>> BlobHeap::get(uint32_t index) const {
   return r.data();
 }
 
-Expected<std::u16string> UserStringHeap::get(uint32_t index) const {
+Expected<std::u16string> UserStringHeap::get(uint32_t index, size_t max_units) const {
   if (index >= data_.size()) return index_error("#US heap", index);
   ByteReader heap(data_, file_offset_, "#US heap");
   CIL_TRY(heap.seek(index));
   uint32_t length = CIL_TRY(heap.compressed_u32());
   auto bytes = CIL_TRY(heap.bytes(length));
   // II.24.2.4: UTF-16 code units, then one flag byte when the length is odd.
-  size_t units = bytes.size() / 2;
+  size_t units = std::min(bytes.size() / 2, max_units);
   std::u16string text(units, u'\0');
   if (units) std::memcpy(text.data(), bytes.data(), units * 2);
   return text;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -51,8 +52,8 @@ class BlobHeap : public Heap {
 class UserStringHeap : public Heap {
  public:
   using Heap::Heap;
-  /// The UTF-16 string at `index` (its trailing flag byte dropped).
-  Expected<std::u16string> get(uint32_t index) const;
+  /// The UTF-16 string at `index` (its trailing flag byte dropped), at most `max_units` of it.
+  Expected<std::u16string> get(uint32_t index, size_t max_units = SIZE_MAX) const;
 };
 
 class GuidHeap : public Heap {

@@ -14,6 +14,18 @@ bool plain_char(char c) {
 
 std::string token_text(Token token) { return fmt::format("0x{:08X}", token); }
 
+/// Cuts `text` to kMaxPrintedText bytes, on a UTF-8 character boundary, and marks the cut.
+std::string clip(std::string text) {
+  if (text.size() <= kMaxPrintedText) return text;
+  size_t end = kMaxPrintedText;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  text.resize(end);
+  text += "...";
+  return text;
+}
+
+bool full(const std::string& text) { return text.size() > kMaxPrintedText; }
+
 std::string bad_token(Token token) { return fmt::format("<bad token {}>", token_text(token)); }
 
 std::string bad_blob(std::string_view what, const Error& e) {
@@ -74,21 +86,27 @@ std::string quote_identifier(std::string_view name) {
   return out;
 }
 
+namespace {
+
+void escape_unit(char16_t c, std::string& out) {
+  switch (c) {
+    case u'"': out += "\\\""; break;
+    case u'\\': out += "\\\\"; break;
+    case u'\n': out += "\\n"; break;
+    case u'\r': out += "\\r"; break;
+    case u'\t': out += "\\t"; break;
+    default:
+      if (c >= 0x20 && c < 0x7F) out += static_cast<char>(c);
+      else out += fmt::format("\\u{:04X}", static_cast<unsigned>(c));
+  }
+}
+
+}  // namespace
+
 std::string escape_string(std::u16string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char16_t c : text) {
-    switch (c) {
-      case u'"': out += "\\\""; break;
-      case u'\\': out += "\\\\"; break;
-      case u'\n': out += "\\n"; break;
-      case u'\r': out += "\\r"; break;
-      case u'\t': out += "\\t"; break;
-      default:
-        if (c >= 0x20 && c < 0x7F) out += static_cast<char>(c);
-        else out += fmt::format("\\u{:04X}", static_cast<unsigned>(c));
-    }
-  }
+  for (char16_t c : text) escape_unit(c, out);
   return out;
 }
 
@@ -122,8 +140,8 @@ std::string Printer::type_def_name(uint32_t rid) {
     }
     name += n;
   }
-  type_def_names_[rid] = name;
-  return name;
+  type_def_names_[rid] = clip(std::move(name));
+  return type_def_names_[rid];
 }
 
 std::string Printer::type_def_ref(uint32_t rid) {
@@ -148,8 +166,8 @@ std::string Printer::type_def_ref(uint32_t rid) {
     }
     out += quote_identifier(n);
   }
-  type_def_quoted_[rid] = out;
-  return out;
+  type_def_quoted_[rid] = clip(std::move(out));
+  return type_def_quoted_[rid];
 }
 
 std::string Printer::scope_prefix(Token scope, unsigned depth) {
@@ -184,6 +202,7 @@ std::string Printer::type_ref_name(uint32_t rid, unsigned depth) {
     name += '.';
   }
   name += quote_identifier(n);
+  name = clip(std::move(name));
   if (depth == 0) type_ref_names_[rid] = name;
   return name;
 }
@@ -207,6 +226,7 @@ std::string Printer::type_spec(uint32_t rid) {
     text = sig ? type(*sig) : bad_blob("TypeSpec signature", sig.error());
   }
   --spec_depth_;
+  text = clip(std::move(text));
   type_spec_names_[rid] = text;
   return text;
 }
@@ -252,7 +272,7 @@ std::string Printer::type(const TypeSig& t) {
       }
       case ElementType::GenericInst: {
         out = type(t.children.at(0)) + "<";
-        for (size_t i = 1; i < t.children.size(); ++i) {
+        for (size_t i = 1; i < t.children.size() && !full(out); ++i) {
           if (i > 1) out += ',';
           out += type(t.children[i]);
         }
@@ -262,7 +282,7 @@ std::string Printer::type(const TypeSig& t) {
       case ElementType::FnPtr: {
         const MethodSig& m = *t.method;
         out = "method " + call_convention(m) + type(m.return_type) + " *(";
-        for (size_t i = 0; i < m.params.size(); ++i) {
+        for (size_t i = 0; i < m.params.size() && !full(out); ++i) {
           if (i) out += ", ";
           if (m.sentinel == static_cast<int32_t>(i)) out += "..., ";
           out += type(m.params[i]);
@@ -275,11 +295,12 @@ std::string Printer::type(const TypeSig& t) {
     }
   }
   for (const auto& mod : t.modifiers) {
+    if (full(out)) break;
     out += mod.required ? " modreq(" : " modopt(";
     out += type_token(mod.type);
     out += ")";
   }
-  return out;
+  return clip(std::move(out));
 }
 
 std::string Printer::call_convention(const MethodSig& sig) {
@@ -301,7 +322,7 @@ std::string Printer::call_convention(const MethodSig& sig) {
 std::string Printer::method_sig_text(const MethodSig& sig, std::string_view name,
                                      const std::vector<std::string>* param_names) {
   std::string out = call_convention(sig) + type(sig.return_type) + " " + std::string(name) + "(";
-  for (size_t i = 0; i < sig.params.size(); ++i) {
+  for (size_t i = 0; i < sig.params.size() && !full(out); ++i) {
     if (i) out += ", ";
     if (sig.sentinel == static_cast<int32_t>(i)) out += "..., ";
     out += type(sig.params[i]);
@@ -312,7 +333,7 @@ std::string Printer::method_sig_text(const MethodSig& sig, std::string_view name
   }
   if (sig.sentinel == static_cast<int32_t>(sig.params.size())) out += sig.params.empty() ? "..." : ", ...";
   out += ")";
-  return out;
+  return clip(std::move(out));
 }
 
 std::string Printer::owner_text(Token parent) {
@@ -336,7 +357,7 @@ std::string Printer::method_name(uint32_t rid) {
   std::string out = owner ? type_def_name(owner) : "?";
   out += "::";
   out += module_.string_or_placeholder(t.get(TableId::MethodDef, rid, col::MethodDef::Name));
-  return out;
+  return clip(std::move(out));
 }
 
 std::string Printer::field_name(uint32_t rid) {
@@ -346,7 +367,7 @@ std::string Printer::field_name(uint32_t rid) {
   std::string out = owner ? type_def_name(owner) : "?";
   out += "::";
   out += module_.string_or_placeholder(t.get(TableId::Field, rid, col::Field::Name));
-  return out;
+  return clip(std::move(out));
 }
 
 std::string Printer::method_token(Token token) {
@@ -383,7 +404,7 @@ std::string Printer::method_token(Token token) {
       auto args = decode_method_spec_sig(*r);
       if (!args) return bad_blob("MethodSpec signature", args.error());
       std::string inst = "<";
-      for (size_t i = 0; i < args->size(); ++i) {
+      for (size_t i = 0; i < args->size() && !full(inst); ++i) {
         if (i) inst += ',';
         inst += type((*args)[i]);
       }
@@ -391,8 +412,8 @@ std::string Printer::method_token(Token token) {
       std::string base = token_table(method) == TableId::MethodSpec ? bad_token(method) : method_token(method);
       // Insert the instantiation after the method name, before the parameter list.
       size_t paren = base.find('(');
-      if (paren == std::string::npos || base[0] == '<') return base + inst;
-      return base.substr(0, paren) + inst + base.substr(paren);
+      if (paren == std::string::npos || base[0] == '<') return clip(base + inst);
+      return clip(base.substr(0, paren) + inst + base.substr(paren));
     }
     default:
       return bad_token(token);
@@ -423,7 +444,7 @@ std::string Printer::field_token(Token token) {
   if (!r) return bad_blob("field signature", r.error());
   auto sig = decode_field_sig(*r);
   if (!sig) return bad_blob("field signature", sig.error());
-  return type(*sig) + " " + name;
+  return clip(type(*sig) + " " + name);
 }
 
 std::string Printer::any_token(Token token) {
@@ -452,20 +473,26 @@ std::string Printer::standalone_method_sig(Token token) {
   auto sig = decode_method_sig(*r);
   if (!sig) return bad_blob("call site signature", sig.error());
   std::string out = call_convention(*sig) + type(sig->return_type) + "(";
-  for (size_t i = 0; i < sig->params.size(); ++i) {
+  for (size_t i = 0; i < sig->params.size() && !full(out); ++i) {
     if (i) out += ", ";
     if (sig->sentinel == static_cast<int32_t>(i)) out += "..., ";
     out += type(sig->params[i]);
   }
   out += ")";
-  return out;
+  return clip(std::move(out));
 }
 
 std::string Printer::user_string(Token token) {
   if (token_type(token) != kUserStringTokenType) return bad_token(token);
-  auto text = module_.metadata().user_strings().get(token_rid(token));
+  // Read no more than can be printed: many ldstr may name one huge string.
+  auto text = module_.metadata().user_strings().get(token_rid(token), kMaxPrintedText + 1);
   if (!text) return bad_blob("user string", text.error());
-  return "\"" + escape_string(*text) + "\"";
+  std::string out = "\"";
+  size_t used = 0;
+  while (used < text->size() && !full(out)) escape_unit((*text)[used++], out);
+  out += '"';
+  if (used < text->size()) out += "...";
+  return out;
 }
 
 std::string Printer::method_header(uint32_t rid) {
@@ -523,7 +550,7 @@ std::string Printer::method_header(uint32_t rid) {
       out += word;
     }
   }
-  return out;
+  return clip(std::move(out));
 }
 
 std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
@@ -542,12 +569,12 @@ std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
   }
   std::string out = "<";
   auto it = generic_param_names_.find(owner);
-  for (uint32_t i = 0; i < count && i < 0x10000; ++i) {
+  for (uint32_t i = 0; i < count && i < 0x10000 && !full(out); ++i) {
     if (i) out += ',';
     bool named = it != generic_param_names_.end() && i < it->second.size() && !it->second[i].empty();
     out += named ? quote_identifier(it->second[i]) : fmt::format("T{}", i);
   }
-  return out + ">";
+  return clip(out + ">");
 }
 
 std::string Printer::locals(uint32_t sig_token, bool init) {
@@ -563,14 +590,14 @@ std::string Printer::locals(uint32_t sig_token, bool init) {
     if (!sig) {
       out += bad_blob("local variable signature", sig.error());
     } else {
-      for (size_t i = 0; i < sig->size(); ++i) {
+      for (size_t i = 0; i < sig->size() && !full(out); ++i) {
         if (i) out += ", ";
         out += fmt::format("{} V_{}", type((*sig)[i]), i);
       }
     }
   }
   out += ")";
-  return out;
+  return clip(std::move(out));
 }
 
 }  // namespace cil::md

@@ -11,6 +11,12 @@
 
 namespace cil::md {
 
+/// Longest text printed for one name, type, signature, token or string (man page, LIMITS).
+/// Longer text is cut and ends in "...": TypeSpecs that name other TypeSpecs twice over double
+/// their text at every level, and many instructions may name one huge blob, so without a cap a
+/// small file could print gigabytes.
+inline constexpr size_t kMaxPrintedText = 16384;
+
 /// Quotes an identifier the way ildasm does when it is not a plain ILAsm name.
 std::string quote_identifier(std::string_view name);
 /// Escapes UTF-16 text as an ILAsm string literal body (without the quotes).

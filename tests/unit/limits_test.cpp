@@ -57,6 +57,50 @@ TEST(Limits, SyntheticModuleReads) {
   EXPECT_EQ((*module)->tables().rows(TableId::TypeDef), 1u);
 }
 
+TEST(Limits, PrintedTextOfDoublingTypeSpecs) {
+  // TypeSpec k is Pair<TypeSpec k+1, TypeSpec k+1>: the full name of TypeSpec 1 would double 30
+  // times (gigabytes from a 300-byte file). Every printed text is cut at kMaxPrintedText.
+  MiniModule m;
+  uint32_t pair = m.tables.add(TableId::TypeRef, {0, m.strings.add("Pair`2"), m.strings.add("Ns")});
+  const uint32_t levels = 31;  // rids up to 31 fit one-byte coded indexes
+  for (uint32_t k = 1; k <= levels; ++k) {
+    auto next = static_cast<uint8_t>((k + 1) << 2 | 2);
+    std::vector<uint8_t> sig{0x15, 0x12, static_cast<uint8_t>(pair << 2 | 1), 2, 0x12, next, 0x12, next};
+    if (k == levels) sig = {0x08};
+    m.tables.add(TableId::TypeSpec, {m.blobs.add(sig)});
+  }
+  auto module = m.parse();
+  ASSERT_TRUE(module) << module.error().to_string();
+  md::Printer printer(**module);
+  auto started = std::chrono::steady_clock::now();
+  std::string text = printer.type_token(md::make_token(TableId::TypeSpec, 1));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+  EXPECT_LE(text.size(), md::kMaxPrintedText + 3);
+  EXPECT_EQ(text.substr(text.size() - 3), "...");
+  EXPECT_EQ(printer.type_token(md::make_token(TableId::TypeSpec, levels - 1)), "class Ns.Pair`2<class int32,class int32>");
+}
+
+TEST(Limits, PrintedTextOfHugeUserString) {
+  MiniModule m;
+  std::vector<uint8_t> us{0};
+  const uint32_t units = 100000;
+  std::vector<uint8_t> blob(units * 2 + 1, 0);
+  for (uint32_t i = 0; i < units; ++i) blob[2 * i] = 'a';
+  uint32_t length = static_cast<uint32_t>(blob.size());
+  us.push_back(static_cast<uint8_t>(0xC0 | (length >> 24)));
+  us.push_back(static_cast<uint8_t>(length >> 16));
+  us.push_back(static_cast<uint8_t>(length >> 8));
+  us.push_back(static_cast<uint8_t>(length));
+  us.insert(us.end(), blob.begin(), blob.end());
+  auto root = testing::metadata_root({{"#~", m.tables.build()}, {"#Strings", m.strings.data}, {"#US", us}});
+  auto module = md::Module::parse(testing::pe_image(root));
+  ASSERT_TRUE(module) << module.error().to_string();
+  md::Printer printer(**module);
+  std::string text = printer.user_string(0x70000001);
+  EXPECT_LE(text.size(), md::kMaxPrintedText + 8);
+  EXPECT_EQ(text.substr(text.size() - 4), "\"...");
+}
+
 TEST(Limits, UnsortedListsStayDisjoint) {
   // MethodList 1 (<Module>), 3, 1, 3: ECMA-335 lists are sorted; read as a running maximum, no
   // type owns methods that an earlier type owns, so walking every type's list stays linear
