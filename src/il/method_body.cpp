@@ -115,6 +115,10 @@ Expected<MethodBody> parse_method_body(ByteReader r) {
     body.max_stack = CIL_TRY(r.u16());
     body.code_size = CIL_TRY(r.u32());
     body.local_sig_token = CIL_TRY(r.u32());
+    if (body.code_size > kMaxCodeSize)
+      return make_error(ErrorKind::Limit, std::string(r.structure()),
+                        fmt::format("code size {:#x} exceeds the limit of {:#x}", body.code_size, kMaxCodeSize),
+                        r.base_offset() + 4);
     CIL_TRY(r.seek(body.header_size));
   } else {
     return r.error_at(0, fmt::format("header byte {:#04x} is neither tiny nor fat", first));

@@ -13,6 +13,9 @@ namespace cil::il {
 /// Caps on counts read from a body (see man page, LIMITS).
 inline constexpr uint32_t kMaxEhClauses = 65536;
 inline constexpr uint32_t kMaxEhSections = 1024;
+/// IL bytes of one body: 16 MiB, far above what compilers emit, so that one body cannot make
+/// the decoder (40 bytes per instruction) and the encoder allocate gigabytes.
+inline constexpr uint32_t kMaxCodeSize = 16u << 20;
 
 // Header and section flags (II.25.4.1, II.25.4.4, II.25.4.5)
 inline constexpr uint8_t kTinyFormat = 0x2;

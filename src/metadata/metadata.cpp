@@ -38,7 +38,9 @@ Expected<Metadata> Metadata::parse(ByteReader r) {
   CIL_TRY(r.skip(4));  // Reserved
   uint32_t version_length = CIL_TRY(r.u32());
   if (version_length > kMaxVersionLength)
-    return r.error_at(12, fmt::format("version string length {} exceeds {}", version_length, kMaxVersionLength));
+    return make_error(ErrorKind::Limit, std::string(r.structure()),
+                      fmt::format("version string length {} exceeds the limit of {}", version_length, kMaxVersionLength),
+                      r.base_offset() + 12);
   auto version = CIL_TRY(r.bytes(version_length));
   size_t end = 0;
   while (end < version.size() && version[end] != 0) ++end;

@@ -30,6 +30,14 @@ using testing::BlobBuilder;
 using testing::StringsBuilder;
 using testing::TablesBuilder;
 
+void put16(std::vector<uint8_t>& b, uint16_t v) {
+  b.push_back(static_cast<uint8_t>(v));
+  b.push_back(static_cast<uint8_t>(v >> 8));
+}
+void put32(std::vector<uint8_t>& b, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
 /// A module with one type and one method, for tests that add rows to it.
 struct MiniModule {
   TablesBuilder tables;
@@ -55,6 +63,201 @@ TEST(Limits, SyntheticModuleReads) {
   auto module = m.parse();
   ASSERT_TRUE(module) << module.error().to_string();
   EXPECT_EQ((*module)->tables().rows(TableId::TypeDef), 1u);
+}
+
+TEST(Limits, InputFileSize) {
+  // A sparse file one byte over the cap: refused from its size, before any byte is read.
+  auto path = std::filesystem::temp_directory_path() / fmt::format("cil-limit-{}.dll", ::getpid());
+  int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
+  ASSERT_GE(fd, 0);
+  bool sized = ::ftruncate(fd, static_cast<off_t>(kMaxInputSize) + 1) == 0;
+  ::close(fd);
+  if (!sized) {
+    std::filesystem::remove(path);
+    GTEST_SKIP() << "no sparse files here";
+  }
+  auto bytes = read_file(path.string());
+  std::filesystem::remove(path);
+  expect_limit(bytes);
+}
+
+TEST(Limits, Sections) {
+  MiniModule m;
+  auto image = testing::pe_image(testing::metadata_root(m.tables, m.strings, m.blobs));
+  store_le<uint16_t>(image.data() + testing::kCoffOffset + 2, pe::kMaxSections + 1);
+  expect_limit(pe::PeImage::parse(image));
+}
+
+TEST(Limits, DebugDirectoryEntries) {
+  MiniModule m;
+  auto metadata = testing::metadata_root(m.tables, m.strings, m.blobs);
+  uint32_t size = (pe::kMaxDebugEntries + 1) * pe::kDebugEntrySize;
+  auto image = testing::pe_image(metadata, {}, size);
+  uint32_t rva = testing::kCodeRva + static_cast<uint32_t>(metadata.size());
+  store_le<uint32_t>(image.data() + testing::kDirectoriesOffset + pe::kDebugDirectory * 8, rva);
+  store_le<uint32_t>(image.data() + testing::kDirectoriesOffset + pe::kDebugDirectory * 8 + 4, size);
+  auto pe = pe::PeImage::parse(image);
+  ASSERT_TRUE(pe) << pe.error().to_string();
+  expect_limit(pe::read_debug_directory(*pe));
+  store_le<uint32_t>(image.data() + testing::kDirectoriesOffset + pe::kDebugDirectory * 8 + 4, size - pe::kDebugEntrySize);
+  auto at_cap = pe::PeImage::parse(image);
+  EXPECT_TRUE(pe::read_debug_directory(*at_cap));  // 64 empty entries
+}
+
+TEST(Limits, Streams) {
+  MiniModule m;
+  std::vector<testing::Stream> streams{{"#~", m.tables.build()}, {"#Strings", m.strings.data}};
+  while (streams.size() < md::kMaxStreams) streams.push_back({"#Extra", {0, 0, 0, 0}});
+  auto at_cap = md::Module::parse(testing::pe_image(testing::metadata_root(streams)));
+  EXPECT_TRUE(at_cap) << at_cap.error().to_string();
+  streams.push_back({"#Extra", {0, 0, 0, 0}});
+  expect_limit(md::Module::parse(testing::pe_image(testing::metadata_root(streams))));
+}
+
+TEST(Limits, VersionString) {
+  std::vector<uint8_t> root;
+  put32(root, md::kMetadataSignature);
+  put16(root, 1);
+  put16(root, 1);
+  put32(root, 0);
+  put32(root, md::kMaxVersionLength + 1);
+  root.resize(root.size() + 260, 'v');
+  expect_limit(md::Metadata::parse(ByteReader(root, 0, "metadata root")));
+}
+
+TEST(Limits, RowsPerTable) {
+  MiniModule m;
+  m.tables.claim(TableId::TypeRef, md::kMaxRows + 1);
+  expect_limit(m.parse());
+}
+
+TEST(Limits, TablesAndHeapsStayInsideTheirStreams) {
+  // Memory stays proportional to the input: rows are allocated for only after every table is
+  // found to fit in the #~ stream, and every stream must lie inside the metadata, which lies in
+  // the file. A claim of 16M rows in a few bytes is refused at once.
+  MiniModule m;
+  m.tables.claim(TableId::MethodDef, md::kMaxRows);
+  auto started = std::chrono::steady_clock::now();
+  auto module = m.parse();
+  ASSERT_FALSE(module);
+  EXPECT_EQ(module.error().kind, ErrorKind::Format);
+  EXPECT_NE(module.error().message.find("runs past the end of the stream"), std::string::npos) << module.error().message;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(1));
+
+  auto root = testing::metadata_root(m.tables, m.strings, m.blobs);
+  // The first stream header's size field (after a 32-byte root header with a 12-byte version).
+  store_le<uint32_t>(root.data() + 36, 0x7FFFFFFF);
+  auto heap = md::Module::parse(testing::pe_image(root));
+  ASSERT_FALSE(heap);
+  EXPECT_NE(heap.error().message.find("lies outside the metadata"), std::string::npos) << heap.error().message;
+}
+
+std::vector<uint8_t> fat_body(uint32_t code_size, uint16_t flags = 0) {
+  std::vector<uint8_t> b;
+  put16(b, static_cast<uint16_t>(0x3000 | il::kFatFormat | flags));
+  put16(b, 8);
+  put32(b, code_size);
+  put32(b, 0);
+  return b;
+}
+
+TEST(Limits, CodeSize) {
+  // Refused from the header alone: the bytes need not exist.
+  auto b = fat_body(il::kMaxCodeSize + 1);
+  b.push_back(0x2A);
+  expect_limit(il::parse_method_body(ByteReader(b, 0, "method body")));
+  auto at_cap = fat_body(il::kMaxCodeSize);
+  at_cap.resize(at_cap.size() + il::kMaxCodeSize, 0x00);
+  EXPECT_TRUE(il::parse_method_body(ByteReader(at_cap, 0, "method body")));
+}
+
+std::vector<uint8_t> body_with_clauses(uint32_t clauses) {
+  auto b = fat_body(4, il::kMoreSects);
+  b.insert(b.end(), {0, 0, 0, 0x2A});
+  uint32_t size = 4 + clauses * 24;
+  b.push_back(il::kSectEhTable | il::kSectFatFormat);
+  b.push_back(static_cast<uint8_t>(size));
+  b.push_back(static_cast<uint8_t>(size >> 8));
+  b.push_back(static_cast<uint8_t>(size >> 16));
+  for (uint32_t i = 0; i < clauses; ++i) {
+    put32(b, 2);  // finally
+    put32(b, 0);
+    put32(b, 1);
+    put32(b, 1);
+    put32(b, 1);
+    put32(b, 0);
+  }
+  return b;
+}
+
+TEST(Limits, EhClausesPerMethod) {
+  auto at_cap = body_with_clauses(il::kMaxEhClauses);
+  auto body = il::parse_method_body(ByteReader(at_cap, 0, "method body"));
+  ASSERT_TRUE(body) << body.error().to_string();
+  EXPECT_EQ(body->clauses.size(), il::kMaxEhClauses);
+  auto over = body_with_clauses(il::kMaxEhClauses + 1);
+  expect_limit(il::parse_method_body(ByteReader(over, 0, "method body")));
+}
+
+TEST(Limits, EhSectionsPerMethod) {
+  auto b = fat_body(4, il::kMoreSects);
+  b.insert(b.end(), {0, 0, 0, 0x2A});
+  for (uint32_t i = 0; i <= il::kMaxEhSections; ++i) {
+    b.push_back(il::kSectEhTable | il::kSectMoreSects);  // empty small sections
+    b.push_back(4);
+    put16(b, 0);
+  }
+  expect_limit(il::parse_method_body(ByteReader(b, 0, "method body")));
+}
+
+TEST(Limits, SignatureDepth) {
+  auto nested = [](unsigned levels) {
+    std::vector<uint8_t> b{md::kSigField};
+    b.insert(b.end(), levels, static_cast<uint8_t>(md::ElementType::SzArray));
+    b.push_back(static_cast<uint8_t>(md::ElementType::I4));
+    return b;
+  };
+  auto at_cap = nested(md::kMaxSignatureDepth);
+  EXPECT_TRUE(md::decode_field_sig(ByteReader(at_cap, 0, "signature")));
+  auto over = nested(md::kMaxSignatureDepth + 1);
+  expect_limit(md::decode_field_sig(ByteReader(over, 0, "signature")));
+}
+
+TEST(Limits, NestedTypeDepthAndCycles) {
+  MiniModule m;
+  uint32_t name = m.strings.add("T");
+  const uint32_t types = md::kMaxNestingDepth + 10;
+  for (uint32_t i = 0; i < types; ++i) m.tables.add(TableId::TypeDef, {0, name, 0, 0, 1, 1});
+  // 2 in 3 in 4 ... in the last (a chain deeper than the cap), and a two-type cycle after it.
+  for (uint32_t rid = 2; rid < types + 1; ++rid) m.tables.add(TableId::NestedClass, {rid, rid + 1});
+  uint32_t a = m.tables.add(TableId::TypeDef, {0, name, 0, 0, 1, 1});
+  uint32_t b = m.tables.add(TableId::TypeDef, {0, name, 0, 0, 1, 1});
+  m.tables.add(TableId::NestedClass, {a, b});
+  m.tables.add(TableId::NestedClass, {b, a});
+  auto module = m.parse();
+  ASSERT_TRUE(module) << module.error().to_string();
+  md::Printer printer(**module);
+  EXPECT_EQ(printer.type_def_name(2).rfind("<nesting too deep>/", 0), 0u) << printer.type_def_name(2);
+  std::string shallow = printer.type_def_name(types + 1 - 3);  // three levels
+  EXPECT_EQ(shallow, "T/T/T/T");
+  EXPECT_EQ(printer.type_def_name(a).rfind("<nesting too deep>/", 0), 0u);
+  EXPECT_FALSE(printer.type_token(md::make_token(TableId::TypeDef, b)).empty());
+}
+
+TEST(Limits, TypeSpecCycles) {
+  MiniModule m;
+  // TypeSpec 1 is List<TypeSpec 2>, TypeSpec 2 is List<TypeSpec 1>.
+  uint32_t list = m.tables.add(TableId::TypeRef, {0, m.strings.add("List`1"), m.strings.add("Ns")});
+  for (uint32_t other : {2u, 1u}) {
+    std::vector<uint8_t> sig{0x15, 0x12, static_cast<uint8_t>(list << 2 | 1), 1, 0x12,
+                             static_cast<uint8_t>(other << 2 | 2)};
+    m.tables.add(TableId::TypeSpec, {m.blobs.add(sig)});
+  }
+  auto module = m.parse();
+  ASSERT_TRUE(module) << module.error().to_string();
+  md::Printer printer(**module);
+  std::string text = printer.type_token(md::make_token(TableId::TypeSpec, 1));
+  EXPECT_NE(text.find("<recursive TypeSpec 0x1B000001>"), std::string::npos) << text;
 }
 
 TEST(Limits, PrintedTextOfDoublingTypeSpecs) {
