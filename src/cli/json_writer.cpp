@@ -3,9 +3,12 @@
 
 #include <fmt/format.h>
 
+#include "metadata/text_encoding.h"
+
 namespace cil::cli {
 
-std::string json_quote(std::string_view text) {
+std::string json_quote(std::string_view raw) {
+  std::string text = md::valid_utf8(raw);
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {

@@ -236,7 +236,8 @@ Status write_append_chunk(md::ModuleEditor& editor, const Refs& x, Token method,
 
 }  // namespace
 
-std::string json_string(std::string_view text) {
+std::string json_string(std::string_view raw) {
+  std::string text = md::valid_utf8(raw);
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {

@@ -3,6 +3,45 @@
 
 namespace cil::md {
 
+namespace {
+
+/// Length of the valid UTF-8 sequence at text[i], or 0 when it is not one.
+size_t sequence_length(std::string_view text, size_t i) {
+  unsigned char c = static_cast<unsigned char>(text[i]);
+  uint32_t cp = 0, extra = 0, min = 0;
+  if (c < 0x80) return 1;
+  if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; extra = 1; min = 0x80; }
+  else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; extra = 2; min = 0x800; }
+  else if ((c & 0xF8) == 0xF0) { cp = c & 0x07; extra = 3; min = 0x10000; }
+  else return 0;
+  if (i + extra >= text.size()) return 0;
+  for (uint32_t k = 1; k <= extra; ++k) {
+    unsigned char next = static_cast<unsigned char>(text[i + k]);
+    if ((next & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (next & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return 1 + extra;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    size_t n = sequence_length(text, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 std::u16string utf8_to_utf16(std::string_view text) {
   std::u16string out;
   out.reserve(text.size());

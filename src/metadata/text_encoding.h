@@ -9,4 +9,8 @@ namespace cil::md {
 /// Decodes UTF-8; each byte of an invalid or truncated sequence becomes U+FFFD.
 std::u16string utf8_to_utf16(std::string_view text);
 
+/// `text` with every byte of an invalid or truncated UTF-8 sequence replaced by U+FFFD, so that
+/// names from a hostile file still make valid JSON.
+std::string valid_utf8(std::string_view text);
+
 }  // namespace cil::md

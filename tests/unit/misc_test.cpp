@@ -68,3 +68,16 @@ TEST(Json, QuoteAndStructure) {
 
 }  // namespace
 }  // namespace cil
+
+namespace cil {
+namespace {
+
+TEST(Json, InvalidUtf8BecomesReplacementCharacters) {
+  EXPECT_EQ(cli::json_quote("a\xff" "b"), "\"a\xEF\xBF\xBD" "b\"");
+  EXPECT_EQ(cli::json_quote("\xC3\xA9"), "\"\xC3\xA9\"") << "valid UTF-8 passes through";
+  EXPECT_EQ(cli::json_quote("\xE2\x82"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"") << "truncated sequence";
+  EXPECT_EQ(cli::json_quote("\xED\xA0\x80"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"") << "surrogate";
+}
+
+}  // namespace
+}  // namespace cil
