@@ -103,16 +103,7 @@ int run_diff(int argc, char** argv) {
   options.parse_positional({"inputs"});
   options.positional_help("OLD NEW");
   cxxopts::ParseResult args;
-  try {
-    args = options.parse(argc, argv);
-  } catch (const cxxopts::exceptions::exception& e) {
-    print_usage_error(e.what());
-    return kExitUsage;
-  }
-  if (args.count("help")) {
-    write_stdout(options.help());
-    return kExitOk;
-  }
+  if (auto done = parse_options(options, argc, argv, args)) return *done;
   std::vector<std::string> inputs;
   if (args.count("inputs")) inputs = args["inputs"].as<std::vector<std::string>>();
   if (inputs.size() != 2) {

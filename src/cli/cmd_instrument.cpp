@@ -63,16 +63,7 @@ int run_instrument(int argc, char** argv) {
   options.parse_positional({"input"});
   options.positional_help("IN");
   cxxopts::ParseResult args;
-  try {
-    args = options.parse(argc, argv);
-  } catch (const cxxopts::exceptions::exception& e) {
-    print_usage_error(e.what());
-    return kExitUsage;
-  }
-  if (args.count("help")) {
-    write_stdout(options.help());
-    return kExitOk;
-  }
+  if (auto done = parse_options(options, argc, argv, args)) return *done;
   if (!args.count("input")) {
     print_usage_error("missing input assembly");
     return kExitUsage;

@@ -78,16 +78,7 @@ int run_report(int argc, char** argv) {
   options.parse_positional({"files"});
   options.positional_help("FILE...");
   cxxopts::ParseResult args;
-  try {
-    args = options.parse(argc, argv);
-  } catch (const cxxopts::exceptions::exception& e) {
-    print_usage_error(e.what());
-    return kExitUsage;
-  }
-  if (args.count("help")) {
-    write_stdout(options.help());
-    return kExitOk;
-  }
+  if (auto done = parse_options(options, argc, argv, args)) return *done;
   size_t top = SIZE_MAX;
   if (args.count("top")) {
     std::string text = args["top"].as<std::string>();

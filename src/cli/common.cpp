@@ -35,3 +35,21 @@ bool write_stdout(std::string_view text) {
 }
 
 }  // namespace cil::cli
+
+namespace cil::cli {
+
+std::optional<int> parse_options(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& args) {
+  try {
+    args = options.parse(argc, argv);
+  } catch (const cxxopts::exceptions::exception& e) {
+    print_usage_error(e.what());
+    return kExitUsage;
+  }
+  if (args.count("help")) {
+    write_stdout(options.help());
+    return kExitOk;
+  }
+  return std::nullopt;
+}
+
+}  // namespace cil::cli

@@ -4,6 +4,10 @@
 #include <string>
 #include <string_view>
 
+#include <optional>
+
+#include <cxxopts.hpp>
+
 #include "pe/error.h"
 
 namespace cil::cli {
@@ -28,5 +32,9 @@ void print_warning(std::string_view file, std::string_view message);
 int exit_code_for(const Error& error);
 /// Writes to stdout in one call; returns false when stdout is broken.
 bool write_stdout(std::string_view text);
+
+/// Parses a command's options. Returns the exit status when the command is already done: a
+/// usage error (printed), or --help (help printed); nullopt when the command should run.
+std::optional<int> parse_options(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& args);
 
 }  // namespace cil::cli

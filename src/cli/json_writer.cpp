@@ -7,23 +7,7 @@
 
 namespace cil::cli {
 
-std::string json_quote(std::string_view raw) {
-  std::string text = md::valid_utf8(raw);
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
+std::string json_quote(std::string_view text) { return md::json_quote(text); }
 
 void JsonWriter::newline() {
   out_ += '\n';

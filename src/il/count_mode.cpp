@@ -32,13 +32,7 @@ constexpr uint32_t kMethodAssemblyStatic = 0x0003 | 0x0010 | 0x0080;
 constexpr uint32_t kMethodCctor = 0x0001 | 0x0010 | 0x0080 | 0x0800 | 0x1000;
 
 std::vector<uint8_t> method_sig(bool has_this, const TypeSig& ret, const std::vector<TypeSig>& params) {
-  md::MethodSig sig;
-  sig.convention = has_this ? md::kCallHasThis : md::kCallDefault;
-  sig.return_type = ret;
-  sig.params = params;
-  std::vector<uint8_t> out;
-  md::encode_method_sig(out, sig);
-  return out;
+  return md::method_signature(has_this, ret, params);
 }
 
 TypeSig prim(ElementType e) { return md::primitive(e); }
@@ -235,21 +229,6 @@ Status write_append_chunk(md::ModuleEditor& editor, const Refs& x, Token method,
 }
 
 }  // namespace
-
-std::string json_string(std::string_view raw) {
-  std::string text = md::valid_utf8(raw);
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
 
 Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs) {
   CountMode mode;

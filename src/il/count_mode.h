@@ -11,6 +11,7 @@
 #include "il/max_stack.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
+#include "metadata/text_encoding.h"
 
 namespace cil::il {
 
@@ -58,6 +59,6 @@ class CountMode {
 };
 
 /// Encodes `text` as a JSON string literal (quotes included).
-std::string json_string(std::string_view text);
+inline std::string json_string(std::string_view text) { return md::json_quote(text); }
 
 }  // namespace cil::il

@@ -33,13 +33,7 @@ std::vector<uint8_t> encode(const TypeSig& t) {
 }
 
 std::vector<uint8_t> method_sig(bool has_this, const TypeSig& ret, const std::vector<TypeSig>& params) {
-  md::MethodSig sig;
-  sig.convention = has_this ? md::kCallHasThis : md::kCallDefault;
-  sig.return_type = ret;
-  sig.params = params;
-  std::vector<uint8_t> out;
-  md::encode_method_sig(out, sig);
-  return out;
+  return md::method_signature(has_this, ret, params);
 }
 
 /// Value types of the base libraries that are byref-like (ref structs): boxing one is invalid IL.

@@ -262,6 +262,16 @@ void encode_method_sig(std::vector<uint8_t>& out, const MethodSig& sig) {
   }
 }
 
+std::vector<uint8_t> method_signature(bool has_this, const TypeSig& return_type, const std::vector<TypeSig>& params) {
+  MethodSig sig;
+  sig.convention = has_this ? kCallHasThis : kCallDefault;
+  sig.return_type = return_type;
+  sig.params = params;
+  std::vector<uint8_t> out;
+  encode_method_sig(out, sig);
+  return out;
+}
+
 TypeSig primitive(ElementType element) {
   TypeSig t;
   t.element = element;

@@ -94,6 +94,9 @@ void encode_method_sig(std::vector<uint8_t>& out, const MethodSig& sig);
 /// TypeDefOrRefOrSpecEncoded (II.23.2.8).
 void encode_type_def_or_ref(std::vector<uint8_t>& out, Token token);
 
+/// The blob of a default (or instance, with `has_this`) method signature.
+std::vector<uint8_t> method_signature(bool has_this, const TypeSig& return_type, const std::vector<TypeSig>& params);
+
 /// Shorthands for building types.
 TypeSig primitive(ElementType element);
 TypeSig class_type(Token token);

@@ -13,4 +13,7 @@ std::u16string utf8_to_utf16(std::string_view text);
 /// names from a hostile file still make valid JSON.
 std::string valid_utf8(std::string_view text);
 
+/// `text` as a JSON string literal, quotes included (invalid UTF-8 replaced as above).
+std::string json_quote(std::string_view text);
+
 }  // namespace cil::md
