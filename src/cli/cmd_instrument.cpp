@@ -134,7 +134,7 @@ int run_instrument(int argc, char** argv) {
     print_error(input, report.error());
     return exit_code_for(report.error());
   }
-  Status written = write_file_atomic(output, report->output.pieces());
+  Status written = write_file_atomic(output, report->output.pieces(), (*module)->copy_source());
   if (!written) {
     print_error(output, written.error());
     return kExitOutput;

@@ -8,13 +8,24 @@
 namespace cil::md {
 
 Expected<std::unique_ptr<Module>> Module::load(const std::string& path) {
-  std::vector<uint8_t> bytes = CIL_TRY(read_file(path));
-  return parse(std::move(bytes));
+  // Mapped, a large image costs memory only for the pages the job touches; what cannot be
+  // mapped (an empty file, a pipe) is read instead, and fails or parses the same way.
+  auto mapped = MappedFile::open(path);
+  if (!mapped) {
+    std::vector<uint8_t> bytes = CIL_TRY(read_file(path));
+    return parse(std::move(bytes));
+  }
+  std::unique_ptr<Module> module(new Module());
+  module->mapped_ = std::move(*mapped);
+  module->bytes_ = module->mapped_->bytes();
+  CIL_TRY(module->init());
+  return module;
 }
 
 Expected<std::unique_ptr<Module>> Module::parse(std::vector<uint8_t> bytes) {
   std::unique_ptr<Module> module(new Module());
-  module->bytes_ = std::move(bytes);
+  module->owned_ = std::move(bytes);
+  module->bytes_ = module->owned_;
   CIL_TRY(module->init());
   return module;
 }

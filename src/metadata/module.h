@@ -10,6 +10,7 @@
 #include "metadata/metadata.h"
 #include "pe/cli_header.h"
 #include "pe/error.h"
+#include "pe/file_io.h"
 #include "pe/pe_image.h"
 
 namespace cil::md {
@@ -25,6 +26,8 @@ class Module {
   static Expected<std::unique_ptr<Module>> parse(std::vector<uint8_t> bytes);
 
   std::span<const uint8_t> bytes() const { return bytes_; }
+  /// The file the bytes are mapped from, when load() could map it (for copies in the kernel).
+  CopySource copy_source() const { return mapped_ ? CopySource{mapped_->fd(), mapped_->bytes()} : CopySource{}; }
   const pe::PeImage& image() const { return image_; }
   const pe::CliHeader& cli() const { return cli_; }
   const Metadata& metadata() const { return metadata_; }
@@ -57,7 +60,9 @@ class Module {
   std::pair<uint32_t, uint32_t> list_range(const std::vector<uint32_t>& starts, uint32_t rid, TableId list) const;
   uint32_t list_entry(TableId ptr_table, TableId target, uint32_t index) const;
 
-  std::vector<uint8_t> bytes_;
+  std::vector<uint8_t> owned_;         ///< the bytes, when parsed from memory or read
+  std::optional<MappedFile> mapped_;   ///< the bytes, when mapped from the file
+  std::span<const uint8_t> bytes_;
   pe::PeImage image_;
   pe::CliHeader cli_;
   Metadata metadata_;

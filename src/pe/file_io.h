@@ -15,10 +15,42 @@ inline constexpr uint64_t kMaxInputSize = 0x7FFFFFFF;
 
 Expected<std::vector<uint8_t>> read_file(const std::string& path);
 
+/// A file mapped read-only into memory, with its descriptor kept open so that unchanged ranges
+/// can be copied to an output inside the kernel. Pages are read only when touched.
+class MappedFile {
+ public:
+  /// Maps `path`; fails for what cannot be mapped (an empty file, a pipe): use read_file then.
+  static Expected<MappedFile> open(const std::string& path);
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
+  int fd() const { return fd_; }
+
+ private:
+  MappedFile() = default;
+  void release();
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  int fd_ = -1;
+};
+
+/// Where the pieces of an output may come from without a copy through user space: ranges of
+/// `mapped`, the mapping of the file open as `fd`.
+struct CopySource {
+  int fd = -1;
+  std::span<const uint8_t> mapped;
+};
+
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// failure never leaves a partial file behind.
 Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
-/// The same for a file given as consecutive pieces.
-Status write_file_atomic(const std::string& path, std::span<const std::span<const uint8_t>> pieces);
+/// The same for a file given as consecutive pieces. Pieces that lie inside `source.mapped` are
+/// copied from `source.fd` with copy_file_range (falling back to write).
+Status write_file_atomic(const std::string& path, std::span<const std::span<const uint8_t>> pieces,
+                         const CopySource& source = {});
 
 }  // namespace cil
