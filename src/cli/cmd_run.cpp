@@ -108,16 +108,7 @@ int run_profiled(int argc, char** argv) {
   int start = command_start(argc, argv);
   int option_count = start;
   cxxopts::ParseResult args;
-  try {
-    args = options.parse(option_count, argv);
-  } catch (const cxxopts::exceptions::exception& e) {
-    print_usage_error(fmt::format("run: {}", e.what()));
-    return kExitUsage;
-  }
-  if (args.count("help")) {
-    write_stdout(options.help());
-    return kExitOk;
-  }
+  if (auto done = parse_options(options, option_count, argv, args)) return *done;
   if (start < argc && std::string_view(argv[start]) == "--") ++start;
   if (start >= argc) {
     print_usage_error("run: missing the command to run (cil-instrument run [OPTIONS] -- COMMAND [ARGS...])");

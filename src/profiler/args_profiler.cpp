@@ -108,6 +108,42 @@ std::string integer_text(const uint8_t* data, size_t size) {
   }
 }
 
+constexpr ULONG kNameCapacity = 1024;
+
+std::string wide_name(const WCHAR* buffer, ULONG length) {
+  while (length > 0 && buffer[length - 1] == 0) --length;
+  return to_utf8(std::u16string_view(buffer, length));
+}
+
+/// The full name of the type `type` extends, through the runtime's metadata; empty when none.
+std::string import_base_type_name(IMetaDataImport2* import, mdTypeDef type) {
+  mdToken extends = 0;
+  DWORD flags = 0;
+  if (FAILED(import->GetTypeDefProps(type, nullptr, 0, nullptr, &flags, &extends)) || IsNilToken(extends)) return "";
+  WCHAR name[kNameCapacity];
+  ULONG length = 0;
+  mdToken scope = 0;
+  HRESULT hr = TypeFromToken(extends) == mdtTypeRef ? import->GetTypeRefProps(extends, &scope, name, kNameCapacity, &length)
+               : TypeFromToken(extends) == mdtTypeDef ? import->GetTypeDefProps(extends, name, kNameCapacity, &length, nullptr, nullptr)
+                                                      : E_FAIL;
+  return SUCCEEDED(hr) ? wide_name(name, length) : "";
+}
+
+/// Parameter names 1..count through the runtime's metadata (empty where a Param row is missing).
+std::vector<std::string> import_param_names(IMetaDataImport2* import, mdMethodDef method, size_t count) {
+  std::vector<std::string> names(count);
+  for (size_t i = 0; i < count; ++i) {
+    mdParamDef param = 0;
+    WCHAR name[kNameCapacity];
+    ULONG length = 0;
+    if (import->GetParamForMethodIndex(method, static_cast<ULONG>(i + 1), &param) == S_OK &&
+        SUCCEEDED(import->GetParamProps(param, nullptr, nullptr, name, kNameCapacity, &length, nullptr, nullptr, nullptr,
+                                        nullptr)))
+      names[i] = wide_name(name, length);
+  }
+  return names;
+}
+
 }  // namespace
 
 std::pair<DWORD, DWORD> ArgsProfiler::event_mask() const {
@@ -143,7 +179,8 @@ bool ArgsProfiler::selects(FunctionID function) {
     if (auto it = decisions_.find({module, token}); it != decisions_.end()) return it->second;
   }
   auto entry = modules_->get(module);
-  bool chosen = entry && config_.filter.selects(modules_->method_name(*entry, token));
+  if (!entry) return false;  // not described yet: ask again next time
+  bool chosen = config_.filter.selects(modules_->method_name(*entry, token));
   std::lock_guard lock(mutex_);
   decisions_.emplace(std::make_pair(module, token), chosen);
   return chosen;
@@ -188,16 +225,19 @@ std::unique_ptr<ArgsProfiler::Hooked> ArgsProfiler::describe(FunctionID function
       hooked->this_is_value = (base == "System.ValueType" || base == "System.Enum") && hooked->this_type != "System.Enum";
     }
   });
-  if (signature.empty()) {
-    // No file: the runtime's metadata has the signature too.
-    IMetaDataImport2* import = nullptr;
-    if (SUCCEEDED(info()->GetModuleMetaData(entry.id, ofRead, IID_IMetaDataImport2, reinterpret_cast<IUnknown**>(&import))) &&
-        import) {
-      PCCOR_SIGNATURE sig = nullptr;
-      ULONG size = 0;
-      if (SUCCEEDED(import->GetMethodProps(token, nullptr, nullptr, 0, nullptr, nullptr, &sig, &size, nullptr, nullptr)) && sig)
-        signature.assign(sig, sig + size);
-      import->Release();
+  // No file (a module loaded from bytes, a dynamic one): the runtime's metadata has it all too.
+  ComPtr<IMetaDataImport2> import;
+  if (signature.empty() &&
+      SUCCEEDED(info()->GetModuleMetaData(entry.id, ofRead, IID_IMetaDataImport2, import.out_as<IUnknown>())) && import) {
+    PCCOR_SIGNATURE sig = nullptr;
+    ULONG size = 0;
+    mdTypeDef owner = 0;
+    if (SUCCEEDED(import->GetMethodProps(token, &owner, nullptr, 0, nullptr, nullptr, &sig, &size, nullptr, nullptr)) && sig)
+      signature.assign(sig, sig + size);
+    if (!IsNilToken(owner)) {
+      hooked->this_type = modules_->type_name(entry, owner);
+      std::string base = import_base_type_name(import.get(), owner);
+      hooked->this_is_value = (base == "System.ValueType" || base == "System.Enum") && hooked->this_type != "System.Enum";
     }
   }
   auto sig = md::decode_method_sig(ByteReader(signature, 0, "method signature"));
@@ -208,6 +248,7 @@ std::unique_ptr<ArgsProfiler::Hooked> ArgsProfiler::describe(FunctionID function
   hooked->has_this = sig->has_this() && !sig->explicit_this();
   hooked->vararg = sig->kind() == md::kCallVarArg;
   size_t count = sig->sentinel >= 0 ? static_cast<size_t>(sig->sentinel) : sig->params.size();
+  if (import) names = import_param_names(import.get(), token, count);
   modules_->with_file(entry, [&](const md::Module* file, md::Printer* printer) {
     for (size_t i = 0; i < count; ++i) {
       Param p;

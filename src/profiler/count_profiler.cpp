@@ -62,13 +62,16 @@ std::pair<DWORD, DWORD> CountProfiler::event_mask() const {
 }
 
 std::shared_ptr<CountProfiler::CountModule> CountProfiler::state_of(ModuleID module) {
-  std::lock_guard lock(mutex_);
-  auto& slot = modules_by_id_[module];
-  if (!slot) {
-    slot = std::make_shared<CountModule>();
-    slot->entry = modules_->get(module);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = modules_by_id_.find(module); it != modules_by_id_.end()) return it->second;
   }
-  return slot;
+  auto state = std::make_shared<CountModule>();
+  state->entry = modules_->get(module);
+  // A module the runtime cannot describe yet selects nothing now, and is asked about again later.
+  if (!state->entry) return state;
+  std::lock_guard lock(mutex_);
+  return modules_by_id_.try_emplace(module, std::move(state)).first->second;
 }
 
 bool CountProfiler::selects(CountModule& state, mdMethodDef token) {

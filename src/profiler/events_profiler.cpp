@@ -106,9 +106,8 @@ std::string EventsProfiler::module_name(ModuleID id) {
   auto entry = modules_->get(id);
   if (!entry) return "?";
   if (!entry->path.empty()) return entry->path;
-  std::string assembly = modules_->assembly_name(*entry);
-  return fmt::format("{} (in memory{})", assembly.empty() ? "?" : assembly,
-                     entry->flags & COR_PRF_MODULE_DYNAMIC ? ", dynamic" : "");
+  std::string name = entry->name.empty() ? modules_->assembly_name(*entry) : entry->name;
+  return fmt::format("{} (in memory{})", name.empty() ? "?" : name, entry->flags & COR_PRF_MODULE_DYNAMIC ? ", dynamic" : "");
 }
 
 std::string EventsProfiler::object_class(ObjectID object) {

@@ -35,10 +35,12 @@ std::shared_ptr<ModuleEntry> ModuleTable::get(ModuleID id) {
   AssemblyID assembly = 0;
   DWORD flags = 0;
   HRESULT hr = info_->GetModuleInfo2(id, &base, kNameCapacity, &length, name, &assembly, &flags);
-  if (FAILED(hr) && hr != CORPROF_E_DATAINCOMPLETE) return nullptr;
+  if (FAILED(hr)) return nullptr;  // also CORPROF_E_DATAINCOMPLETE: still loading, ask again later
   entry->flags = flags;
-  // A dynamic module's "name" is not a file; a module loaded from memory has none.
-  if (!(flags & COR_PRF_MODULE_DYNAMIC) && length > 1) entry->path = wide_name(name, length);
+  // A module loaded from bytes is named by its file name alone, a dynamic one by its module
+  // name: only an absolute path is a file to read.
+  if (length > 1) entry->name = wide_name(name, length);
+  if (!(flags & COR_PRF_MODULE_DYNAMIC) && entry->name.starts_with('/')) entry->path = entry->name;
   std::lock_guard lock(mutex_);
   return modules_.try_emplace(id, std::move(entry)).first->second;
 }

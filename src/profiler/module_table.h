@@ -22,7 +22,8 @@ using namespace cilprof;
 
 struct ModuleEntry {
   ModuleID id = 0;
-  std::string path;      ///< empty for in-memory and dynamic modules
+  std::string name;      ///< as the runtime reports it: a path, or a bare name for the others
+  std::string path;      ///< the file; empty for modules loaded from bytes and dynamic ones
   std::string assembly;  ///< the assembly's simple name
   DWORD flags = 0;       ///< COR_PRF_MODULE_FLAGS
 

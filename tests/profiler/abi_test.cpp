@@ -342,14 +342,17 @@ TEST(ProfilerAbi, SlotsTheProfilerCalls) {
   EXPECT_SLOT(IMetaDataImport2, FindTypeDefByName, 9);
   EXPECT_SLOT(IMetaDataImport2, GetScopeProps, 10);
   EXPECT_SLOT(IMetaDataImport2, GetTypeDefProps, 12);
+  EXPECT_SLOT(IMetaDataImport2, GetTypeRefProps, 14);
   EXPECT_SLOT(IMetaDataImport2, FindMethod, 27);
   EXPECT_SLOT(IMetaDataImport2, FindMemberRef, 29);
   EXPECT_SLOT(IMetaDataImport2, GetMethodProps, 30);
   EXPECT_SLOT(IMetaDataImport2, GetMemberRefProps, 31);
   EXPECT_SLOT(IMetaDataImport2, GetSigFromToken, 41);
   EXPECT_SLOT(IMetaDataImport2, GetTypeSpecFromToken, 44);
+  EXPECT_SLOT(IMetaDataImport2, GetParamForMethodIndex, 52);
   EXPECT_SLOT(IMetaDataImport2, FindTypeRef, 55);
   EXPECT_SLOT(IMetaDataImport2, GetFieldProps, 57);
+  EXPECT_SLOT(IMetaDataImport2, GetParamProps, 59);
   EXPECT_SLOT(IMetaDataImport2, GetNestedClassProps, 62);
   EXPECT_SLOT(IMetaDataImport2, GetMethodSpecProps, 67);
   EXPECT_SLOT(IMetaDataEmit2, DefineTypeRefByName, 12);
