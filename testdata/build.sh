@@ -80,6 +80,7 @@ mcs -nologo -optimize+ -debug- -target:library -out:"$BIN/trace/mono/TraceHooks.
 mkdir -p "$BIN/profiler"
 cs "$BIN/profiler/Profiled.dll" /optimize+ /debug-
 cs "$BIN/profiler/CpuBound.dll" /optimize+ /debug-
+cs "$BIN/profiler/InMemory.dll" /optimize+ /debug-
 
 # --- debug directory entries: CodeView + PdbChecksum + EmbeddedPortablePdb / separate .pdb ---
 cs "$BIN/DebugInfo.Embedded.dll" /optimize+ /debug:embedded

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The runtime profiler (libcilprofiler.so) under `cil-instrument run`, on the installed dotnet:
 #
-#  1. count: for every deterministic .NET fixture, the count file of `run --mode count` lists the
-#     same methods with the same counts as the count file of the offline-instrumented copy (same
-#     filter, same input); the mvids differ by design (the offline output gets a new one).
+#  1. count: for every .NET fixture, the count file of `run --mode count` lists the same methods
+#     with the same counts as the count file of the offline-instrumented copy (same filter, same
+#     input; for async state machines, which run as the thread pool schedules them, the counts of
+#     testdata/expected/<Name>.counts); the mvids differ by design (the offline output gets a new
+#     one). CpuBound runs long enough for tiered compilation to recompile its hot methods.
 #  2. the program's stdout, stderr and exit status are the same with and without the profiler,
 #     in every mode (and with framework methods selected, which turns precompiled code off).
 #  3. events: the log of testdata/bin/profiler/Profiled.dll holds, in order, the load of its
@@ -15,6 +17,8 @@
 #     generics, `this`); CIL_REGEN=1 rewrites it.
 #  5. a bad configuration (unknown mode, output that is not a directory) gives one line on
 #     stderr, and the program runs as it would without the profiler.
+#  6. modules without a file (loaded from bytes, Reflection.Emit) are profiled under the names
+#     the runtime's metadata gives them, in every mode.
 #
 #   tests/scripts/profiler_test.sh [TOOL]
 # Skips (77) without dotnet or without libcilprofiler.so next to TOOL.
@@ -97,9 +101,9 @@ count_fixture() {  # count_fixture PATH [scheduling]
     return
   fi
   (cd "$BIN/$(dirname "$path")" && CIL_INSTRUMENT_OUTPUT="$dir/offline.counts" timeout 120 dotnet "$dir/offline/$name.dll" \
-    > /dev/null 2>&1) 2> /dev/null || true
+    "${program_args[@]}" > /dev/null 2>&1) 2> /dev/null || true
   (cd "$BIN/$(dirname "$path")" && timeout 120 "$TOOL" run -q -o "$dir/runtime" --include 'Fixtures.*' -- dotnet "$BIN/$path" \
-    > /dev/null 2>&1) 2> /dev/null || true
+    "${program_args[@]}" > /dev/null 2>&1) 2> /dev/null || true
   local a=("$dir"/offline.counts/*.counts.json) b=("$dir"/runtime/*.counts.json)
   [ -e "${a[0]}" ] || { fail "$label: the offline-instrumented program wrote no count file"; return; }
   [ -e "${b[0]}" ] || { fail "$label: run --mode count wrote no count file ($(ls "$dir/runtime"))"; return; }
@@ -115,6 +119,7 @@ count_fixture() {  # count_fixture PATH [scheduling]
   compare_counts "$label" "$dir/offline.json" "$dir/runtime.json" $expected || FAILURES=$((FAILURES + 1))
 }
 
+program_args=()
 for f in profiler/Profiled.dll Basics.dll Control.dll Exceptions.dll Generics.dll Unsafe.dll Interop.dll Threads.dll \
   ExitCode.dll Unhandled.dll DebugInfo.Portable.dll debug/Control.dll debug/Exceptions.dll; do
   count_fixture "$f"
@@ -122,6 +127,11 @@ done
 # Async state machines run as the thread pool schedules them: exact counts for the rest.
 count_fixture AsyncIter.dll scheduling
 count_fixture debug/AsyncIter.dll scheduling
+# Long enough for tiered compilation to compile the hot methods again (and OSR to replace Main's
+# loop) from the IL the profiler set: each method is instrumented once.
+program_args=(2000000)
+count_fixture profiler/CpuBound.dll
+program_args=()
 
 # -----------------------------------------------------------------------------------------------
 # 2. the program's own output, with and without the profiler
@@ -265,6 +275,49 @@ if [ -e "${logs[0]}" ]; then
 else
   fail "args: no log with --include/--exclude"
 fi
+
+# -----------------------------------------------------------------------------------------------
+# 6. modules without a file: Profiled.dll loaded from bytes, a Reflection.Emit assembly, a
+#    DynamicMethod (testdata/bin/profiler/InMemory.dll). Named through the runtime's metadata.
+# -----------------------------------------------------------------------------------------------
+mkdir -p "$work/memory"
+plain "$work/memory/plain" dotnet profiler/InMemory.dll
+for mode in count events args; do
+  plain "$work/memory/$mode" "$TOOL" run -q --mode "$mode" -o "$work/memory/$mode.out" --include 'Fixtures.*' \
+    --include 'Emitted.*' -- dotnet profiler/InMemory.dll
+  same_output "same output: $mode profiler/InMemory.dll" "$work/memory/plain" "$work/memory/$mode" &&
+    echo "ok   same output: $mode profiler/InMemory.dll"
+done
+python3 - "$work/memory/count.out" <<'PY' || FAILURES=$((FAILURES + 1))
+import glob, json, sys
+files = {json.load(open(f))["assembly"]: json.load(open(f)) for f in glob.glob(sys.argv[1] + "/*.counts.json")}
+want = {
+    # The module loaded from bytes has no file to list every method from: the instrumented ones.
+    "Profiled": [("0x06000008", "Fixtures.Calls::Add", 1), ("0x0600000B", "Fixtures.Calls::Length", 1)],
+    "Emitted": [("0x06000001", "Emitted.Doubler::Twice", 1)],
+}
+errors = []
+for assembly, methods in want.items():
+    got = [(m["token"], m["name"], m["count"]) for m in files.get(assembly, {}).get("methods", [])]
+    if got != methods:
+        errors.append(f"{assembly}: {got}, expected {methods}")
+if "InMemory" not in files:
+    errors.append(f"no count file for InMemory (have {sorted(files)})")
+for e in errors:
+    print(f"FAIL: count, modules without a file: {e}", file=sys.stderr)
+if not errors:
+    print("ok   count, modules without a file: Profiled from bytes and the emitted module counted by their runtime names")
+sys.exit(1 if errors else 0)
+PY
+for line in 'ModuleLoadFinished Profiled.dll (in memory)' 'ModuleLoadFinished RefEmit_InMemoryManifestModule (in memory, dynamic)' \
+  'JITCompilationStarted Emitted.Doubler::Twice'; do
+  grep -qF "$line" "$work"/memory/events.out/cil-instrument.*.events.log || fail "events, modules without a file: no '$line'"
+done
+for line in '[T1] enter Fixtures.Calls::Add(a=20, b=22)' '[T1] enter Fixtures.Calls::Length(s="in memory")' \
+  '[T1] enter Emitted.Doubler::Twice(arg1=21)'; do
+  grep -qxF "$line" "$work"/memory/args.out/cil-instrument.*.args.log || fail "args, modules without a file: no '$line'"
+done
+ls "$work"/memory/*.out/cil-instrument.*[0-9].log > /dev/null 2>&1 && fail "modules without a file: warnings: $(cat "$work"/memory/*.out/cil-instrument.*[0-9].log | head -n 3)"
 
 # -----------------------------------------------------------------------------------------------
 # 5. a bad configuration: one line, and the program runs unprofiled
