@@ -154,41 +154,44 @@ Status CountProfiler::instrument(CountModule& state, mdMethodDef token) {
   return ok();
 }
 
-HRESULT CountProfiler::JITCompilationStarted(FunctionID function, BOOL) {
-  return guarded("JITCompilationStarted", [&] {
-    auto started = Clock::now();
-    std::shared_ptr<CountModule> state;
-    mdMethodDef token = 0;
-    bool rewritten = false;
-    if (selected_function(function, &state, &token)) {
-      std::lock_guard lock(state->mutex);
-      // Tiered compilation and OSR compile a method again from the IL we set: once is enough.
-      if (!state->instrumented.count(token) && !state->failed.count(token)) {
-        Status status = ok();
-        if (!state->setup_tried) {
-          status = set_up(*state);
-          if (!status) {
-            state->sink.reset();
-            diagnostics_.warn(fmt::format("{}: no method of this module is instrumented: {}", state->entry->path,
-                                          status.error().to_string()));
-          }
-        }
-        if (!state->sink) status = make_error(ErrorKind::Unsupported, "", "module set-up failed");
-        else status = instrument(*state, token);
-        if (status) {
-          rewritten = true;
-        } else {
-          state->failed.insert(token);
-          if (state->sink)
-            diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token),
-                                          token_text(token), state->entry->path, status.error().to_string()));
+bool CountProfiler::ensure_instrumented(FunctionID function) {
+  auto started = Clock::now();
+  std::shared_ptr<CountModule> state;
+  mdMethodDef token = 0;
+  bool rewritten = false;
+  if (selected_function(function, &state, &token)) {
+    std::lock_guard lock(state->mutex);
+    // Tiered compilation and OSR compile a method again from the IL we set: once is enough.
+    if (!state->instrumented.count(token) && !state->failed.count(token)) {
+      Status status = ok();
+      if (!state->setup_tried) {
+        status = set_up(*state);
+        if (!status) {
+          state->sink.reset();
+          diagnostics_.warn(fmt::format("{}: no method of this module is instrumented: {}", state->entry->name,
+                                        status.error().to_string()));
         }
       }
+      if (!state->sink) status = make_error(ErrorKind::Unsupported, "", "module set-up failed");
+      else status = instrument(*state, token);
+      if (status) {
+        rewritten = true;
+      } else {
+        state->failed.insert(token);
+        if (state->sink)
+          diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token),
+                                        token_text(token), state->entry->name, status.error().to_string()));
+      }
     }
-    double took = micros_since(started);
-    if (rewritten) stats_.rewritten(took);
-    else stats_.passed(took);
-  });
+  }
+  double took = micros_since(started);
+  if (rewritten) stats_.rewritten(took);
+  else stats_.passed(took);
+  return rewritten;
+}
+
+HRESULT CountProfiler::JITCompilationStarted(FunctionID function, BOOL) {
+  return guarded("JITCompilationStarted", [&] { ensure_instrumented(function); });
 }
 
 HRESULT CountProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) {
@@ -204,8 +207,15 @@ HRESULT CountProfiler::JITInlining(FunctionID, FunctionID callee, BOOL* should_i
   return guarded("JITInlining", [&] {
     std::shared_ptr<CountModule> state;
     mdMethodDef token = 0;
-    // An inlined copy would run without the callee's probe.
-    if (should_inline && selected_function(callee, &state, &token)) *should_inline = FALSE;
+    if (!should_inline || !selected_function(callee, &state, &token)) return;
+    bool done;
+    {
+      std::lock_guard lock(state->mutex);
+      done = state->instrumented.count(token) || state->failed.count(token);
+    }
+    // A callee whose IL we set before may be inlined: its copy carries the probe. Otherwise the
+    // JIT may already hold the original IL, and the copy would have none.
+    if (!done) *should_inline = FALSE;
   });
 }
 

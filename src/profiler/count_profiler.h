@@ -75,6 +75,9 @@ class CountProfiler final : public ProfilerBase {
   /// Opens the module's metadata and finds or adds the Interlocked.Increment reference.
   Status set_up(CountModule& state);
   Status instrument(CountModule& state, mdMethodDef token);
+  /// Instruments the method of `function` when the filters select it and it is not done yet;
+  /// true when this call rewrote it.
+  bool ensure_instrumented(FunctionID function);
   void write_counts(CountModule& state, std::set<std::string>& used_names);
 
   NativeCounters counters_;
