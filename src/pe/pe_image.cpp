@@ -26,9 +26,13 @@ Expected<PeImage> PeImage::parse(std::span<const uint8_t> file) {
     return format_error("DOS header", "not a PE file: no MZ signature", 0);
   h.pe_offset = CIL_TRY(dos.peek_at<uint32_t>(0x3C));
 
-  ByteReader nt(file, 0, "NT headers");
-  if (!nt.contains(h.pe_offset, 4 + kCoffHeaderSize))
+  ByteReader nt(file, 0, "the file");  // sub-ranges report "lies outside the file"
+  if (h.pe_offset >= file.size())
     return format_error("NT headers", fmt::format("e_lfanew {:#x} points past the end of the file", h.pe_offset), 0x3C);
+  if (!nt.contains(h.pe_offset, 4 + kCoffHeaderSize))
+    return format_error("NT headers", fmt::format("the PE signature and COFF header at e_lfanew {:#x} run past the end of the file",
+                                                  h.pe_offset),
+                        h.pe_offset);
   CIL_TRY(nt.seek(h.pe_offset));
   if (CIL_TRY(nt.u32()) != kPeSignature)
     return format_error("NT headers", "no PE\\0\\0 signature at e_lfanew", h.pe_offset);
