@@ -126,7 +126,34 @@ Expected<Metadata> Metadata::parse(ByteReader r) {
   ts.used = true;
   ByteReader tables = CIL_TRY(r.sub(ts.offset, ts.size, md.uncompressed_ ? "#- stream" : "#~ stream"));
   md.tables_ = CIL_TRY(TablesStream::parse(tables, all_large));
+  CIL_TRY(md.check_heap_indexes());
   return md;
+}
+
+Status Metadata::check_heap_indexes() const {
+  // II.24.2.6: a heap index names an entry of its heap; 0 is the empty entry of every heap.
+  for (unsigned id = 0; id < kTableSlots; ++id) {
+    auto table = static_cast<TableId>(id);
+    const TableSchema& schema = table_schema(table);
+    const auto& layout = tables_.layout().table(table);
+    for (uint8_t c = 0; c < schema.columns.size(); ++c) {
+      ColumnKind kind = schema.columns[c].kind;
+      if (kind != ColumnKind::String && kind != ColumnKind::Blob && kind != ColumnKind::Guid) continue;
+      const Heap& heap = kind == ColumnKind::String ? static_cast<const Heap&>(strings_)
+                         : kind == ColumnKind::Blob ? static_cast<const Heap&>(blobs_)
+                                                    : static_cast<const Heap&>(guids_);
+      const char* heap_name = kind == ColumnKind::String ? "#Strings" : kind == ColumnKind::Blob ? "#Blob" : "#GUID";
+      for (uint32_t rid = 1; rid <= tables_.rows(table); ++rid) {
+        uint32_t index = tables_.get(table, rid, c);
+        bool valid = kind == ColumnKind::Guid ? uint64_t{index} * 16 <= heap.size() : index == 0 || index < heap.size();
+        if (valid) continue;
+        return make_error(ErrorKind::Format, fmt::format("{} row {} {}", schema.name, rid, schema.columns[c].name),
+                          fmt::format("{} index {:#x} is past the end of the heap (size {:#x})", heap_name, index, heap.size()),
+                          tables_.table_file_offset(table) + uint64_t{rid - 1} * layout.row_size + layout.offset[c]);
+      }
+    }
+  }
+  return ok();
 }
 
 }  // namespace cil::md

@@ -49,6 +49,9 @@ class Metadata {
   int stream_index(std::string_view heap_name) const;
 
  private:
+  /// Fails on the first #Strings, #Blob or #GUID index in a table that lies past its heap.
+  Status check_heap_indexes() const;
+
   uint16_t major_ = 0, minor_ = 0, flags_ = 0;
   std::string version_;
   std::vector<StreamHeader> streams_;

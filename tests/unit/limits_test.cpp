@@ -44,7 +44,7 @@ struct MiniModule {
   StringsBuilder strings;
   BlobBuilder blobs;
   MiniModule() {
-    tables.add(TableId::Module, {0, strings.add("m.dll"), 1, 0, 0});
+    tables.add(TableId::Module, {0, strings.add("m.dll"), 0, 0, 0});
     tables.add(TableId::TypeDef, {0, strings.add("<Module>"), 0, 0, 1, 1});
   }
   Expected<std::unique_ptr<md::Module>> parse() const {
