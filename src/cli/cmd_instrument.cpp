@@ -141,6 +141,17 @@ int run_instrument(int argc, char** argv) {
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   for (const auto& w : report->warnings) print_warning(input, w);
+  // One line on stderr for bodies the input got wrong, as dump gives, so that CI logs show it.
+  size_t malformed = 0;
+  const il::SkippedMethod* first = nullptr;
+  for (const auto& s : report->skipped) {
+    if (!s.malformed) continue;
+    if (malformed++ == 0) first = &s;
+  }
+  if (first)
+    print_warning(input, fmt::format("{} method bod{} could not be read and {} left as in the input; the first: 0x{:08X} {}: {}",
+                                     malformed, malformed == 1 ? "y" : "ies", malformed == 1 ? "was" : "were",
+                                     md::make_token(md::TableId::MethodDef, first->rid), first->name, first->reason));
 
   std::map<std::string, uint32_t> reasons;
   for (const auto& s : report->skipped) ++reasons[s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0 ? s.reason : "could not be rewritten"];

@@ -223,7 +223,8 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     };
     Status status = rewrite();
     if (!status) {
-      report.skipped.push_back({rid, name, status.error().to_string()});
+      ErrorKind kind = status.error().kind;
+      report.skipped.push_back({rid, name, status.error().to_string(), kind == ErrorKind::Format || kind == ErrorKind::Limit});
       continue;
     }
     if (count) count->commit(rid, name);

@@ -32,6 +32,7 @@ struct SkippedMethod {
   uint32_t rid = 0;
   std::string name;
   std::string reason;
+  bool malformed = false;  ///< the body could not be read or is over a cap: kept as in the input
 };
 
 struct InstrumentReport {
