@@ -56,6 +56,11 @@ Expected<SectionPlan> plan_section(const PeImage& image) {
   plan.rva = static_cast<uint32_t>(end_rva);
 
   uint64_t table_end = uint64_t{h.section_table_offset} + uint64_t{h.section_count} * kSectionHeaderSize;
+  // The writer keeps the first SizeOfHeaders bytes as the headers and rewrites the section table
+  // inside them: a SizeOfHeaders that stops short of the table would drop the DOS and NT headers.
+  if (h.size_of_headers < table_end)
+    return writer_error(fmt::format("SizeOfHeaders {:#x} ends before the section table does ({:#x})", h.size_of_headers,
+                                    table_end));
   uint64_t needed = table_end + kSectionHeaderSize;
   // The slot for the new header must hold nothing today.
   for (uint64_t i = table_end; i < needed && i < image.file().size() && i < h.size_of_headers; ++i)

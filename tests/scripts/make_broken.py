@@ -129,6 +129,7 @@ def defects(data):
     yield 'bad-pe-signature', patch(L.pe, '<I', 0x00005850)
     yield 'bad-optional-header-magic', patch(L.opt, '<H', 0x999)
     yield 'absurd-section-count', patch(L.coff + 2, '<H', 200)
+    yield 'size-of-headers-before-section-table', patch(L.opt + 60, '<I', 0x100)
     yield 'bad-cli-header-rva', patch(L.dirs + 14 * 8, '<I', 0x7FFF0000)
     yield 'bad-metadata-rva', patch(L.cli + 8, '<I', 0x00F00000)
     yield 'bad-metadata-signature', patch(L.metadata, '<I', 0x584A5342)
