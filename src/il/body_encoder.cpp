@@ -67,7 +67,10 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
       return encode_error(fmt::format("two instructions share label {}", body.instrs[i].id));
   }
 
-  // Widening only grows code, so this converges: at most one pass per short branch.
+  // Widening only grows code, so this converges, but a chain of short branches that each cross
+  // the one widened in the pass before takes one pass per branch: quadratic time on hostile
+  // code. After kMaxLayoutPasses every short branch left is widened at once, which ends it.
+  constexpr size_t kMaxLayoutPasses = 64;
   for (size_t pass = 0;; ++pass) {
     uint64_t offset = 0;
     for (size_t i = 0; i < ops.size(); ++i) {
@@ -87,7 +90,11 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
       }
     }
     if (!changed) break;
-    if (pass > ops.size()) return encode_error("branch layout did not converge");
+    if (pass + 1 >= kMaxLayoutPasses) {
+      for (Op& op : ops)
+        if (op_info(op).operand == Operand::ShortBr) op = long_branch_form(op);
+    }
+    if (pass > kMaxLayoutPasses) return encode_error("branch layout did not converge");
   }
 
   uint32_t code_size = layout.offsets.back();

@@ -12,6 +12,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "il/body_encoder.h"
+#include "il/body_model.h"
+#include "il/instruction.h"
 #include "il/method_body.h"
 #include "metadata/metadata.h"
 #include "metadata/module.h"
@@ -302,6 +305,43 @@ TEST(Limits, PrintedTextOfHugeUserString) {
   std::string text = printer.user_string(0x70000001);
   EXPECT_LE(text.size(), md::kMaxPrintedText + 8);
   EXPECT_EQ(text.substr(text.size() - 4), "\"...");
+}
+
+TEST(Limits, BranchWideningCascadeStaysLinear) {
+  // br.s 1 jumps far and must widen; br.s k jumps back over br.s k-1 by exactly 128 bytes, so it
+  // must widen once br.s k-1 has. One pass per branch made this quadratic (seconds for 3,000
+  // branches, hours for a 16 MiB body); after 64 passes the rest are widened at once.
+  il::BodyModel model;
+  const int chain = 3000;
+  std::vector<uint32_t> before;  // id of the nop before each branch
+  for (int k = 1; k <= chain; ++k) {
+    il::Instr nop = model.make(il::Op::Nop);
+    before.push_back(nop.id);
+    model.instrs.push_back(nop);
+    uint32_t target = k == 1 ? il::kEndLabel : before[k - 2];
+    model.instrs.push_back(model.make_branch(il::Op::Br_S, target));
+    for (int i = 0; i < 122; ++i) model.instrs.push_back(model.make(il::Op::Nop));
+  }
+  model.instrs.push_back(model.make(il::Op::Ret));
+  model.edited = true;
+  auto started = std::chrono::steady_clock::now();
+  auto bytes = il::encode_body(model);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+  ASSERT_TRUE(bytes) << bytes.error().to_string();
+  auto body = il::parse_method_body(ByteReader(*bytes, 0, "method body"));
+  ASSERT_TRUE(body) << body.error().to_string();
+  auto code = il::decode_code(body->code, 0);
+  ASSERT_TRUE(code) << code.error().to_string();
+  // Every branch still lands on the nop before the previous branch (or on the end).
+  const auto& ins = code->instructions;
+  size_t branches = 0;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (!il::is_branch_operand(ins[i].info().operand)) continue;
+    int64_t expected = branches == 0 ? int64_t{body->code_size} : int64_t{ins[i - 125].offset};
+    ASSERT_EQ(ins[i].value, expected) << "branch " << branches;
+    ++branches;
+  }
+  EXPECT_EQ(branches, size_t{chain});
 }
 
 TEST(Limits, UnsortedListsStayDisjoint) {
