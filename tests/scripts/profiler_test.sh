@@ -342,6 +342,14 @@ declined mode "cil-instrument: profiler not loaded: CIL_INSTRUMENT_MODE: unknown
 [ -z "$(ls "$work/decline/empty")" ] || fail "decline (mode): files were written: $(ls "$work/decline/empty")"
 declined output "cil-instrument: profiler not loaded: CIL_INSTRUMENT_OUTPUT: '$work/decline/not-a-directory' is not a directory" \
   CIL_INSTRUMENT_MODE=events "CIL_INSTRUMENT_OUTPUT=$work/decline/not-a-directory"
+# A directory this user may not write to (root may write anywhere: not testable as root).
+if [ "$(id -u)" != 0 ]; then
+  mkdir -p "$work/decline/read-only"
+  chmod 555 "$work/decline/read-only"
+  declined read-only "cil-instrument: profiler not loaded: CIL_INSTRUMENT_OUTPUT: '$work/decline/read-only' is not writable" \
+    CIL_INSTRUMENT_MODE=count "CIL_INSTRUMENT_OUTPUT=$work/decline/read-only"
+  chmod 755 "$work/decline/read-only"
+fi
 
 # run's own errors: a mode it does not know, a command that does not exist.
 set +e
