@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The CI fuzz step: builds the libFuzzer targets with clang in build-fuzz (-DCIL_FUZZ=ON: ASan
+# and UBSan), replays every crash reproducer ever found (regressions/<target>/, one file per
+# defect, named after it) and the saved corpus (corpus/<target>/), then fuzzes each target for a
+# short while from that corpus with the dictionary. Any crash, leak, UBSan report, timeout
+# (10 s per input) or out-of-memory fails the step; the input is kept in build-fuzz/artifacts.
+#   tests/fuzz/run_ci.sh [SECONDS_PER_TARGET]      (default 30, or CIL_FUZZ_SECONDS)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+fuzz="$root/tests/fuzz"
+seconds=${1:-${CIL_FUZZ_SECONDS:-30}}
+build=${CIL_FUZZ_BUILD:-$root/build-fuzz}
+targets=(pe metadata signature il pipeline)
+start=$(date +%s)
+
+# Largest input per target: whole files for pe and pipeline, smaller units for the others.
+max_len() {
+  case $1 in
+    pe|pipeline) echo 262144 ;;
+    metadata) echo 8192 ;;
+    signature) echo 4096 ;;
+    il) echo 65536 ;;
+  esac
+}
+
+command -v clang++ > /dev/null || { echo "run_ci.sh: clang++ is required for the fuzz targets" >&2; exit 1; }
+echo "== build fuzz targets (clang, ASan + UBSan + libFuzzer) in $build"
+cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCIL_FUZZ=ON \
+  -DCIL_TESTS=OFF -DCIL_BENCH=OFF > /dev/null
+cmake --build "$build" -j 2 --target "${targets[@]/%/_fuzzer}" > "$build/build.log" 2>&1 || { tail -50 "$build/build.log"; exit 1; }
+built=$(date +%s)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$build/artifacts"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+failed=0
+report=()
+
+keep_artifacts() {
+  local t=$1
+  for a in "$work/$t-"*; do
+    [ -e "$a" ] || continue
+    cp "$a" "$build/artifacts/"
+    echo "run_ci.sh: $t: input kept in $build/artifacts/$(basename "$a"); once fixed, add it as" \
+         "tests/fuzz/regressions/$t/<defect-name>" >&2
+  done
+}
+
+for t in "${targets[@]}"; do
+  bin="$build/tests/fuzz/${t}_fuzzer"
+  common=(-max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048
+          -artifact_prefix="$work/$t-")
+  # Every reproducer ever found, one by one.
+  mapfile -t regressions < <(find "$fuzz/regressions/$t" -type f 2> /dev/null | sort)
+  if [ ${#regressions[@]} -gt 0 ]; then
+    if ! "$bin" "${common[@]}" "${regressions[@]}" > "$work/$t-replay.log" 2>&1; then
+      tail -30 "$work/$t-replay.log"
+      echo "run_ci.sh: $t: a regression input fails again" >&2
+      keep_artifacts "$t"
+      failed=1
+      continue
+    fi
+  fi
+  # The saved corpus (executed once while loading), then fuzzing from it into a scratch corpus.
+  mkdir -p "$work/corpus-$t"
+  set +e
+  "$bin" "${common[@]}" -dict="$fuzz/cil.dict" -max_total_time="$seconds" -print_final_stats=1 \
+    "$work/corpus-$t" "$fuzz/corpus/$t" > "$work/$t.log" 2>&1
+  rc=$?
+  set -e
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log")
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$t.log")
+  if [ $rc -ne 0 ]; then
+    grep -E -m 20 'ERROR|SUMMARY|fuzz check|runtime error|Test unit written' "$work/$t.log" >&2 || tail -30 "$work/$t.log" >&2
+    keep_artifacts "$t"
+    failed=1
+    report+=("$(printf '%-10s FAILED (exit %s) after %s executions' "$t" "$rc" "${runs:-?}")")
+  else
+    report+=("$(printf '%-10s %6s regressions  %9s executions  %6s exec/s  %4s new inputs' "$t" \
+      "${#regressions[@]}" "${runs:-?}" "${speed:-?}" "$(find "$work/corpus-$t" -type f | wc -l)")")
+  fi
+done
+
+echo "== fuzz summary (${seconds} s per target; build $((built - start)) s, total $(( $(date +%s) - start )) s)"
+printf '%s\n' "${report[@]}"
+exit $failed
