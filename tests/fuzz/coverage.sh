@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Line coverage of src/ reached by the saved fuzz corpora (and, through the command-line tool,
-# by the testdata fixtures and the peer corpus), per directory, with clang's source-based
-# coverage. Builds build-cov (clang, -DCIL_FUZZ=ON plus coverage mapping).
+# Line coverage of src/ reached by the saved fuzz corpora, per directory, with clang's
+# source-based coverage; then the same with info, dump, their --json forms and instrument run
+# over testdata/bin and the peer corpus. Builds build-cov (clang, -DCIL_FUZZ=ON plus coverage
+# mapping).
 #   tests/fuzz/coverage.sh [CORPUS_ROOT]     (default tests/fuzz/corpus: one folder per target)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -29,8 +30,8 @@ tool="$build/src/cil-instrument"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 while IFS= read -r f; do
-  for command in info dump; do
-    LLVM_PROFILE_FILE="$build/profiles/tool-%p.profraw" timeout 60 "$tool" "$command" "$f" > /dev/null 2>&1 || true
+  for command in info dump "info --json" "dump --json"; do
+    LLVM_PROFILE_FILE="$build/profiles/tool-%p.profraw" timeout 60 "$tool" $command "$f" > /dev/null 2>&1 || true
   done
   LLVM_PROFILE_FILE="$build/profiles/tool-%p.profraw" timeout 60 "$tool" instrument "$f" -o "$work/out.dll" > /dev/null 2>&1 || true
   rm -f "$work/out.dll"
