@@ -71,10 +71,15 @@ mkdir -p "$BIN/trace"
 cs "$BIN/trace/TraceHooks.dll" /optimize+ /debug- /target:library
 cs "$BIN/trace/TraceApp.dll"   /optimize+ /debug- /unsafe+
 cs "$BIN/trace/BadHooks.dll"   /optimize+ /debug- /target:library
+# Hooks with one callback each, strong-named (key pair committed beside the source), version 1.2.3.4.
+cs "$BIN/trace/SlimHooks.dll"  /optimize+ /debug- /target:library /keyfile:"$TD/src/SlimHooks/SlimHooks.snk"
 # The same hooks for Mono (mscorlib), for the .NET Framework-style fixtures run under mono.
 mkdir -p "$BIN/trace/mono"
 echo "mcs    bin/trace/mono/TraceHooks.dll"
 mcs -nologo -optimize+ -debug- -target:library -out:"$BIN/trace/mono/TraceHooks.dll" "$TD"/src/TraceHooks/*.cs
+echo "mcs    bin/trace/mono/SlimHooks.dll"
+mcs -nologo -optimize+ -debug- -target:library -keyfile:"$TD/src/SlimHooks/SlimHooks.snk" \
+  -out:"$BIN/trace/mono/SlimHooks.dll" "$TD"/src/SlimHooks/*.cs
 
 # --- runtime profiler (cil-instrument run): the program its tests run, a CPU-bound one for bench/ ---
 mkdir -p "$BIN/profiler"

@@ -1,7 +1,8 @@
 // Independent oracle for `cil-instrument dump/info --json`, built on System.Reflection.Metadata (SRM).
 //
 //   dotnet Oracle.dll print FILE
-//   dotnet Oracle.dll compare --tool PATH [--timeout SECONDS] [--list LISTFILE] [FILE...]
+//   dotnet Oracle.dll compare --tool PATH [--strict] [--timeout SECONDS] [--list LISTFILE] [FILE...]
+//     (--strict: a file SRM cannot read is a failure, as it must be for the tool's outputs)
 //   dotnet Oracle.dll selftest      (checks the oracle itself on a synthetic assembly; SelfTest.cs)
 //
 // `print` writes the oracle's own facts for FILE as JSON (the `dump --json` shape plus "tables"
@@ -61,7 +62,7 @@ static class Program
         }
         Console.Error.WriteLine(
             "usage: Oracle.dll print FILE\n" +
-            "       Oracle.dll compare --tool PATH [--timeout SECONDS] [--list LISTFILE] [FILE...]\n" +
+            "       Oracle.dll compare --tool PATH [--strict] [--timeout SECONDS] [--list LISTFILE] [FILE...]\n" +
             "       Oracle.dll selftest");
         return 2;
     }
@@ -478,6 +479,7 @@ static class Compare
     {
         string? tool = null;
         int timeoutSeconds = 300;
+        bool strict = false;
         var files = new List<string>();
         for (int i = 0; i < args.Length; i++)
         {
@@ -486,6 +488,7 @@ static class Compare
             switch (a)
             {
                 case "--tool": tool = Next(); break;
+                case "--strict": strict = true; break;
                 case "--timeout":
                     if (!int.TryParse(Next(), out timeoutSeconds) || timeoutSeconds <= 0)
                         throw new UsageException("--timeout needs a positive number of seconds");
@@ -549,9 +552,9 @@ static class Compare
         }
         worker.GetAwaiter().GetResult();
         if (skipped > 0)
-            Console.WriteLine($"skipped {skipped} files that SRM cannot read");
+            Console.WriteLine($"skipped {skipped} files that SRM cannot read{(strict ? " (--strict: a failure)" : "")}");
         Console.WriteLine($"compared {compared} files, {methods} methods: {diffs} differences");
-        return diffs > 0 ? 1 : 0;
+        return diffs > 0 || (strict && skipped > 0) ? 1 : 0;
     }
 
     static async Task<FileResult> OneFile(string tool, string file, int timeoutMs)

@@ -21,7 +21,7 @@ echo "$(wc -l < "$work/list") assemblies instrumented"
 oracle_dir=${ORACLE_DIR:-$ROOT/build/oracle}
 "$ROOT/tests/oracle/build.sh" "$oracle_dir" > /dev/null
 set +e
-report=$(dotnet "$oracle_dir/Oracle.dll" compare --tool "$TOOL" --list "$work/list")
+report=$(dotnet "$oracle_dir/Oracle.dll" compare --strict --tool "$TOOL" --list "$work/list")
 rc=$?
 set -e
 grep -v '^OK ' <<< "$report" || true

@@ -16,4 +16,15 @@ namespace BadHooks
     }
     public static class NoHooks { public static void Enter(string method) { } }
     internal static class Hidden { public static void OnEnter(string method) { } }
+    // A wrong type for each of the other parameters.
+    public static class WrongTokenType { public static void OnEnter(long token) { } }
+    public static class WrongInstanceType { public static void OnEnter(string instance) { } }
+    public static class WrongArgsType { public static void OnEnter(object args) { } }
+    public static class WrongStateType { public static void OnLeave(string state) { } }
+    public static class WrongResultType { public static void OnLeave(int result) { } }
+    public static class WrongExceptionType { public static void OnException(object exception) { } }
+    public static class SubclassException { public static void OnException(InvalidOperationException exception) { } }
+    public static class EnterReturnsInt { public static int OnEnter(string method) => 0; }
+    public static class GenericHook { public static void OnEnter<T>(string method) { } }
+    public static class ByRefParameter { public static void OnEnter(ref string method) { } }
 }
