@@ -60,6 +60,7 @@ cs "$BIN/Threads.dll"    /optimize+ /debug-
 cs "$BIN/ExitCode.dll"   /optimize+ /debug-
 cs "$BIN/Unhandled.dll"  /optimize+ /debug-
 cs "$BIN/Library.dll"    /optimize+ /debug- /target:library /nullable+
+cs "$BIN/Selection.dll"  /optimize+ /debug- /target:library
 
 # --- the same sources with debug codegen (/optimize-: nops, more locals, other branch shapes) ---
 cs "$BIN/debug/Exceptions.dll" /optimize- /debug-

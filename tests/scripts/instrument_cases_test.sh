@@ -71,6 +71,35 @@ assert all(m["token"].startswith("0x06") and "::" in m["name"] for m in s["instr
 assert isinstance(s["milliseconds"], int) and s["excluded"] == 0
 PY
 
+echo "== selection: --include, --exclude, --method-rva, skip reasons; dump --method"
+sel="$bin/Selection.dll"
+selection="$work/selection.txt"
+: > "$selection"
+summarize() {  # summarize ARGS...: the --json summary of instrumenting Selection.dll with ARGS
+  echo "\$ cil-instrument Selection.dll -o OUT $*" >> "$selection"
+  "$TOOL" "$sel" -o "$work/sel.dll" --json "$@" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+for m in s["instrumentedMethods"]: print("  instrumented", m["token"], m["name"])
+for m in s["skipped"]: print("  skipped", m["token"], m["name"] + ":", m["reason"])
+print("  excluded by the filters:", s["excluded"])' >> "$selection" || fail "selection $*"
+}
+summarize
+summarize --include 'Selection.Alpha.*'
+summarize --include 'Selection.*' --exclude '*::Area' --exclude 'Selection.Alpha.Square/*'
+summarize --include '*/Unit::*'
+twice_rva=$("$TOOL" dump --json "$sel" | python3 -c '
+import json, sys
+print(hex(next(m["rva"] for m in json.load(sys.stdin)["methods"] if m["name"].endswith("::Twice"))))')
+echo "(Tools::Twice is at RVA $twice_rva)" >> "$selection"
+summarize --method-rva "$twice_rva"
+summarize --method-rva "$twice_rva" --include '*::Make'
+for pattern in 'Selection.Beta.*' '*/Unit::Make'; do
+  echo "\$ cil-instrument dump Selection.dll --method '$pattern'" >> "$selection"
+  "$TOOL" dump "$sel" --method "$pattern" >> "$selection" || fail "dump --method $pattern"
+done
+check_golden instrument/selection.txt "$selection"
+
 echo "== failures"
 expect 3 "missing input" "$work/nope.dll" -o "$work/nope.out"
 grep -q "^cil-instrument: error: $work/nope.dll: " "$work/err" || fail "missing input: $(cat "$work/err")"
