@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of `diff`: assemblies against themselves (no output, exit 0, fast on
 # System.Private.CoreLib), three builds of one program compiled here (a changed method body, a
-# method inserted so that tokens shift) against golden files, and unreadable inputs (exit 3 and
-# one error line). CIL_REGEN=1 rewrites the golden files.
+# method inserted so that tokens shift) against golden files, a fixture against its count- and
+# wrap-instrumented copies, and unreadable inputs (exit 3 and one error line). CIL_REGEN=1 rewrites the golden files.
 #   tests/scripts/diff_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -86,6 +86,21 @@ run removed diff Inserted/App.dll Old/App.dll
 [ "$rc" -eq 1 ] || fail "diff Inserted Old exited $rc, expected 1"
 grep -q '^only in Inserted/App.dll: 0x06000002 Demo.Program::Square$' removed.out || fail "diff Inserted Old does not report Square as removed"
 check_golden diff/removed.txt removed.out
+
+# (d) What instrumentation did, the way a user reviews it: a fixture against its instrumented
+# copy. Only the selected methods differ, each by its inserted code alone (labels are
+# normalised), and the helper type's methods are listed as new.
+cp "$ROOT/testdata/bin/Control.dll" Control.dll
+"$TOOL" Control.dll -o Counted.dll --include '*::Crunch' --include '*::Fib' > /dev/null
+"$TOOL" Control.dll -o Wrapped.dll --mode wrap --include '*::Fib' > /dev/null
+run counted diff Control.dll Counted.dll
+[ "$rc" -eq 1 ] || fail "diff Control Counted exited $rc, expected 1"
+[ "$(grep -c '^--- ' counted.out)" -eq 2 ] || fail "diff Control Counted: expected exactly Fib and Crunch to differ"
+grep -q '^-' <(grep -v '^--- \|^-  // code size' counted.out) && fail "diff Control Counted: count mode removed an instruction"
+check_golden diff/counted.txt counted.out
+run wrapped diff Control.dll Wrapped.dll
+[ "$rc" -eq 1 ] || fail "diff Control Wrapped exited $rc, expected 1"
+check_golden diff/wrapped.txt wrapped.out
 
 # (c) Inputs that cannot be read: exit 3, one error line naming the file, nothing on stdout.
 head -c 600 Old/App.dll > truncated.dll
