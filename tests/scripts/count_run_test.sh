@@ -32,7 +32,7 @@ check_fixture() {
   local inst="$work/inst/$mode/${dir}"
   mkdir -p "$inst" "$work/runs"
   cp "$dir"/*.runtimeconfig.json "$inst/" 2>/dev/null || true
-  if ! "$TOOL" "$path" -o "$inst/$file" --mode "$mode" > "$work/instrument.log" 2>&1; then
+  if ! "$TOOL" "$path" -o "$inst/$file" --mode "$mode" --json > "$work/summary.json" 2> "$work/instrument.log"; then
     fail "$label: instrumenting failed: $(cat "$work/instrument.log")"
     return
   fi
@@ -62,10 +62,11 @@ check_fixture() {
     "$name".*.counts.json) ;;
     *) fail "$label: counts file is named $(basename "${counts[0]}")" ;;
   esac
-  if [ -f "$ROOT/testdata/expected/$name.counts" ]; then
-    python3 "$ROOT/tests/scripts/check_counts.py" "$ROOT/testdata/expected/$name.counts" "${counts[@]}" ||
-      { fail "$label: call counts differ from testdata/expected/$name.counts"; ok=0; }
-  fi
+  "$TOOL" dump --json "$inst/$file" > "$work/dump.json"
+  local expected="$ROOT/testdata/expected/$name.counts"
+  [ -f "$expected" ] || expected=/dev/null
+  python3 "$ROOT/tests/scripts/check_counts.py" "$expected" "${counts[@]}" --summary "$work/summary.json" --dump "$work/dump.json" ||
+    { fail "$label: the counts file differs from what was instrumented or from $expected"; ok=0; }
   [ $ok = 1 ] && echo "ok   $label ($(grep -o '"count"' "${counts[0]}" | wc -l) methods counted)"
 }
 
@@ -82,4 +83,24 @@ for mode in "${modes[@]}"; do
     check_fixture "$mode" mono "$path"
   done
 done
+
+if [[ " ${modes[*]} " == *" count "* ]]; then
+  echo "== where the counts file goes without CIL_INSTRUMENT_OUTPUT, or when it names no directory"
+  mkdir -p "$work/beside"
+  cp Basics.runtimeconfig.json "$work/beside/"
+  "$TOOL" Basics.dll -o "$work/beside/Basics.dll" > /dev/null
+  : > "$work/not-a-directory"
+  for setting in unset "$work/not-a-directory" "$work/missing-directory"; do
+    rm -f "$work"/beside/*.counts.json
+    if [ "$setting" = unset ]; then
+      (cd / && env -u CIL_INSTRUMENT_OUTPUT dotnet "$work/beside/Basics.dll" > /dev/null 2>&1) || true
+    else
+      (cd / && CIL_INSTRUMENT_OUTPUT="$setting" dotnet "$work/beside/Basics.dll" > /dev/null 2>&1) || true
+    fi
+    n=$(find "$work/beside" -name 'Basics.*.counts.json' | wc -l)
+    [ "$n" -eq 1 ] && echo "ok   CIL_INSTRUMENT_OUTPUT ${setting#"$work"/}: counts file next to the assembly" ||
+      fail "CIL_INSTRUMENT_OUTPUT ${setting#"$work"/}: $n counts files next to the assembly"
+  done
+  [ -s "$work/not-a-directory" ] && fail "the counts were written into a file that CIL_INSTRUMENT_OUTPUT named"
+fi
 finish
