@@ -22,4 +22,18 @@ for f in "${fixtures[@]}"; do
   python3 -m json.tool "$json" > /dev/null || fail "dump --json $f is not valid JSON"
   "$TOOL" info --json "$f" | python3 -m json.tool > /dev/null || fail "info --json $f is not valid JSON"
 done
+
+# `info` on peer-corpus files whose headers the fixtures do not have: PE32+ (Arm64), 32BITREQUIRED
+# with and without 32BITPREFERRED, ReadyToRun (IL_LIBRARY, ManagedNativeHeader), a native entry
+# point (C++/CLI), and a strong-name signature in a real library.
+if [ -d "$CORPUS" ]; then
+  for f in asmresolver/HelloWorld.Arm64.exe asmresolver/HelloWorld.IntPtrFieldRva.x86.exe \
+           cecil/hello.x86.exe asmresolver/HelloWorld.ReadyToRun.dll cecil/cppcli.dll cecil/FSharp.Core.dll; do
+    out="$work/corpus_${f//\//_}.info"
+    (cd "$CORPUS" && "$TOOL" info "$f") > "$out" 2> "$out.err" || fail "info $f exited $?: $(cat "$out.err")"
+    check_golden "corpus-info/${f//\//_}.info.txt" "$out"
+  done
+else
+  echo "no peer corpus at $CORPUS: its info goldens skipped"
+fi
 finish
