@@ -3,8 +3,11 @@
 #  - every assembly of the .NET shared framework is instrumented (count mode) and the SRM oracle
 #    reads each output and agrees with our dump of it;
 #  - the output is deterministic (same input and options, same bytes) and the input untouched;
+#  - a #Blob heap pushed past 64 KiB (wrap mode on a framework assembly) gets wide indexes that
+#    SRM reads;
 #  - methods left alone keep byte-identical listings apart from their RVA line;
-#  - on Mono inputs, `pedump --verify` finds nothing new (offsets normalised).
+#  - on Mono inputs, `pedump --verify` finds nothing new (offsets normalised), and does find a
+#    probe broken on purpose.
 #   tests/scripts/instrument_verify_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 work=$(mktemp -d)
@@ -37,6 +40,34 @@ cmp -s "$work/again.dll" "$work/fw/System.Private.CoreLib.dll" || fail "instrume
 "$TOOL" "$ROOT/testdata/bin/Exceptions.dll" -o "$work/x2.dll" --mode wrap > /dev/null
 cmp -s "$work/x1.dll" "$work/x2.dll" || fail "wrap mode is not deterministic"
 
+echo "== a heap that crosses 64 KiB: index widths recomputed"
+# wrap mode adds a locals signature per method, so a #Blob heap just under 64 KiB grows past it
+# and every blob index in the tables stream becomes 4 bytes wide (HeapSizes bit 0x04).
+heap_state() {  # heap_state FILE: "<#Blob size> <HeapSizes>"
+  "$TOOL" info --json "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["metadata"]
+print(next(s["size"] for s in d["streams"] if s["name"] == "#Blob"), d["heapSizes"])'
+}
+crossed=""
+for f in "$fw"/*.dll; do
+  read -r size flags < <(heap_state "$f" 2> /dev/null || echo "0 0")
+  [ "$size" -ge 50000 ] && [ "$size" -lt 65536 ] || continue
+  "$TOOL" "$f" -o "$work/cross.dll" --mode wrap > /dev/null 2>&1 || continue
+  read -r new_size new_flags < <(heap_state "$work/cross.dll")
+  if [ "$new_size" -ge 65536 ] && (( (flags & 4) == 0 && (new_flags & 4) != 0 )); then
+    crossed=$(basename "$f")
+    echo "  $crossed: #Blob $size -> $new_size bytes, HeapSizes $flags -> $new_flags"
+    break
+  fi
+done
+if [ -n "$crossed" ]; then
+  dotnet "$oracle_dir/Oracle.dll" compare --strict --tool "$TOOL" "$work/cross.dll" > "$work/cross.txt" ||
+    { cat "$work/cross.txt" >&2; fail "the SRM oracle disagrees on $crossed with a #Blob heap past 64 KiB"; }
+else
+  fail "no framework assembly's #Blob heap crossed 64 KiB in wrap mode"
+fi
+
 echo "== listings of methods left alone"
 for spec in "Exceptions.dll:*::Main" "Generics.dll:*Box*" "Control.dll:*::Crunch" "mono/MonoMisc.exe:*::M*"; do
   f="$ROOT/testdata/bin/${spec%%:*}"
@@ -66,5 +97,25 @@ if command -v pedump > /dev/null; then
     echo "$name: $(wc -l < "$work/pv.before") findings before, $new new"
     [ "$new" -eq 0 ] || { fail "pedump finds new problems in $f"; comm -13 "$work/pv.before" "$work/pv.after" | head -5 >&2; }
   done
+  # The control: the same comparison must see a broken probe. In the instrumented MonoMisc.exe,
+  # the first probe's pop (after ldelema and the call to Interlocked.Increment) becomes a nop,
+  # which leaves an int64 on the stack.
+  name=MonoMisc.exe
+  rm -rf "$work/pv" && mkdir -p "$work/pv/orig" "$work/pv/inst"
+  cp "$ROOT/testdata/bin/mono/$name" "$work/pv/orig/$name"
+  "$TOOL" "$ROOT/testdata/bin/mono/$name" -o "$work/pv/inst/$name" > /dev/null
+  python3 - "$work/pv/inst/$name" <<'PY'
+import re, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+m = re.search(rb"\x8f...\x01\x28...\x0a\x26", data, re.S)
+assert m, "no probe found"
+data[m.end() - 1] = 0x00
+open(sys.argv[1], "wb").write(data)
+PY
+  { pedump --verify all "$work/pv/orig/$name" 2>&1 || true; } | sed "s|$work/pv/orig/||g" | norm > "$work/pv.before"
+  { pedump --verify all "$work/pv/inst/$name" 2>&1 || true; } | sed "s|$work/pv/inst/||g" | norm > "$work/pv.after"
+  new=$(comm -13 "$work/pv.before" "$work/pv.after" | wc -l)
+  echo "control: $name with a broken probe: $new new findings"
+  [ "$new" -gt 0 ] || fail "pedump's before/after comparison does not see a broken probe"
 fi
 finish
