@@ -555,24 +555,54 @@ std::string Printer::method_header(uint32_t rid) {
 
 std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
   if (!generic_params_built_) {
-    // One pass over GenericParam, which is sorted by owner, builds the names of every owner.
+    // One pass over GenericParam (sorted by owner) gives every owner's parameters; one pass over
+    // GenericParamConstraint adds their constraints.
     generic_params_built_ = true;
     const TablesStream& t = module_.tables();
+    std::vector<std::pair<Token, uint32_t>> where(t.rows(TableId::GenericParam) + 1, {Token{0}, 0});
     for (uint32_t row = 1; row <= t.rows(TableId::GenericParam); ++row) {
       Token o = t.decode(CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, row, col::GenericParam::Owner));
       uint32_t number = t.get(TableId::GenericParam, row, col::GenericParam::Number);
-      auto& names = generic_param_names_[o];
+      auto& params = generic_params_[o];
       if (number >= 0x10000) continue;
-      if (names.size() <= number) names.resize(number + 1);
-      names[number] = std::string(module_.string_or_placeholder(t.get(TableId::GenericParam, row, col::GenericParam::Name)));
+      if (params.size() <= number) params.resize(number + 1);
+      params[number].name = std::string(module_.string_or_placeholder(t.get(TableId::GenericParam, row, col::GenericParam::Name)));
+      params[number].flags = static_cast<uint16_t>(t.get(TableId::GenericParam, row, col::GenericParam::Flags));
+      where[row] = {o, number};
+    }
+    for (uint32_t row = 1; row <= t.rows(TableId::GenericParamConstraint); ++row) {
+      uint32_t param = t.get(TableId::GenericParamConstraint, row, col::GenericParamConstraint::Owner);
+      if (param == 0 || param >= where.size() || where[param].first == Token{0}) continue;
+      auto& params = generic_params_[where[param].first];
+      if (where[param].second >= params.size()) continue;
+      auto& constraints = params[where[param].second].constraints;
+      if (constraints.size() < kMaxShownConstraints)
+        constraints.push_back(t.decode(CodedIndex::TypeDefOrRef, t.get(TableId::GenericParamConstraint, row, col::GenericParamConstraint::Constraint)));
     }
   }
+  // As ildasm: variance, special constraints, (type constraints), name.
+  static constexpr std::pair<uint16_t, const char*> kFlags[] = {
+      {0x0001, "+ "}, {0x0002, "- "}, {0x0004, "class "}, {0x0008, "valuetype "}, {0x0010, ".ctor "}, {0x0020, "byreflike "}};
   std::string out = "<";
-  auto it = generic_param_names_.find(owner);
+  auto it = generic_params_.find(owner);
   for (uint32_t i = 0; i < count && i < 0x10000 && !full(out); ++i) {
     if (i) out += ',';
-    bool named = it != generic_param_names_.end() && i < it->second.size() && !it->second[i].empty();
-    out += named ? quote_identifier(it->second[i]) : fmt::format("T{}", i);
+    const GenericParamText* p = it != generic_params_.end() && i < it->second.size() ? &it->second[i] : nullptr;
+    if (p) {
+      for (auto [bit, word] : kFlags)
+        if (p->flags & bit) out += word;
+      if (!p->constraints.empty()) {
+        out += '(';
+        for (size_t c = 0; c < p->constraints.size() && !full(out); ++c) {
+          if (c) out += ", ";
+          TableId table = token_table(p->constraints[c]);
+          if (table == TableId::TypeDef || table == TableId::TypeRef) out += "class ";
+          out += type_token(p->constraints[c]);
+        }
+        out += ") ";
+      }
+    }
+    out += p && !p->name.empty() ? quote_identifier(p->name) : fmt::format("T{}", i);
   }
   return clip(out + ">");
 }

@@ -62,8 +62,16 @@ class Printer {
   std::vector<std::string> type_ref_names_;
   std::unordered_map<uint32_t, std::string> type_spec_names_;
   unsigned spec_depth_ = 0;
+  /// A generic parameter as the .method line shows it: flags, constraints (TypeDefOrRef
+  /// tokens, at most kMaxShownConstraints), name.
+  struct GenericParamText {
+    std::string name;
+    uint16_t flags = 0;
+    std::vector<Token> constraints;
+  };
+  static constexpr size_t kMaxShownConstraints = 64;
   bool generic_params_built_ = false;
-  std::unordered_map<Token, std::vector<std::string>> generic_param_names_;
+  std::unordered_map<Token, std::vector<GenericParamText>> generic_params_;
 };
 
 }  // namespace cil::md
