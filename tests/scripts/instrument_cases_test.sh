@@ -100,6 +100,23 @@ for pattern in 'Selection.Beta.*' '*/Unit::Make'; do
 done
 check_golden instrument/selection.txt "$selection"
 
+echo "== the shapes the rewrite engine produces (wrap mode), as dump shows them"
+# ret -> stloc + leave to one exit block; try/catch (rethrow) and try/finally after the existing
+# clauses; tail. removed inside the new try; the result local appended to the existing locals
+# (a new StandAloneSig row); in a constructor, the protected region starts after the base call.
+shapes="$work/shapes.txt"
+: > "$shapes"
+for spec in "il/IlOps.exe:*::SumTail" "Basics.dll:Fixtures.Dog::.ctor" "Exceptions.dll:*::Classify"; do
+  f="$bin/${spec%%:*}"
+  pattern=${spec#*:}
+  "$TOOL" "$f" -o "$work/shape.${f##*.}" --mode wrap --include "$pattern" > /dev/null || fail "wrap $spec"
+  for which in "$f" "$work/shape.${f##*.}"; do
+    echo "\$ cil-instrument dump $([ "$which" = "$f" ] && echo "${spec%%:*}" || echo "WRAPPED") --method '$pattern'" >> "$shapes"
+    "$TOOL" dump "$which" --method "$pattern" | grep -v '^// assembly' >> "$shapes"
+  done
+done
+check_golden instrument/wrap-shapes.txt "$shapes"
+
 echo "== failures"
 expect 3 "missing input" "$work/nope.dll" -o "$work/nope.out"
 grep -q "^cil-instrument: error: $work/nope.dll: " "$work/err" || fail "missing input: $(cat "$work/err")"
