@@ -21,14 +21,7 @@ for f in "$fw"/*.dll; do
 done
 ls "$work"/fw/*.dll > "$work/list"
 echo "$(wc -l < "$work/list") assemblies instrumented"
-oracle_dir=${ORACLE_DIR:-$ROOT/build/oracle}
-"$ROOT/tests/oracle/build.sh" "$oracle_dir" > /dev/null
-set +e
-report=$(dotnet "$oracle_dir/Oracle.dll" compare --strict --tool "$TOOL" --list "$work/list")
-rc=$?
-set -e
-grep -v '^OK ' <<< "$report" || true
-[ $rc -eq 0 ] || fail "the SRM oracle disagrees with our reading of the instrumented framework"
+srm_compare "the SRM oracle disagrees with our reading of the instrumented framework" --list "$work/list"
 
 echo "== determinism and an untouched input"
 corelib="$fw/System.Private.CoreLib.dll"
@@ -62,8 +55,7 @@ for f in "$fw"/*.dll; do
   fi
 done
 if [ -n "$crossed" ]; then
-  dotnet "$oracle_dir/Oracle.dll" compare --strict --tool "$TOOL" "$work/cross.dll" > "$work/cross.txt" ||
-    { cat "$work/cross.txt" >&2; fail "the SRM oracle disagrees on $crossed with a #Blob heap past 64 KiB"; }
+  srm_compare "the SRM oracle disagrees on $crossed with a #Blob heap past 64 KiB" "$work/cross.dll"
 else
   fail "no framework assembly's #Blob heap crossed 64 KiB in wrap mode"
 fi

@@ -36,6 +36,20 @@ framework_dir() {
   dotnet --list-runtimes | awk '$1=="Microsoft.NETCore.App"{v=$2; d=$3} END{gsub(/[\[\]]/,"",d); print d"/"v}'
 }
 
+# srm_compare LABEL ARGS...: System.Reflection.Metadata (tests/oracle) must read every file that
+# ARGS name (files, or --list FILE) and agree with our dump and info of it; prints what is not OK.
+srm_compare() {
+  local label=$1 dir=${ORACLE_DIR:-$ROOT/build/oracle} report rc
+  shift
+  "$ROOT/tests/oracle/build.sh" "$dir" > /dev/null
+  set +e
+  report=$(dotnet "$dir/Oracle.dll" compare --strict --tool "$TOOL" "$@")
+  rc=$?
+  set -e
+  grep -v '^OK ' <<< "$report" || true
+  [ "$rc" -eq 0 ] || fail "$label"
+}
+
 finish() {
   if [ "$FAILURES" -ne 0 ]; then
     echo "$FAILURES failure(s)" >&2

@@ -113,12 +113,5 @@ fi
 echo "== System.Reflection.Metadata reads every traced output and agrees with our dump of it"
 find "$work/dotnet" "$work/mono" "$work/json/traced" -name '*.dll' -o -name '*.exe' 2> /dev/null |
   grep -v -e TraceHooks.dll -e 'json/traced/JsonDriver.dll' | sort > "$work/oracle.list"
-oracle_dir=${ORACLE_DIR:-$ROOT/build/oracle}
-"$ROOT/tests/oracle/build.sh" "$oracle_dir" > /dev/null
-set +e
-report=$(dotnet "$oracle_dir/Oracle.dll" compare --strict --tool "$TOOL" --list "$work/oracle.list")
-rc=$?
-set -e
-grep -v '^OK ' <<< "$report" || true
-[ "$rc" -eq 0 ] || fail "the SRM oracle disagrees on a traced output (or cannot read one)"
+srm_compare "the SRM oracle disagrees on a traced output (or cannot read one)" --list "$work/oracle.list"
 finish
