@@ -1,6 +1,7 @@
 // Opcode information derived from opcodes.def: enum, names, encodings, operands, stack effects.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -49,12 +50,67 @@ struct OpInfo {
   uint8_t opcode_size() const { return two_byte() ? 2 : 1; }
 };
 
-const OpInfo& op_info(Op op);
+namespace detail {
+
+/// The one opcode table, expanded from opcodes.def. Defined here, not in opcode.cpp, so that the
+/// decoder's per-instruction lookups inline.
+inline constexpr OpInfo kOps[] = {
+#define CIL_OPCODE(Enum, name, code, OperandKind, pops, pushes, FlowKind) \
+  {Op::Enum, name, code, Operand::OperandKind, pops, pushes, Flow::FlowKind},
+#include "il/opcodes.def"
+#undef CIL_OPCODE
+};
+static_assert(std::size(kOps) == kOpCount);
+
+struct ByteTables {
+  std::array<int16_t, 256> one{};
+  std::array<int16_t, 256> two{};
+  /// For each branch opcode, its other form: "br.s" pairs with "br" (found by name).
+  std::array<int16_t, kOpCount> branch_pair{};
+};
+
+constexpr ByteTables make_tables() {
+  ByteTables t;
+  for (auto& v : t.one) v = -1;
+  for (auto& v : t.two) v = -1;
+  for (size_t i = 0; i < kOpCount; ++i) {
+    uint16_t code = kOps[i].code;
+    if (code > 0xFF) t.two[code & 0xFF] = static_cast<int16_t>(i);
+    else t.one[code] = static_cast<int16_t>(i);
+  }
+  for (auto& v : t.branch_pair) v = -1;
+  for (size_t s = 0; s < kOpCount; ++s) {
+    if (kOps[s].operand != Operand::ShortBr) continue;
+    std::string_view short_name = kOps[s].name;
+    std::string_view long_name = short_name.substr(0, short_name.size() - 2);  // drop ".s"
+    for (size_t l = 0; l < kOpCount; ++l) {
+      if (kOps[l].operand == Operand::Br && kOps[l].name == long_name) {
+        t.branch_pair[s] = static_cast<int16_t>(l);
+        t.branch_pair[l] = static_cast<int16_t>(s);
+      }
+    }
+  }
+  return t;
+}
+
+inline constexpr ByteTables kTables = make_tables();
+
+}  // namespace detail
+
+inline const OpInfo& op_info(Op op) { return detail::kOps[static_cast<size_t>(op)]; }
 std::span<const OpInfo> all_ops();
 
 /// The opcode for a first byte (and second byte after 0xFE); nullopt for unassigned values.
-std::optional<Op> op_from_byte(uint8_t byte);
-std::optional<Op> op_from_fe_byte(uint8_t byte);
+inline std::optional<Op> op_from_byte(uint8_t byte) {
+  int16_t i = detail::kTables.one[byte];
+  if (i < 0) return std::nullopt;
+  return static_cast<Op>(i);
+}
+inline std::optional<Op> op_from_fe_byte(uint8_t byte) {
+  int16_t i = detail::kTables.two[byte];
+  if (i < 0) return std::nullopt;
+  return static_cast<Op>(i);
+}
 
 /// Bytes of the operand (for Switch, the size of the count only).
 uint8_t operand_size(Operand operand);

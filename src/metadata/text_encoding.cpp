@@ -1,6 +1,8 @@
 // A strict UTF-8 decoder (no overlongs, no surrogates, nothing above U+10FFFF).
 #include "metadata/text_encoding.h"
 
+#include <algorithm>
+
 namespace cil::md {
 
 namespace {
@@ -27,6 +29,9 @@ size_t sequence_length(std::string_view text, size_t i) {
 }  // namespace
 
 std::string valid_utf8(std::string_view text) {
+  // Nearly every name is ASCII: copy it whole.
+  if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return std::string(text);
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
@@ -43,6 +48,18 @@ std::string valid_utf8(std::string_view text) {
 }
 
 std::string json_quote(std::string_view raw) {
+  // The common case, ASCII with nothing to escape, in one copy.
+  if (std::all_of(raw.begin(), raw.end(), [](char c) {
+        auto u = static_cast<unsigned char>(c);
+        return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+      })) {
+    std::string out;
+    out.reserve(raw.size() + 2);
+    out += '"';
+    out += raw;
+    out += '"';
+    return out;
+  }
   std::string text = valid_utf8(raw);
   std::string out = "\"";
   out.reserve(text.size() + 2);
