@@ -187,16 +187,24 @@ void encode_compressed_u32(std::vector<uint8_t>& out, uint32_t value) {
 namespace {
 
 void encode_compressed_i32(std::vector<uint8_t>& out, int32_t value) {
-  // II.23.2: rotate the two's-complement value left by one within the chosen width.
+  // II.23.2: rotate the two's-complement value left by one within the chosen width, and write it
+  // in that width: the rotated bits may be small enough for a shorter form, but the reader sign-
+  // extends by the width it finds, so the width must be the value's own.
   if (value >= -64 && value <= 63) {
     uint32_t v = static_cast<uint32_t>(value) & 0x7F;
-    encode_compressed_u32(out, ((v << 1) | (v >> 6)) & 0x7F);
+    out.push_back(static_cast<uint8_t>(((v << 1) | (v >> 6)) & 0x7F));
   } else if (value >= -8192 && value <= 8191) {
     uint32_t v = static_cast<uint32_t>(value) & 0x3FFF;
-    encode_compressed_u32(out, ((v << 1) | (v >> 13)) & 0x3FFF);
+    uint32_t raw = ((v << 1) | (v >> 13)) & 0x3FFF;
+    out.push_back(static_cast<uint8_t>(0x80 | (raw >> 8)));
+    out.push_back(static_cast<uint8_t>(raw));
   } else {
     uint32_t v = static_cast<uint32_t>(value) & 0x1FFFFFFF;
-    encode_compressed_u32(out, ((v << 1) | (v >> 28)) & 0x1FFFFFFF);
+    uint32_t raw = ((v << 1) | (v >> 28)) & 0x1FFFFFFF;
+    out.push_back(static_cast<uint8_t>(0xC0 | (raw >> 24)));
+    out.push_back(static_cast<uint8_t>(raw >> 16));
+    out.push_back(static_cast<uint8_t>(raw >> 8));
+    out.push_back(static_cast<uint8_t>(raw));
   }
 }
 

@@ -1,6 +1,7 @@
 // Signature decoding, encoding round trips, and the depth cap.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 #include "metadata/signature.h"
@@ -82,6 +83,34 @@ TEST(Signature, InternalHandleRoundTrip) {
   std::vector<uint8_t> again;
   encode_method_sig(again, *sig);
   EXPECT_EQ(again, b);
+}
+
+// Array lower bounds are compressed signed integers: the width belongs to the value, and the
+// rotated bits of a wide value may look small (fuzzer find: -268427317 was written in 2 bytes and
+// read back as -53; -8192 in 1 byte, read back as -64).
+TEST(Signature, LowerBoundsKeepTheirWidth) {
+  const std::vector<int32_t> bounds = {0, 63, -64, 64, -65, 8191, -8192, 8192, -8193,
+                                       268435455, -268435456, -268427317};
+  TypeSig element;
+  element.element = ElementType::I4;
+  TypeSig array;
+  array.element = ElementType::Array;
+  array.children.push_back(element);
+  array.shape = std::make_shared<ArrayShape>(ArrayShape{static_cast<uint32_t>(bounds.size()), {}, bounds});
+  std::vector<uint8_t> bytes;
+  encode_type(bytes, array);
+  ByteReader r(bytes, 0, "signature");
+  auto decoded = decode_type(r, 0);
+  ASSERT_TRUE(decoded) << decoded.error().to_string();
+  EXPECT_TRUE(r.at_end());
+  ASSERT_TRUE(decoded->shape);
+  EXPECT_EQ(decoded->shape->lower_bounds, bounds);
+  // The widths ECMA-335 II.23.2 gives: 1 byte for [-64, 63], 2 for [-8192, 8191], else 4.
+  std::vector<uint8_t> one;
+  TypeSig single = array;
+  single.shape = std::make_shared<ArrayShape>(ArrayShape{1, {}, {-8192}});
+  encode_type(one, single);
+  EXPECT_EQ(one, (std::vector<uint8_t>{0x14, 0x08, 1, 0, 1, 0x80, 0x01}));
 }
 
 }  // namespace
