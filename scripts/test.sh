@@ -18,7 +18,10 @@ echo "== tests"
 echo "== build (ASan + UBSan)"
 # Without libcilprofiler.so: it is never sanitized (dotnet, which loads it, has no sanitizer
 # runtime), so the profiler's end-to-end tests, which skip here, run in the plain build only.
-scripts/build.sh build-asan -DCIL_SANITIZE=ON -DCIL_BENCH=OFF -DCIL_PROFILER_LIBRARY=OFF
+# -O1 -g1: a third less compile time than -O2 -g under the sanitizers, line numbers kept for
+# their reports.
+scripts/build.sh build-asan -DCIL_SANITIZE=ON -DCIL_BENCH=OFF -DCIL_PROFILER_LIBRARY=OFF \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
 echo "== tests under ASan + UBSan"
 (cd build-asan && CIL_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2)
 
