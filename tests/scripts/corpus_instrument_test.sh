@@ -5,10 +5,7 @@
 # leftover temporary file. The outcome per file is kept in tests/golden/corpus_instrument.txt.
 #   tests/scripts/corpus_instrument_test.sh [TOOL]        (CIL_REGEN=1 rewrites the golden file)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-if [ ! -d "$CORPUS" ]; then
-  echo "corpus not found at $CORPUS (set CIL_CORPUS)" >&2
-  exit 77
-fi
+require_corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/out"

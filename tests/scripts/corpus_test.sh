@@ -4,10 +4,7 @@
 # list (tests/golden/corpus.txt) that says which files are refused and why.
 #   tests/scripts/corpus_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-if [ ! -d "$CORPUS" ]; then
-  echo "corpus not found at $CORPUS (set CIL_CORPUS)" >&2
-  exit 77
-fi
+require_corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 summary="$work/corpus.txt"

@@ -4,10 +4,7 @@
 # dump --json and instrument each get 10 seconds (they take milliseconds); a hang fails the test.
 #   tests/scripts/cyclic_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-if [ ! -d "$CORPUS" ]; then
-  echo "corpus not found at $CORPUS (set CIL_CORPUS)" >&2
-  exit 77
-fi
+require_corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 files=(

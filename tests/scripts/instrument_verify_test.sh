@@ -76,38 +76,31 @@ if command -v pedump > /dev/null; then
   # pedump resolves references next to the file it checks, so both copies sit in directories of
   # their own under the original file name: a plain copy elsewhere already reports differently.
   norm() { sed -E 's/0x[0-9a-fA-F]+/N/g; s/at [0-9a-f]+04x/at N/g' | sort; }
-  for f in "$ROOT"/testdata/bin/mono/*.exe "$ROOT"/testdata/bin/il/*.exe /usr/lib/mono/4.5/mscorlib.dll \
-           /usr/lib/mono/4.5/System.dll /usr/lib/mono/4.5/System.Xml.dll /usr/lib/mono/4.5/System.Core.dll; do
-    [ -f "$f" ] || continue
+  # pedump_new FILE [BREAK]: instruments FILE (then breaks its first probe when BREAK is given),
+  # runs pedump on both copies, and sets $new to the number of findings only the output has.
+  pedump_new() {
+    local f=$1 name
     name=$(basename "$f")
     rm -rf "$work/pv" && mkdir -p "$work/pv/orig" "$work/pv/inst"
     cp "$f" "$work/pv/orig/$name"
-    "$TOOL" "$f" -o "$work/pv/inst/$name" > /dev/null 2>&1 || { fail "instrument $f"; continue; }
+    "$TOOL" "$f" -o "$work/pv/inst/$name" > /dev/null 2>&1 || { fail "instrument $f"; return 1; }
+    [ -z "${2:-}" ] || python3 "$ROOT/tests/scripts/break_probe.py" "$work/pv/inst/$name"
     { pedump --verify all "$work/pv/orig/$name" 2>&1 || true; } | sed "s|$work/pv/orig/||g" | norm > "$work/pv.before"
     { pedump --verify all "$work/pv/inst/$name" 2>&1 || true; } | sed "s|$work/pv/inst/||g" | norm > "$work/pv.after"
     new=$(comm -13 "$work/pv.before" "$work/pv.after" | wc -l)
-    echo "$name: $(wc -l < "$work/pv.before") findings before, $new new"
+  }
+  for f in "$ROOT"/testdata/bin/mono/*.exe "$ROOT"/testdata/bin/il/*.exe /usr/lib/mono/4.5/mscorlib.dll \
+           /usr/lib/mono/4.5/System.dll /usr/lib/mono/4.5/System.Xml.dll /usr/lib/mono/4.5/System.Core.dll; do
+    [ -f "$f" ] || continue
+    pedump_new "$f" || continue
+    echo "$(basename "$f"): $(wc -l < "$work/pv.before") findings before, $new new"
     [ "$new" -eq 0 ] || { fail "pedump finds new problems in $f"; comm -13 "$work/pv.before" "$work/pv.after" | head -5 >&2; }
   done
   # The control: the same comparison must see a broken probe. In the instrumented MonoMisc.exe,
   # the first probe's pop (after ldelema and the call to Interlocked.Increment) becomes a nop,
   # which leaves an int64 on the stack.
-  name=MonoMisc.exe
-  rm -rf "$work/pv" && mkdir -p "$work/pv/orig" "$work/pv/inst"
-  cp "$ROOT/testdata/bin/mono/$name" "$work/pv/orig/$name"
-  "$TOOL" "$ROOT/testdata/bin/mono/$name" -o "$work/pv/inst/$name" > /dev/null
-  python3 - "$work/pv/inst/$name" <<'PY'
-import re, sys
-data = bytearray(open(sys.argv[1], "rb").read())
-m = re.search(rb"\x8f...\x01\x28...\x0a\x26", data, re.S)
-assert m, "no probe found"
-data[m.end() - 1] = 0x00
-open(sys.argv[1], "wb").write(data)
-PY
-  { pedump --verify all "$work/pv/orig/$name" 2>&1 || true; } | sed "s|$work/pv/orig/||g" | norm > "$work/pv.before"
-  { pedump --verify all "$work/pv/inst/$name" 2>&1 || true; } | sed "s|$work/pv/inst/||g" | norm > "$work/pv.after"
-  new=$(comm -13 "$work/pv.before" "$work/pv.after" | wc -l)
-  echo "control: $name with a broken probe: $new new findings"
+  pedump_new "$ROOT/testdata/bin/mono/MonoMisc.exe" break
+  echo "control: MonoMisc.exe with a broken probe: $new new findings"
   [ "$new" -gt 0 ] || fail "pedump's before/after comparison does not see a broken probe"
 fi
 finish

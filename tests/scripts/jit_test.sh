@@ -51,18 +51,9 @@ for spec in System.Collections:all System.Linq:all System.Text.RegularExpression
 done
 
 echo "== control: probes broken on purpose (the pop after Interlocked.Increment becomes a nop)"
-"$TOOL" "$fw/System.Collections.dll" -o "$work/broken/System.Collections.dll" > /dev/null 2>&1 ||
-  { mkdir -p "$work/broken" && "$TOOL" "$fw/System.Collections.dll" -o "$work/broken/System.Collections.dll" > /dev/null 2>&1; }
-python3 - "$work/broken/System.Collections.dll" <<'PY'
-import re, sys
-data = bytearray(open(sys.argv[1], "rb").read())
-n = 0
-for m in re.finditer(rb"\x8f...\x01\x28...\x0a\x26", data, re.S):
-    data[m.end() - 1] = 0x00
-    n += 1
-assert n > 0, "no probe found"
-open(sys.argv[1], "wb").write(data)
-PY
+mkdir -p "$work/broken"
+"$TOOL" "$fw/System.Collections.dll" -o "$work/broken/System.Collections.dll" > /dev/null 2>&1
+python3 "$ROOT/tests/scripts/break_probe.py" "$work/broken/System.Collections.dll" --all
 summary=$(jitcheck "$work/broken/System.Collections.dll" "$work/broken.refused") || true
 echo "broken System.Collections: $summary"
 grep -q 'InvalidProgramException' "$work/broken.refused" || fail "the JIT did not refuse a broken probe"

@@ -50,6 +50,14 @@ srm_compare() {
   [ "$rc" -eq 0 ] || fail "$label"
 }
 
+# require_corpus: skips the test (exit 77) when the peer corpus is not at $CORPUS.
+require_corpus() {
+  if [ ! -d "$CORPUS" ]; then
+    echo "corpus not found at $CORPUS (set CIL_CORPUS)" >&2
+    exit 77
+  fi
+}
+
 finish() {
   if [ "$FAILURES" -ne 0 ]; then
     echo "$FAILURES failure(s)" >&2

@@ -5,10 +5,7 @@
 # prints must be the string our dump shows it loading.
 #   tests/scripts/stream_rules_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-if [ ! -d "$CORPUS" ]; then
-  echo "corpus not found at $CORPUS (set CIL_CORPUS)" >&2
-  exit 77
-fi
+require_corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$ROOT/testdata/bin/mono/MonoMisc.runtimeconfig.json" "$work/app.runtimeconfig.json"
