@@ -26,6 +26,22 @@ bool same_file(const std::string& a, const std::string& b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/// The new section's bodies go straight into the output file as they are made.
+class OutputSink final : public pe::SectionSink {
+ public:
+  explicit OutputSink(OutputFile& file) : file_(file) {}
+  Status write(uint64_t file_offset, std::span<const uint8_t> bytes) override {
+    Status written = file_.write_at(file_offset, bytes);
+    if (!written) failed_ = true;
+    return written;
+  }
+  bool failed() const { return failed_; }
+
+ private:
+  OutputFile& file_;
+  bool failed_ = false;
+};
+
 std::optional<il::Mode> parse_mode(const std::string& name) {
   if (name == "count") return il::Mode::Count;
   if (name == "noop") return il::Mode::Noop;
@@ -129,12 +145,21 @@ int run_instrument(int argc, char** argv) {
     print_error(input, module.error());
     return exit_code_for(module.error());
   }
+  // Written to a temporary file beside OUTPUT, renamed only when complete; removed on failure.
+  OutputFile file(output);
+  OutputSink sink(file);
+  opts.sink = &sink;
   auto report = il::instrument(**module, opts);
   if (!report) {
+    if (sink.failed()) {
+      print_error(output, report.error());
+      return kExitOutput;
+    }
     print_error(input, report.error());
     return exit_code_for(report.error());
   }
-  Status written = write_file_atomic(output, report->output.pieces(), (*module)->copy_source());
+  Status written = file.write_pieces(report->output.pieces(), (*module)->copy_source());
+  if (written) written = file.commit();
   if (!written) {
     print_error(output, written.error());
     return kExitOutput;

@@ -27,6 +27,7 @@ constexpr uint32_t kTypeExplicitSealed = 0x0010 | 0x0100;
 /// Mono refuses value types over 1 MiB, so the method table is split into chunks below that
 /// (a single longer line, which no real name makes, gets a chunk of its own).
 constexpr size_t kChunkSize = 512 * 1024;
+constexpr uint32_t kChunkAlignment = 8;
 constexpr uint32_t kMethodPrivateStatic = 0x0001 | 0x0010 | 0x0080;
 constexpr uint32_t kMethodAssemblyStatic = 0x0003 | 0x0010 | 0x0080;
 constexpr uint32_t kMethodCctor = 0x0001 | 0x0010 | 0x0080 | 0x0800 | 0x1000;
@@ -279,16 +280,23 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   return mode;
 }
 
-void CountMode::commit(uint32_t rid, std::string_view name) {
+Status CountMode::commit(uint32_t rid, std::string_view name) {
   std::string line = fmt::format("{:08X}", md::make_token(TableId::MethodDef, rid)) + json_string(name);
-  if (table_.empty() || table_.back().size() + line.size() + 1 > kChunkSize) {
+  if (table_.empty() || table_.back().bytes.size() + line.size() + 1 > kChunkSize) {
+    if (!table_.empty()) {
+      TableChunk& full = table_.back();
+      full.rva = CIL_TRY(editor_->place_section_data(full.bytes, kChunkAlignment));
+      std::vector<uint8_t>().swap(full.bytes);
+    }
     table_.emplace_back();
-    table_.back().reserve(std::max(kChunkSize, line.size()));
+    table_.back().bytes.reserve(std::max(kChunkSize, line.size()));
   } else {
-    table_.back().push_back('\n');  // JSON strings hold no raw newline: lines split cleanly
+    table_.back().bytes.push_back('\n');  // JSON strings hold no raw newline: lines split cleanly
   }
-  table_.back().insert(table_.back().end(), line.begin(), line.end());
+  table_.back().bytes.insert(table_.back().bytes.end(), line.begin(), line.end());
+  table_.back().size = static_cast<uint32_t>(table_.back().bytes.size());
   ++slots_;
+  return ok();
 }
 
 Status CountMode::measure_probe(CallEffects& effects) {
@@ -363,8 +371,8 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
     bool method_ptr = m.tables().rows(TableId::MethodPtr) > 0;
     Token value_type = CIL_TRY(refs_->type("System", "ValueType"));
     uint32_t extends = *md::encode_coded_index(md::CodedIndex::TypeDefOrRef, value_type);
-    for (auto& bytes : table_) {
-      uint32_t size = static_cast<uint32_t>(bytes.size());
+    for (auto& chunk : table_) {
+      uint32_t size = chunk.size;
       uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
       uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;
       Token type = CIL_TRY(editor.add_row(TableId::TypeDef, {kTypeExplicitSealed,
@@ -375,8 +383,10 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
       md::encode_type(sig, md::value_type(type));
       Token field = CIL_TRY(editor.add_row(TableId::Field, {kFieldAssemblyStatic | kFieldHasRva, editor.add_string("Data"), editor.add_blob(sig)}));
       if (field_ptr) CIL_TRY(editor.add_row(TableId::FieldPtr, {md::token_rid(field)}));
-      Token rva_row = CIL_TRY(editor.add_row(TableId::FieldRVA, {0, md::token_rid(field)}));
-      CIL_TRY(editor.add_section_data(std::move(bytes), 8, TableId::FieldRVA, md::token_rid(rva_row), md::col::FieldRVA::Rva));
+      Token rva_row = CIL_TRY(editor.add_row(TableId::FieldRVA, {chunk.rva, md::token_rid(field)}));
+      if (!chunk.rva)
+        CIL_TRY(editor.add_section_data(std::move(chunk.bytes), kChunkAlignment, TableId::FieldRVA, md::token_rid(rva_row),
+                                        md::col::FieldRVA::Rva));
       chunks.push_back({field, size});
     }
     table_.clear();

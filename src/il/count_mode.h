@@ -28,8 +28,9 @@ class CountMode {
   void add_probe(BodyModel& body) const;
   /// The probe for the next slot, as instructions (for prepend_code, which needs no model).
   std::vector<Instr> next_probe() const;
-  /// Assigns the slot of the last probe to `rid`.
-  void commit(uint32_t rid, std::string_view name);
+  /// Assigns the slot of the last probe to `rid`. A full chunk of the method table goes into the
+  /// new section at once (which can fail).
+  Status commit(uint32_t rid, std::string_view name);
   uint32_t slots() const { return slots_; }
   /// The probe's own stack depth, found by simulating it once. The probe runs at entry on an
   /// empty stack and leaves it empty, so a probed body needs max(its own max stack, this).
@@ -52,7 +53,14 @@ class CountMode {
   uint32_t slots_ = 0;
   uint16_t probe_max_stack_ = 8;
   /// One line per slot: token in hex, then the name as a JSON string; in chunks of whole lines.
-  std::vector<std::vector<uint8_t>> table_;
+  /// Full chunks are placed in the section as soon as the next one starts: only the last one
+  /// has bytes here.
+  struct TableChunk {
+    std::vector<uint8_t> bytes;
+    uint32_t size = 0;
+    uint32_t rva = 0;  ///< once placed
+  };
+  std::vector<TableChunk> table_;
   md::Token int64_ = 0;
   md::Token increment_ = 0;
   md::Token cctor_ = 0, write_ = 0, on_exit_ = 0, on_unhandled_ = 0, append_chunk_ = 0;

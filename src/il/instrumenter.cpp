@@ -152,6 +152,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   CIL_TRY(check_supported(m));
   InstrumentReport report;
   md::ModuleEditor editor(m);
+  editor.set_section_sink(options.sink, options.sink_chunk);
   md::Printer printer(m);
   adjust_image(m, editor, report.warnings);
   CIL_TRY(renew_mvid(m, editor, options.mode));
@@ -227,7 +228,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       report.skipped.push_back({rid, name, status.error().to_string(), kind == ErrorKind::Format || kind == ErrorKind::Limit});
       continue;
     }
-    if (count) count->commit(rid, name);
+    if (count) CIL_TRY(count->commit(rid, name));
     report.instrumented.push_back(rid);
   }
 

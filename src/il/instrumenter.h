@@ -9,6 +9,7 @@
 #include "il/count_mode.h"
 #include "il/hook_contract.h"
 #include "metadata/module.h"
+#include "metadata/module_editor.h"
 #include "metadata/name_pattern.h"
 #include "pe/image_writer.h"
 
@@ -26,6 +27,10 @@ struct InstrumentOptions {
   md::MethodFilter filter;
   std::vector<uint32_t> method_rvas;  ///< when not empty, only methods whose body is at one of these
   const HookContract* hooks = nullptr;  ///< trace mode: the hooks to call
+  /// Where the new bodies and static data go as they are made (see md::ModuleEditor::
+  /// set_section_sink); without one they are held until the output is returned.
+  pe::SectionSink* sink = nullptr;
+  size_t sink_chunk = md::ModuleEditor::kSinkChunk;
 };
 
 struct SkippedMethod {
@@ -36,7 +41,8 @@ struct SkippedMethod {
 };
 
 struct InstrumentReport {
-  pe::OutputImage output;  ///< refers to the module's bytes: keep the module alive
+  pe::OutputImage output;  ///< refers to the module's bytes: keep the module alive; what went
+                           ///< to options.sink is a piece in place
   std::vector<uint32_t> instrumented;  ///< MethodDef rids, in token order
   std::vector<SkippedMethod> skipped;
   uint32_t excluded = 0;  ///< methods the filters did not select

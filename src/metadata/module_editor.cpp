@@ -200,14 +200,46 @@ Expected<std::vector<uint8_t>> ModuleEditor::signature_of(Token token) {
   }
 }
 
+Status ModuleEditor::append_section(std::span<const uint8_t> bytes) {
+  while (!bytes.empty()) {
+    size_t room = sink_ ? std::max<size_t>(sink_chunk_ - std::min(sink_chunk_, section_.size()), 1) : bytes.size();
+    size_t take = std::min(room, bytes.size());
+    section_.insert(section_.end(), bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(take));
+    bytes = bytes.subspan(take);
+    if (sink_ && section_.size() >= sink_chunk_) CIL_TRY(flush_section(false));
+  }
+  return ok();
+}
+
+Status ModuleEditor::align_section(uint32_t alignment) {
+  static constexpr uint8_t kZeros[16] = {};
+  while (section_size() % alignment) {
+    size_t pad = static_cast<size_t>(alignment - section_size() % alignment);
+    CIL_TRY(append_section(std::span<const uint8_t>(kZeros, std::min(pad, sizeof kZeros))));
+  }
+  return ok();
+}
+
+Status ModuleEditor::flush_section(bool all) {
+  if (!sink_) return ok();
+  // Word sums add up only over pieces that start at even offsets: an odd last byte waits.
+  size_t size = all ? section_.size() : section_.size() & ~size_t{1};
+  if (size == 0) return ok();
+  std::span<const uint8_t> chunk(section_.data(), size);
+  CIL_TRY(sink_->write(plan_->raw_offset + streamed_, chunk));
+  streamed_sum_ += pe::word_sum(chunk);
+  streamed_ += size;
+  section_.erase(section_.begin(), section_.begin() + static_cast<std::ptrdiff_t>(size));
+  return ok();
+}
+
 Status ModuleEditor::set_method_body(uint32_t rid, std::span<const uint8_t> body) {
   if (!plan_) plan_ = CIL_TRY(pe::plan_section(module_.image()));
-  while (section_.size() % 4) section_.push_back(0);  // fat headers are 4-byte aligned (II.25.4.5)
-  uint64_t rva = uint64_t{plan_->rva} + section_.size();
+  CIL_TRY(align_section(4));  // fat headers are 4-byte aligned (II.25.4.5)
+  uint64_t rva = uint64_t{plan_->rva} + section_size();
   if (rva + body.size() > 0xFFFFFFFF) return edit_error("method bodies exceed the address space");
   set_cell(TableId::MethodDef, rid, col::MethodDef::Rva, static_cast<uint32_t>(rva));
-  section_.insert(section_.end(), body.begin(), body.end());
-  return ok();
+  return append_section(body);
 }
 
 Status ModuleEditor::set_mvid(const Guid& mvid) {
@@ -223,6 +255,16 @@ Guid ModuleEditor::mvid() const {
   return found ? *found : Guid{};
 }
 
+Expected<uint32_t> ModuleEditor::place_section_data(std::span<const uint8_t> bytes, uint32_t alignment) {
+  if (alignment == 0 || (alignment & (alignment - 1))) return edit_error("data alignment must be a power of two");
+  if (!plan_) plan_ = CIL_TRY(pe::plan_section(module_.image()));
+  CIL_TRY(align_section(alignment));
+  uint64_t rva = uint64_t{plan_->rva} + section_size();
+  if (rva + bytes.size() > 0xFFFFFFFF) return edit_error("static data exceeds the address space");
+  CIL_TRY(append_section(bytes));
+  return static_cast<uint32_t>(rva);
+}
+
 Status ModuleEditor::add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, TableId table, uint32_t rid,
                                        uint8_t column) {
   if (alignment == 0 || (alignment & (alignment - 1))) return edit_error("data alignment must be a power of two");
@@ -233,7 +275,7 @@ Status ModuleEditor::add_section_data(std::vector<uint8_t> bytes, uint32_t align
 Expected<pe::OutputImage> ModuleEditor::write() {
   const pe::PeImage& image = module_.image();
   if (!plan_) plan_ = CIL_TRY(pe::plan_section(image));
-  while (section_.size() % 4) section_.push_back(0);
+  CIL_TRY(align_section(4));
 
   // Metadata last, now that every cell is final.
   HeapContents heaps;
@@ -255,19 +297,35 @@ Expected<pe::OutputImage> ModuleEditor::write() {
     heaps.guids = {{}, std::move(guids)};
   }
   pe::OutputImage data;
-  uint64_t offset = section_.size();
-  data.append_owned(std::move(section_));
-  for (auto& piece : data_) {
-    uint64_t aligned = (offset + piece.alignment - 1) & ~uint64_t{piece.alignment - 1};
-    data.append_zeros(aligned - offset);
-    if (uint64_t{plan_->rva} + aligned + piece.bytes.size() > 0xFFFFFFFF) return edit_error("static data exceeds the address space");
-    set_cell(piece.table, piece.rid, piece.column, static_cast<uint32_t>(plan_->rva + aligned));
-    offset = aligned + piece.bytes.size();
-    data.append_owned(std::move(piece.bytes));
+  if (sink_) {
+    // Bodies and data through the sink; the metadata (views of the input, mostly) stays a list
+    // of pieces for the caller to write.
+    for (auto& piece : data_) {
+      CIL_TRY(align_section(piece.alignment));
+      if (uint64_t{plan_->rva} + section_size() + piece.bytes.size() > 0xFFFFFFFF) return edit_error("static data exceeds the address space");
+      set_cell(piece.table, piece.rid, piece.column, static_cast<uint32_t>(plan_->rva + section_size()));
+      CIL_TRY(append_section(piece.bytes));
+      std::vector<uint8_t>().swap(piece.bytes);
+    }
+    data_.clear();
+    CIL_TRY(align_section(4));
+    CIL_TRY(flush_section(true));
+    data.append_in_place(streamed_, streamed_sum_);
+  } else {
+    uint64_t offset = section_.size();
+    data.append_owned(std::move(section_));
+    for (auto& piece : data_) {
+      uint64_t aligned = (offset + piece.alignment - 1) & ~uint64_t{piece.alignment - 1};
+      data.append_zeros(aligned - offset);
+      if (uint64_t{plan_->rva} + aligned + piece.bytes.size() > 0xFFFFFFFF) return edit_error("static data exceeds the address space");
+      set_cell(piece.table, piece.rid, piece.column, static_cast<uint32_t>(plan_->rva + aligned));
+      offset = aligned + piece.bytes.size();
+      data.append_owned(std::move(piece.bytes));
+    }
+    data_.clear();
+    data.append_zeros(((offset + 3) & ~uint64_t{3}) - offset);
   }
-  data_.clear();
-  uint64_t metadata_offset = (offset + 3) & ~uint64_t{3};
-  data.append_zeros(metadata_offset - offset);
+  uint64_t metadata_offset = data.size();
   uint32_t metadata_rva = plan_->rva + static_cast<uint32_t>(metadata_offset);
   uint32_t metadata_size = static_cast<uint32_t>(CIL_TRY(write_metadata(module_.metadata(), edits_, std::move(heaps), data)));
 

@@ -2,6 +2,7 @@
 // changes, and the writer that turns them into a new file. Every existing row keeps its token.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 #include <optional>
@@ -18,6 +19,9 @@ namespace cil::md {
 
 class ModuleEditor final : public MetadataSink {
  public:
+  /// What a section sink gets at a time (see set_section_sink).
+  static constexpr size_t kSinkChunk = size_t{1} << 20;
+
   explicit ModuleEditor(const Module& module);
 
   const Module& module() const { return module_; }
@@ -50,8 +54,19 @@ class ModuleEditor final : public MetadataSink {
   /// Places static data in the new section, after the bodies, and writes its RVA into the given
   /// cell (a FieldRVA row's Rva) when the layout is final.
   Status add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, TableId table, uint32_t rid, uint8_t column);
-  /// Reserves room for about `bytes` of new bodies, so the section is not copied as it grows.
-  void reserve_bodies(size_t bytes) { section_.reserve(bytes); }
+  /// Places static data in the new section now, after the bodies so far, and returns its RVA
+  /// (for data made while bodies are still being added, so that it need not wait in memory).
+  Expected<uint32_t> place_section_data(std::span<const uint8_t> bytes, uint32_t alignment);
+  /// Reserves room for about `bytes` of new bodies, so the section is not copied as it grows
+  /// (with a sink, room for one chunk only).
+  void reserve_bodies(size_t bytes) { section_.reserve(sink_ ? sink_chunk_ + 4096 : bytes); }
+  /// Sends the new section's bodies and static data to `sink` as they are made, a chunk at a
+  /// time, instead of keeping them until write(); write()'s output then has them as a piece in
+  /// place. Set it before the first body. `chunk` is the most it buffers (tests try odd sizes).
+  void set_section_sink(pe::SectionSink* sink, size_t chunk = kSinkChunk) {
+    sink_ = sink;
+    sink_chunk_ = std::max<size_t>(chunk, 1);
+  }
 
   /// CLI header and image changes.
   void set_cli_flags(uint32_t flags) { cli_flags_ = flags; }
@@ -82,6 +97,15 @@ class ModuleEditor final : public MetadataSink {
   /// Finds a row whose values equal `values`, or appends one with `cells`.
   Expected<Token> find_or_add(TableId table, std::span<const Value> values, std::vector<uint32_t> cells);
   Expected<std::vector<uint8_t>> blob_at(uint32_t index) const;
+  /// Offset in the new section of the next byte appended.
+  uint64_t section_size() const { return streamed_ + section_.size(); }
+  /// Appends to the new section; with a sink, passes on what fills a chunk.
+  Status append_section(std::span<const uint8_t> bytes);
+  /// Zero bytes up to a multiple of `alignment` (a power of two).
+  Status align_section(uint32_t alignment);
+  /// Passes the buffered bytes to the sink (all of them, or all but an odd last byte).
+  Status flush_section(bool all);
+
 
   const Module& module_;
   StringHeapBuilder strings_;
@@ -89,7 +113,11 @@ class ModuleEditor final : public MetadataSink {
   UserStringHeapBuilder user_strings_;
   TableEdits edits_;
   std::optional<pe::SectionPlan> plan_;
-  std::vector<uint8_t> section_;  ///< the new section: bodies first, metadata appended by write()
+  std::vector<uint8_t> section_;  ///< the new section (what has not gone to the sink): bodies, data, then metadata
+  pe::SectionSink* sink_ = nullptr;
+  size_t sink_chunk_ = kSinkChunk;
+  uint64_t streamed_ = 0;      ///< bytes of the section already given to the sink
+  uint64_t streamed_sum_ = 0;  ///< their pe::word_sum
   struct DataPiece {
     std::vector<uint8_t> bytes;
     uint32_t alignment;

@@ -113,25 +113,27 @@ void MappedFile::release() {
 
 namespace {
 
-Status write_all(int fd, std::span<const uint8_t> bytes, const std::string& path) {
+/// Writes all of `bytes` at `offset`; 0, or the errno of the failure.
+int write_all_at(int fd, uint64_t offset, std::span<const uint8_t> bytes) {
   size_t done = 0;
   while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    ssize_t n = ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
-      return io_error(fmt::format("cannot write {}", path), errno);
+      return errno;
     }
     done += static_cast<size_t>(n);
   }
-  return ok();
+  return 0;
 }
 
 /// Copies a range of the source file inside the kernel; false when the kernel cannot (other
 /// file systems, old kernels), in which case the caller writes the bytes instead.
-bool copy_range(int from, uint64_t offset, int to, size_t length) {
+bool copy_range(int from, uint64_t offset, int to, uint64_t to_offset, size_t length) {
   loff_t in = static_cast<loff_t>(offset);
+  loff_t out = static_cast<loff_t>(to_offset);
   while (length > 0) {
-    ssize_t n = ::copy_file_range(from, &in, to, nullptr, length, 0);
+    ssize_t n = ::copy_file_range(from, &in, to, &out, length, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     length -= static_cast<size_t>(n);
@@ -141,52 +143,86 @@ bool copy_range(int from, uint64_t offset, int to, size_t length) {
 
 }  // namespace
 
-Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {
-  std::span<const uint8_t> one[] = {bytes};
-  return write_file_atomic(path, one);
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(temp_.c_str());
+  }
 }
 
-Status write_file_atomic(const std::string& path, std::span<const std::span<const uint8_t>> pieces,
-                         const CopySource& source) {
-  std::string temp = path + ".tmp-XXXXXX";
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0) return io_error(fmt::format("cannot create a temporary file for {}", path), errno);
-  bool kernel_copy = source.fd >= 0;
-  for (auto bytes : pieces) {
-    const uint8_t* base = source.mapped.data();
-    bool inside = kernel_copy && !bytes.empty() && bytes.data() >= base &&
-                  bytes.data() + bytes.size() <= base + source.mapped.size();
-    if (inside) {
-      off_t before = ::lseek(fd, 0, SEEK_CUR);
-      if (copy_range(source.fd, static_cast<uint64_t>(bytes.data() - base), fd, bytes.size())) continue;
-      // The kernel copied part of it, or nothing: restart the piece with plain writes.
-      kernel_copy = false;
-      if (before < 0 || ::lseek(fd, before, SEEK_SET) < 0 || ::ftruncate(fd, before) != 0) {
-        int err = errno;
-        ::close(fd);
-        ::unlink(temp.c_str());
-        return io_error(fmt::format("cannot write {}", path), err);
-      }
-    }
-    Status written = write_all(fd, bytes, path);
-    if (!written) {
-      ::close(fd);
-      ::unlink(temp.c_str());
-      return written;
-    }
+Status OutputFile::fail(const std::string& what, int err) {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(temp_.c_str());
+    fd_ = -1;
   }
-  ::fchmod(fd, 0644);
+  return io_error(fmt::format("{} {}", what, path_), err);
+}
+
+Status OutputFile::open() {
+  if (fd_ >= 0) return ok();
+  temp_ = path_ + ".tmp-XXXXXX";
+  fd_ = ::mkstemp(temp_.data());
+  if (fd_ < 0) return io_error(fmt::format("cannot create a temporary file for {}", path_), errno);
+  return ok();
+}
+
+Status OutputFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
+  CIL_TRY(open());
+  if (int err = write_all_at(fd_, offset, bytes)) return fail("cannot write", err);
+  return ok();
+}
+
+Status OutputFile::write_pieces(std::span<const FilePiece> pieces, const CopySource& source) {
+  CIL_TRY(open());
+  uint64_t at = 0;
+  for (const auto& piece : pieces) {
+    if (piece.in_place) {
+      at += piece.in_place;
+      continue;
+    }
+    auto bytes = piece.bytes;
+    const uint8_t* base = source.mapped.data();
+    bool inside = kernel_copy_ && source.fd >= 0 && !bytes.empty() && bytes.data() >= base &&
+                  bytes.data() + bytes.size() <= base + source.mapped.size();
+    // When the kernel cannot copy (or copies part), the piece is written again with pwrite,
+    // over whatever it wrote, and later pieces go through user space too.
+    if (inside && copy_range(source.fd, static_cast<uint64_t>(bytes.data() - base), fd_, at, bytes.size())) {
+      at += bytes.size();
+      continue;
+    }
+    if (inside) kernel_copy_ = false;
+    if (int err = write_all_at(fd_, at, bytes)) return fail("cannot write", err);
+    at += bytes.size();
+  }
+  // Pieces in place past the last written byte still count towards the length.
+  if (::ftruncate(fd_, static_cast<off_t>(at)) != 0) return fail("cannot write", errno);
+  return ok();
+}
+
+Status OutputFile::commit() {
+  CIL_TRY(open());
+  ::fchmod(fd_, 0644);
+  int fd = fd_;
+  fd_ = -1;
   if (::close(fd) != 0) {
     int err = errno;
-    ::unlink(temp.c_str());
-    return io_error(fmt::format("cannot write {}", path), err);
+    ::unlink(temp_.c_str());
+    return io_error(fmt::format("cannot write {}", path_), err);
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
+  if (::rename(temp_.c_str(), path_.c_str()) != 0) {
     int err = errno;
-    ::unlink(temp.c_str());
-    return io_error(fmt::format("cannot rename the temporary file to {}", path), err);
+    ::unlink(temp_.c_str());
+    return io_error(fmt::format("cannot rename the temporary file to {}", path_), err);
   }
   return ok();
+}
+
+Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {
+  OutputFile file(path);
+  FilePiece one[] = {{bytes}};
+  CIL_TRY(file.write_pieces(one));
+  return file.commit();
 }
 
 }  // namespace cil

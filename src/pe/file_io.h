@@ -45,12 +45,45 @@ struct CopySource {
   std::span<const uint8_t> mapped;
 };
 
+/// A piece of an output file: bytes to write, or (`in_place` non-zero) that many bytes that are
+/// already in the file at this position.
+struct FilePiece {
+  std::span<const uint8_t> bytes;
+  uint64_t in_place = 0;
+  uint64_t size() const { return in_place ? in_place : bytes.size(); }
+};
+
+/// A file being written: a temporary file in the destination's directory, created on the first
+/// write, renamed over the destination by commit() and removed if it is never committed, so a
+/// failure never leaves a partial file behind. Writes go to explicit offsets, so part of the file
+/// can be written early (while the rest is still being built) and the rest around it later.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path) : path_(std::move(path)) {}
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+
+  const std::string& path() const { return path_; }
+  Status write_at(uint64_t offset, std::span<const uint8_t> bytes);
+  /// Writes consecutive pieces from offset 0, skipping those already in place. Pieces that lie
+  /// inside `source.mapped` are copied from `source.fd` with copy_file_range (falling back to
+  /// write).
+  Status write_pieces(std::span<const FilePiece> pieces, const CopySource& source = {});
+  /// Makes the file the destination (mode 0644).
+  Status commit();
+
+ private:
+  Status open();
+  Status fail(const std::string& what, int err);
+  std::string path_;
+  std::string temp_;
+  int fd_ = -1;
+  bool kernel_copy_ = true;
+};
+
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// failure never leaves a partial file behind.
 Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
-/// The same for a file given as consecutive pieces. Pieces that lie inside `source.mapped` are
-/// copied from `source.fd` with copy_file_range (falling back to write).
-Status write_file_atomic(const std::string& path, std::span<const std::span<const uint8_t>> pieces,
-                         const CopySource& source = {});
 
 }  // namespace cil

@@ -72,6 +72,7 @@ Expected<SectionPlan> plan_section(const PeImage& image) {
     if (grown > first_rva) return writer_error("the headers cannot grow: the first section starts right after them");
     plan.header_growth = static_cast<uint32_t>(grown - h.size_of_headers);
   }
+  plan.raw_offset = align_up(uint64_t{image.file().size()} + plan.header_growth, h.file_alignment);
   return plan;
 }
 
@@ -90,23 +91,41 @@ void OutputImage::append_owned(std::vector<uint8_t> bytes) {
 
 void OutputImage::append_zeros(size_t count) { append_owned(std::vector<uint8_t>(count, 0)); }
 
-std::vector<std::span<const uint8_t>> OutputImage::pieces() const {
-  std::vector<std::span<const uint8_t>> out;
+void OutputImage::append_in_place(uint64_t size, uint64_t word_sum) {
+  if (size == 0) return;
+  pieces_.push_back({{}, SIZE_MAX, size, word_sum});
+  size_ += size;
+}
+
+std::span<const uint8_t> OutputImage::bytes_of(const Piece& p) const {
+  return p.owned == SIZE_MAX ? p.view : std::span<const uint8_t>(owned_[p.owned]);
+}
+
+std::vector<FilePiece> OutputImage::pieces() const {
+  std::vector<FilePiece> out;
   out.reserve(pieces_.size());
-  for (const auto& p : pieces_) out.push_back(p.owned == SIZE_MAX ? p.view : std::span<const uint8_t>(owned_[p.owned]));
+  for (const auto& p : pieces_) out.push_back({bytes_of(p), p.in_place});
   return out;
+}
+
+bool OutputImage::complete() const {
+  return std::none_of(pieces_.begin(), pieces_.end(), [](const Piece& p) { return p.in_place != 0; });
 }
 
 std::vector<uint8_t> OutputImage::flatten() const {
   std::vector<uint8_t> out;
   out.reserve(size_);
-  for (auto piece : pieces()) out.insert(out.end(), piece.begin(), piece.end());
+  for (const auto& p : pieces_) {
+    if (p.in_place) out.resize(out.size() + p.in_place, 0);
+    else out.insert(out.end(), bytes_of(p).begin(), bytes_of(p).end());
+  }
   return out;
 }
 
 void OutputImage::append(OutputImage other) {
   for (auto& p : other.pieces_) {
-    if (p.owned == SIZE_MAX) append_view(p.view);
+    if (p.in_place) append_in_place(p.in_place, p.word_sum);
+    else if (p.owned == SIZE_MAX) append_view(p.view);
     else append_owned(std::move(other.owned_[p.owned]));
   }
 }
@@ -114,7 +133,7 @@ void OutputImage::append(OutputImage other) {
 bool OutputImage::overwrite(uint64_t offset, std::span<const uint8_t> bytes) {
   uint64_t start = 0;
   for (const auto& p : pieces_) {
-    uint64_t size = p.owned == SIZE_MAX ? p.view.size() : owned_[p.owned].size();
+    uint64_t size = p.in_place ? p.in_place : bytes_of(p).size();
     if (offset >= start && offset + bytes.size() <= start + size) {
       if (p.owned == SIZE_MAX) return false;
       std::copy(bytes.begin(), bytes.end(), owned_[p.owned].begin() + (offset - start));
@@ -125,14 +144,37 @@ bool OutputImage::overwrite(uint64_t offset, std::span<const uint8_t> bytes) {
   return false;
 }
 
-uint32_t pe_checksum(std::span<const std::span<const uint8_t>> pieces, uint64_t checksum_offset) {
+uint64_t word_sum(std::span<const uint8_t> bytes) {
+  // Four words at a time; 2^48 words fit the accumulator, far more than any file has.
+  uint64_t sum = 0;
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    uint64_t v = load_le<uint64_t>(bytes.data() + i);
+    sum += (v & 0xFFFF) + ((v >> 16) & 0xFFFF) + ((v >> 32) & 0xFFFF) + (v >> 48);
+  }
+  for (; i + 2 <= bytes.size(); i += 2) sum += load_le<uint16_t>(bytes.data() + i);
+  if (i < bytes.size()) sum += bytes[i];
+  return sum;
+}
+
+Expected<uint32_t> OutputImage::checksum(uint64_t checksum_offset) const {
   // Sum of 16-bit little-endian words with end-around carry, the CheckSum field read as zero,
   // plus the file length (the algorithm of IMAGEHLP's CheckSumMappedFile). Words are summed
   // into a 64-bit accumulator and folded at the end; a piece of odd length passes its last
   // byte on as the low half of the next word.
   uint64_t sum = 0, position = 0;
   int pending = -1;
-  for (auto piece : pieces) {
+  for (const auto& p : pieces_) {
+    if (p.in_place) {
+      // Written elsewhere with its sum: even in size, and it starts at an even offset when every
+      // piece before it has even size, which the writer's alignments guarantee.
+      if (pending >= 0 || position % 2 || p.in_place % 2)
+        return writer_error(fmt::format("a piece written ahead lies at an odd offset ({:#x})", position));
+      sum += p.word_sum;
+      position += p.in_place;
+      continue;
+    }
+    std::span<const uint8_t> piece = bytes_of(p);
     size_t i = 0;
     auto byte_at = [&](size_t k) -> uint32_t {
       uint64_t at = position + k;
@@ -145,12 +187,9 @@ uint32_t pe_checksum(std::span<const std::span<const uint8_t>> pieces, uint64_t 
     }
     bool clean = checksum_offset + 4 <= position || checksum_offset >= position + piece.size();
     if (clean) {
-      // Four words at a time; 2^48 words fit the accumulator, far more than any file has.
-      for (; i + 8 <= piece.size(); i += 8) {
-        uint64_t v = load_le<uint64_t>(piece.data() + i);
-        sum += (v & 0xFFFF) + ((v >> 16) & 0xFFFF) + ((v >> 32) & 0xFFFF) + (v >> 48);
-      }
-      for (; i + 2 <= piece.size(); i += 2) sum += load_le<uint16_t>(piece.data() + i);
+      size_t even = i + (piece.size() - i) / 2 * 2;
+      sum += word_sum(piece.subspan(i, even - i));
+      i = even;
     } else {
       for (; i + 2 <= piece.size(); i += 2) sum += byte_at(i) | (byte_at(i + 1) << 8);
     }
@@ -204,7 +243,8 @@ Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan,
     if (s.raw_offset) store_le<uint32_t>(headers.data() + at + 20, static_cast<uint32_t>(moved(s.raw_offset)));
   }
   uint64_t body_end = in.size() + growth;
-  uint64_t raw_offset = align_up(body_end, h.file_alignment);
+  uint64_t raw_offset = plan.raw_offset;
+  if (raw_offset != align_up(body_end, h.file_alignment)) return writer_error("the section plan does not fit this image");
   uint64_t raw_size = align_up(std::max<uint64_t>(data_size, 1), h.file_alignment);
   if (raw_offset + raw_size > 0x7FFFFFFF || data_size > 0xFFFFFFFF) return writer_error("the output would exceed 2 GiB");
   uint32_t header_at = h.section_table_offset + h.section_count * kSectionHeaderSize;
@@ -246,7 +286,7 @@ Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan,
 
   if (h.checksum != 0) {
     uint8_t checksum[4];
-    store_le<uint32_t>(checksum, pe_checksum(out.pieces(), opt + kOptCheckSum));
+    store_le<uint32_t>(checksum, CIL_TRY(out.checksum(opt + kOptCheckSum)));
     out.overwrite(opt + kOptCheckSum, checksum);  // inside the headers piece, which is owned
   }
   return out;

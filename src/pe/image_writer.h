@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pe/error.h"
+#include "pe/file_io.h"
 #include "pe/pe_image.h"
 
 namespace cil::pe {
@@ -17,6 +18,16 @@ namespace cil::pe {
 struct SectionPlan {
   uint32_t rva = 0;
   uint32_t header_growth = 0;  ///< bytes inserted after the headers (a FileAlignment multiple)
+  uint64_t raw_offset = 0;     ///< where the section's data starts in the new file
+};
+
+/// Takes the start of the new section while it is still being built, so that a large section
+/// is not held in memory: `bytes` belong at `file_offset` of the new file (a SectionPlan's
+/// raw_offset and on). What went to the sink appears in the OutputImage as a piece in place.
+class SectionSink {
+ public:
+  virtual ~SectionSink() = default;
+  virtual Status write(uint64_t file_offset, std::span<const uint8_t> bytes) = 0;
 };
 
 /// Plans a new section after the last one. Fails when the headers cannot hold one more section
@@ -43,11 +54,18 @@ class OutputImage {
   void append_view(std::span<const uint8_t> bytes);
   void append_owned(std::vector<uint8_t> bytes);
   void append_zeros(size_t count);
+  /// Appends `size` bytes that are already in the destination (written through a SectionSink),
+  /// given with their word_sum() for the checksum. `size` must be even.
+  void append_in_place(uint64_t size, uint64_t word_sum);
   uint64_t size() const { return size_; }
   /// The pieces in order, for writing.
-  std::vector<std::span<const uint8_t>> pieces() const;
-  /// The whole file in one buffer (tests and small files).
+  std::vector<FilePiece> pieces() const;
+  /// True when every byte is here (no piece in place), so that flatten() can give the file.
+  bool complete() const;
+  /// The whole file in one buffer (tests and small files); pieces in place read as zeros.
   std::vector<uint8_t> flatten() const;
+  /// The PE checksum of the file (the CheckSum field at `checksum_offset` read as zero).
+  Expected<uint32_t> checksum(uint64_t checksum_offset) const;
   /// Overwrites bytes that lie inside one owned piece; false when they do not.
   bool overwrite(uint64_t offset, std::span<const uint8_t> bytes);
   /// Appends every piece of `other`.
@@ -57,7 +75,10 @@ class OutputImage {
   struct Piece {
     std::span<const uint8_t> view;
     size_t owned = SIZE_MAX;  ///< index in owned_, or SIZE_MAX for a view
+    uint64_t in_place = 0;    ///< size of a piece already in the destination
+    uint64_t word_sum = 0;    ///< of the piece in place
   };
+  std::span<const uint8_t> bytes_of(const Piece& p) const;
   std::vector<Piece> pieces_;
   std::vector<std::vector<uint8_t>> owned_;
   uint64_t size_ = 0;
@@ -69,7 +90,8 @@ class OutputImage {
 Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
                                   OutputImage data, std::vector<Patch> patches);
 
-/// The PE checksum of the concatenated `pieces` (the CheckSum field at `checksum_offset` excluded).
-uint32_t pe_checksum(std::span<const std::span<const uint8_t>> pieces, uint64_t checksum_offset);
+/// The sum of the little-endian 16-bit words of `bytes` (an odd last byte as a word of its own),
+/// without the carry folding of the PE checksum: sums of pieces that start at even offsets add up.
+uint64_t word_sum(std::span<const uint8_t> bytes);
 
 }  // namespace cil::pe
