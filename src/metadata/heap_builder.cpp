@@ -37,7 +37,49 @@ std::vector<uint8_t> joined(std::span<const uint8_t> original, const std::vector
 /// (count mode) look up only that many.
 constexpr uint32_t kScansBeforeIndex = 64;
 
+std::string_view string_at(std::span<const uint8_t> heap, uint32_t offset) {
+  const char* start = reinterpret_cast<const char*>(heap.data() + offset);
+  const void* nul = std::memchr(start, 0, heap.size() - offset);
+  return {start, nul ? static_cast<size_t>(static_cast<const char*>(nul) - start) : heap.size() - offset};
+}
+
+std::string_view blob_at(std::span<const uint8_t> heap, uint32_t offset) {
+  // Offsets given to the index are those of blobs that read whole.
+  ByteReader r(heap, 0, "#Blob heap");
+  (void)r.seek(offset);
+  auto length = r.compressed_u32();
+  auto bytes = r.bytes(length ? *length : 0);
+  return bytes ? std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()) : std::string_view();
+}
+
 }  // namespace
+
+void HeapIndex::build(std::span<const uint8_t> heap, const std::vector<uint32_t>& offsets, KeyAt key_at) {
+  heap_ = heap;
+  key_at_ = key_at;
+  size_t slots = 16;
+  while (slots < offsets.size() * 2) slots *= 2;  // at most half full
+  slots_.assign(slots, 0);
+  std::hash<std::string_view> hash;
+  for (uint32_t offset : offsets) {
+    std::string_view key = key_at(heap, offset);
+    for (size_t i = hash(key) & (slots - 1);; i = (i + 1) & (slots - 1)) {
+      if (slots_[i] == 0) {
+        slots_[i] = offset + 1;
+        break;
+      }
+      if (key_at(heap, slots_[i] - 1) == key) break;
+    }
+  }
+}
+
+std::optional<uint32_t> HeapIndex::find(std::string_view key) const {
+  if (slots_.empty()) return std::nullopt;
+  size_t mask = slots_.size() - 1;
+  for (size_t i = std::hash<std::string_view>{}(key) & mask; slots_[i] != 0; i = (i + 1) & mask)
+    if (key_at_(heap_, slots_[i] - 1) == key) return slots_[i] - 1;
+  return std::nullopt;
+}
 
 std::optional<uint32_t> StringHeapBuilder::search_original(std::string_view text) const {
   // An entry starts at 0 or after a NUL and ends at a NUL.
@@ -55,20 +97,21 @@ std::optional<uint32_t> StringHeapBuilder::search_original(std::string_view text
 
 void StringHeapBuilder::index_original() {
   indexed_ = true;
+  std::vector<uint32_t> offsets;
   size_t start = 0;
   for (size_t i = 0; i < original_.size(); ++i) {
     if (original_[i] != 0) continue;
-    original_index_.emplace(std::string_view(reinterpret_cast<const char*>(original_.data() + start), i - start),
-                            static_cast<uint32_t>(start));
+    offsets.push_back(static_cast<uint32_t>(start));
     start = i + 1;
   }
+  original_index_.build(original_, offsets, string_at);
 }
 
 uint32_t StringHeapBuilder::add(std::string_view text) {
   if (text.empty()) return 0;
   if (!indexed_ && ++lookups_ > kScansBeforeIndex) index_original();
   if (indexed_) {
-    if (auto it = original_index_.find(text); it != original_index_.end()) return it->second;
+    if (auto found = original_index_.find(text)) return *found;
   } else if (auto found = search_original(text)) {
     return *found;
   }
@@ -101,16 +144,16 @@ uint32_t StringHeapBuilder::size() const { return base_size(original_) + static_
 
 void BlobHeapBuilder::index_original() {
   indexed_ = true;
+  std::vector<uint32_t> offsets;
   ByteReader r(original_, 0, "#Blob heap");
   if (r.size()) (void)r.skip(1);  // index 0: the empty blob
   while (!r.at_end()) {
     uint32_t start = static_cast<uint32_t>(r.position());
     auto length = r.compressed_u32();
-    if (!length) break;
-    auto bytes = r.bytes(*length);
-    if (!bytes) break;
-    original_index_.emplace(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), start);
+    if (!length || !r.bytes(*length)) break;
+    offsets.push_back(start);
   }
+  original_index_.build(original_, offsets, blob_at);
 }
 
 std::optional<uint32_t> BlobHeapBuilder::search_original(std::string_view blob) const {
@@ -132,7 +175,7 @@ uint32_t BlobHeapBuilder::add(std::span<const uint8_t> blob) {
   std::string_view view(reinterpret_cast<const char*>(blob.data()), blob.size());
   if (!indexed_ && ++lookups_ > kScansBeforeIndex) index_original();
   if (indexed_) {
-    if (auto it = original_index_.find(view); it != original_index_.end()) return it->second;
+    if (auto found = original_index_.find(view)) return *found;
   } else if (auto found = search_original(view)) {
     return *found;
   }

@@ -20,6 +20,23 @@ struct HeapData {
   uint64_t size() const { return original.size() + added.size(); }
 };
 
+/// The entries of an original heap by content, for find-or-add: an open-addressing table of
+/// entry offsets (4 bytes a slot), whose keys are read from the heap itself when compared.
+class HeapIndex {
+ public:
+  /// The entry at `offset` of `heap` as bytes (a string without its NUL, a blob's content).
+  using KeyAt = std::string_view (*)(std::span<const uint8_t> heap, uint32_t offset);
+  /// Indexes the entries at `offsets`; the first of equal entries wins.
+  void build(std::span<const uint8_t> heap, const std::vector<uint32_t>& offsets, KeyAt key_at);
+  std::optional<uint32_t> find(std::string_view key) const;
+  void clear() { std::vector<uint32_t>().swap(slots_); }
+
+ private:
+  std::span<const uint8_t> heap_;
+  KeyAt key_at_ = nullptr;
+  std::vector<uint32_t> slots_;  ///< offset + 1, or 0 for an empty slot; a power of two in size
+};
+
 class StringHeapBuilder {
  public:
   /// Hands the heap over to the writer; the builder is empty afterwards.
@@ -38,8 +55,8 @@ class StringHeapBuilder {
   std::span<const uint8_t> original_;
   bool indexed_ = false;
   uint32_t lookups_ = 0;  ///< searches so far; past a few, the original heap gets an index
-  std::unordered_map<std::string_view, uint32_t> original_index_;  ///< views into the original heap
-  std::unordered_map<std::string, uint32_t> known_;                ///< added entries
+  HeapIndex original_index_;
+  std::unordered_map<std::string, uint32_t> known_;  ///< added entries
   std::vector<uint8_t> added_;
 };
 
@@ -61,7 +78,7 @@ class BlobHeapBuilder {
   std::span<const uint8_t> original_;
   bool indexed_ = false;
   uint32_t lookups_ = 0;
-  std::unordered_map<std::string_view, uint32_t> original_index_;
+  HeapIndex original_index_;
   std::unordered_map<std::string, uint32_t> known_;
   std::vector<uint8_t> added_;
 };
