@@ -30,8 +30,9 @@ void pad4(std::vector<uint8_t>& out) {
 
 uint64_t max_value(uint8_t width) { return width == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
 
-Expected<std::vector<uint8_t>> write_tables(const Metadata& md, const TableEdits& edits, const HeapContents& heaps,
-                                            bool all_large) {
+/// The tables stream as pieces: tables that did not change are views of the input.
+Expected<pe::OutputImage> write_tables(const Metadata& md, const TableEdits& edits, const HeapContents& heaps,
+                                       bool all_large) {
   const TablesStream& old = md.tables();
   TableLayout layout;
   layout.all_large = all_large;
@@ -49,10 +50,8 @@ Expected<std::vector<uint8_t>> write_tables(const Metadata& md, const TableEdits
   }
   layout.compute();
 
-  std::vector<uint8_t> out;
-  uint64_t expected = 24 + 4 * uint64_t{static_cast<unsigned>(__builtin_popcountll(valid))} + 4;
-  for (unsigned id = 0; id < kTableSlots; ++id) expected += uint64_t{layout.rows[id]} * layout.tables[id].row_size;
-  out.reserve(expected);
+  pe::OutputImage stream;
+  std::vector<uint8_t> out;  // bytes since the last view
   put(out, 0, 4);  // Reserved
   out.push_back(old.major_version());
   out.push_back(old.minor_version());
@@ -78,9 +77,12 @@ Expected<std::vector<uint8_t>> write_tables(const Metadata& md, const TableEdits
     for (const auto& [key, column] : edits.changed)
       if (key.first == id) any_change = true;
     if (same_shape && !any_change) {
-      auto bytes = old.table_bytes(t);
-      out.insert(out.end(), bytes.begin(), bytes.end());
+      stream.append_owned(std::move(out));
+      out = {};
+      stream.append_view(old.table_bytes(t));
     } else {
+      out.reserve(out.size() + (uint64_t{old_rows} + edits.added[id].size() / std::max<size_t>(schema.columns.size(), 1)) *
+                                   new_info.row_size);
       for (uint32_t rid = 1; rid <= old_rows; ++rid) {
         for (uint8_t c = 0; c < schema.columns.size(); ++c) {
           uint32_t value = old.get(t, rid, c);
@@ -101,15 +103,16 @@ Expected<std::vector<uint8_t>> write_tables(const Metadata& md, const TableEdits
       put(out, added[i], new_info.width[c]);
     }
   }
-  pad4(out);
-  return out;
+  stream.append_owned(std::move(out));
+  stream.append_zeros((4 - stream.size() % 4) % 4);
+  return stream;
 }
 
 }  // namespace
 
 Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, HeapContents heaps, pe::OutputImage& out) {
   bool all_large = md.tables().layout().all_large;
-  std::vector<uint8_t> tables = CIL_TRY(write_tables(md, edits, heaps, all_large));
+  pe::OutputImage tables = CIL_TRY(write_tables(md, edits, heaps, all_large));
 
   struct Stream {
     std::string name;
@@ -174,7 +177,7 @@ Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, H
   out.append_owned(std::move(root));
   for (auto& s : streams) {
     if (!s.heap && s.name != "#JTD") {
-      out.append_owned(std::move(tables));
+      out.append(std::move(tables));
     } else if (s.heap) {
       out.append_view(s.heap->original);
       out.append_owned(std::move(s.heap->added));
