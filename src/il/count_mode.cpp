@@ -281,20 +281,28 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
 }
 
 Status CountMode::commit(uint32_t rid, std::string_view name) {
-  std::string line = fmt::format("{:08X}", md::make_token(TableId::MethodDef, rid)) + json_string(name);
-  if (table_.empty() || table_.back().bytes.size() + line.size() + 1 > kChunkSize) {
+  // "0600002A" then the name as a JSON string, without a formatting pass.
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  char token[8];
+  uint32_t t = md::make_token(TableId::MethodDef, rid);
+  for (int i = 0; i < 8; ++i) token[i] = kHex[(t >> (28 - 4 * i)) & 0xF];
+  std::string quoted = json_string(name);
+  size_t line = sizeof token + quoted.size();
+  if (table_.empty() || table_.back().bytes.size() + line + 1 > kChunkSize) {
     if (!table_.empty()) {
       TableChunk& full = table_.back();
       full.rva = CIL_TRY(editor_->place_section_data(full.bytes, kChunkAlignment));
       std::vector<uint8_t>().swap(full.bytes);
     }
     table_.emplace_back();
-    table_.back().bytes.reserve(std::max(kChunkSize, line.size()));
+    table_.back().bytes.reserve(std::max(kChunkSize, line));
   } else {
     table_.back().bytes.push_back('\n');  // JSON strings hold no raw newline: lines split cleanly
   }
-  table_.back().bytes.insert(table_.back().bytes.end(), line.begin(), line.end());
-  table_.back().size = static_cast<uint32_t>(table_.back().bytes.size());
+  auto& bytes = table_.back().bytes;
+  bytes.insert(bytes.end(), token, token + sizeof token);
+  bytes.insert(bytes.end(), quoted.begin(), quoted.end());
+  table_.back().size = static_cast<uint32_t>(bytes.size());
   ++slots_;
   return ok();
 }

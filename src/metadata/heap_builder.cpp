@@ -43,6 +43,11 @@ std::string_view string_at(std::span<const uint8_t> heap, uint32_t offset) {
   return {start, nul ? static_cast<size_t>(static_cast<const char*>(nul) - start) : heap.size() - offset};
 }
 
+bool string_is(std::span<const uint8_t> heap, uint32_t offset, std::string_view key) {
+  return offset + key.size() < heap.size() && heap[offset + key.size()] == 0 &&
+         std::memcmp(heap.data() + offset, key.data(), key.size()) == 0;
+}
+
 std::string_view blob_at(std::span<const uint8_t> heap, uint32_t offset) {
   // Offsets given to the index are those of blobs that read whole.
   ByteReader r(heap, 0, "#Blob heap");
@@ -52,11 +57,13 @@ std::string_view blob_at(std::span<const uint8_t> heap, uint32_t offset) {
   return bytes ? std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()) : std::string_view();
 }
 
+bool blob_is(std::span<const uint8_t> heap, uint32_t offset, std::string_view key) { return blob_at(heap, offset) == key; }
+
 }  // namespace
 
-void HeapIndex::build(std::span<const uint8_t> heap, const std::vector<uint32_t>& offsets, KeyAt key_at) {
+void HeapIndex::build(std::span<const uint8_t> heap, const std::vector<uint32_t>& offsets, KeyAt key_at, KeyIs key_is) {
   heap_ = heap;
-  key_at_ = key_at;
+  key_is_ = key_is;
   size_t slots = 16;
   while (slots < offsets.size() * 2) slots *= 2;  // at most half full
   slots_.assign(slots, 0);
@@ -68,7 +75,7 @@ void HeapIndex::build(std::span<const uint8_t> heap, const std::vector<uint32_t>
         slots_[i] = offset + 1;
         break;
       }
-      if (key_at(heap, slots_[i] - 1) == key) break;
+      if (key_is(heap, slots_[i] - 1, key)) break;
     }
   }
 }
@@ -77,7 +84,7 @@ std::optional<uint32_t> HeapIndex::find(std::string_view key) const {
   if (slots_.empty()) return std::nullopt;
   size_t mask = slots_.size() - 1;
   for (size_t i = std::hash<std::string_view>{}(key) & mask; slots_[i] != 0; i = (i + 1) & mask)
-    if (key_at_(heap_, slots_[i] - 1) == key) return slots_[i] - 1;
+    if (key_is_(heap_, slots_[i] - 1, key)) return slots_[i] - 1;
   return std::nullopt;
 }
 
@@ -104,7 +111,7 @@ void StringHeapBuilder::index_original() {
     offsets.push_back(static_cast<uint32_t>(start));
     start = i + 1;
   }
-  original_index_.build(original_, offsets, string_at);
+  original_index_.build(original_, offsets, string_at, string_is);
 }
 
 uint32_t StringHeapBuilder::add(std::string_view text) {
@@ -153,7 +160,7 @@ void BlobHeapBuilder::index_original() {
     if (!length || !r.bytes(*length)) break;
     offsets.push_back(start);
   }
-  original_index_.build(original_, offsets, blob_at);
+  original_index_.build(original_, offsets, blob_at, blob_is);
 }
 
 std::optional<uint32_t> BlobHeapBuilder::search_original(std::string_view blob) const {

@@ -26,14 +26,16 @@ class HeapIndex {
  public:
   /// The entry at `offset` of `heap` as bytes (a string without its NUL, a blob's content).
   using KeyAt = std::string_view (*)(std::span<const uint8_t> heap, uint32_t offset);
+  /// Whether the entry at `offset` is `key` (without reading the entry's whole extent first).
+  using KeyIs = bool (*)(std::span<const uint8_t> heap, uint32_t offset, std::string_view key);
   /// Indexes the entries at `offsets`; the first of equal entries wins.
-  void build(std::span<const uint8_t> heap, const std::vector<uint32_t>& offsets, KeyAt key_at);
+  void build(std::span<const uint8_t> heap, const std::vector<uint32_t>& offsets, KeyAt key_at, KeyIs key_is);
   std::optional<uint32_t> find(std::string_view key) const;
   void clear() { std::vector<uint32_t>().swap(slots_); }
 
  private:
   std::span<const uint8_t> heap_;
-  KeyAt key_at_ = nullptr;
+  KeyIs key_is_ = nullptr;
   std::vector<uint32_t> slots_;  ///< offset + 1, or 0 for an empty slot; a power of two in size
 };
 
