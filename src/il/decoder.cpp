@@ -6,8 +6,9 @@
 
 namespace cil::il {
 
-Expected<DecodedCode> decode_code(std::span<const uint8_t> code, uint64_t file_offset) {
-  DecodedCode out;
+Status decode_code_into(std::span<const uint8_t> code, uint64_t file_offset, DecodedCode& out) {
+  out.instructions.clear();
+  out.switch_targets.clear();
   out.instructions.reserve(code.size() / 2 + 1);
   ByteReader r(code, file_offset, "IL code");
   while (!r.at_end()) {
@@ -74,6 +75,12 @@ Expected<DecodedCode> decode_code(std::span<const uint8_t> code, uint64_t file_o
     in.size = static_cast<uint32_t>(r.position()) - in.offset;
     out.instructions.push_back(in);
   }
+  return ok();
+}
+
+Expected<DecodedCode> decode_code(std::span<const uint8_t> code, uint64_t file_offset) {
+  DecodedCode out;
+  CIL_TRY(decode_code_into(code, file_offset, out));
   return out;
 }
 

@@ -36,5 +36,7 @@ struct DecodedCode {
 /// Decodes every instruction of `code`. Fails on an unknown opcode or an operand that runs
 /// past the end; `file_offset` (of code[0]) makes the error point into the file.
 Expected<DecodedCode> decode_code(std::span<const uint8_t> code, uint64_t file_offset);
+/// The same into `out`, whose buffers are reused (for loops over many bodies).
+Status decode_code_into(std::span<const uint8_t> code, uint64_t file_offset, DecodedCode& out);
 
 }  // namespace cil::il

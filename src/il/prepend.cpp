@@ -21,7 +21,12 @@ void emit(std::vector<uint8_t>& out, T value) {
 }  // namespace
 
 Status check_targets(const MethodBody& body, const DecodedCode& code) {
-  std::vector<bool> starts(size_t{body.code_size} + 1, false);
+  std::vector<bool> starts;
+  return check_targets(body, code, starts);
+}
+
+Status check_targets(const MethodBody& body, const DecodedCode& code, std::vector<bool>& starts) {
+  starts.assign(size_t{body.code_size} + 1, false);
   for (const auto& in : code.instructions) starts[in.offset] = true;
   starts[body.code_size] = true;
   auto on_boundary = [&](int64_t offset) { return offset >= 0 && offset <= body.code_size && starts[static_cast<size_t>(offset)]; };
@@ -47,6 +52,7 @@ Status check_targets(const MethodBody& body, const DecodedCode& code) {
 
 Expected<std::vector<uint8_t>> prepend_code(const MethodBody& body, std::span<const Instr> code, uint16_t max_stack) {
   std::vector<uint8_t> prologue;
+  prologue.reserve(code.size() * 5);
   for (const Instr& in : code) {
     const OpInfo& info = op_info(in.op);
     if (info.two_byte()) prologue.push_back(0xFE);

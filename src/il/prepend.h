@@ -19,6 +19,8 @@ namespace cil::il {
 /// Checks what BodyModel::from checks: every branch, switch and clause boundary falls on an
 /// instruction boundary (or the end of the code).
 Status check_targets(const MethodBody& body, const DecodedCode& code);
+/// The same with a buffer of the caller's, reused across calls.
+Status check_targets(const MethodBody& body, const DecodedCode& code, std::vector<bool>& starts);
 
 /// `body` with `code` (no branches, no switches) inserted at entry and max stack `max_stack`.
 Expected<std::vector<uint8_t>> prepend_code(const MethodBody& body, std::span<const Instr> code, uint16_t max_stack);

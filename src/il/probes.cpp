@@ -5,6 +5,7 @@ namespace cil::il {
 
 std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment) {
   std::vector<Instr> probe;
+  probe.reserve(5);
   if (counter.array_field) {
     probe.push_back(body.make(Op::Ldsfld, counter.array_field));
     probe.push_back(body.ldc_i4(static_cast<int32_t>(counter.slot)));
