@@ -156,14 +156,14 @@ Status OutputFile::fail(const std::string& what, int err) {
     ::unlink(temp_.c_str());
     fd_ = -1;
   }
-  return io_error(fmt::format("{} {}", what, path_), err);
+  return io_error(what, err);
 }
 
 Status OutputFile::open() {
   if (fd_ >= 0) return ok();
   temp_ = path_ + ".tmp-XXXXXX";
   fd_ = ::mkstemp(temp_.data());
-  if (fd_ < 0) return io_error(fmt::format("cannot create a temporary file for {}", path_), errno);
+  if (fd_ < 0) return io_error("cannot create a temporary file beside it", errno);
   return ok();
 }
 
@@ -208,12 +208,12 @@ Status OutputFile::commit() {
   if (::close(fd) != 0) {
     int err = errno;
     ::unlink(temp_.c_str());
-    return io_error(fmt::format("cannot write {}", path_), err);
+    return io_error("cannot write", err);
   }
   if (::rename(temp_.c_str(), path_.c_str()) != 0) {
     int err = errno;
     ::unlink(temp_.c_str());
-    return io_error(fmt::format("cannot rename the temporary file to {}", path_), err);
+    return io_error("cannot rename the temporary file into place", err);
   }
   return ok();
 }

@@ -57,6 +57,7 @@ struct FilePiece {
 /// write, renamed over the destination by commit() and removed if it is never committed, so a
 /// failure never leaves a partial file behind. Writes go to explicit offsets, so part of the file
 /// can be written early (while the rest is still being built) and the rest around it later.
+/// Errors do not repeat the path: the caller names the file.
 class OutputFile {
  public:
   explicit OutputFile(std::string path) : path_(std::move(path)) {}
