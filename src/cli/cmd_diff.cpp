@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/json_writer.h"
+#include "cli/label_alignment.h"
 #include "cli/line_diff.h"
 #include "cli/method_pairing.h"
 #include "cli/method_selection.h"
@@ -143,7 +144,7 @@ int run_diff(int argc, char** argv) {
   for (auto [i, k] : pairing.pairs) {
     if (a.listings[i] == b.listings[k]) continue;
     ++changed;
-    std::string text = method_diff(a, i, b, k, unified_diff(a.listings[i], b.listings[k]));
+    std::string text = method_diff(a, i, b, k, unified_diff(a.listings[i], align_labels(a.listings[i], b.listings[k])));
     if (!json) {
       out += text;
       continue;
