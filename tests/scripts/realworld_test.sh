@@ -134,6 +134,14 @@ instrumented = {m["token"] for m in summary["instrumentedMethods"]}
 if listed != instrumented:
     errors.append(f"{len(listed)} methods listed but {len(instrumented)} instrumented "
                   f"({len(instrumented - listed)} missing, {len(listed - instrumented)} extra)")
+# The names come from the method table the tool stored in the assembly (chunks of 512 KiB, the
+# full ones written among the bodies): each must be the tool's name for that token.
+names = {m["token"]: m["name"] for m in summary["instrumentedMethods"]}
+wrong = [m for m in methods if names.get(m["token"], m["name"]) != m["name"]]
+if wrong:
+    errors.append(f"{len(wrong)} methods listed under another name than the tool's, the first: "
+                  f"{wrong[0]['token']} {wrong[0]['name']!r} (tool: {names[wrong[0]['token']]!r})")
+table_bytes = sum(10 + len(json.dumps(m["name"], ensure_ascii=False).encode()) for m in methods)
 called = [m for m in methods if m["count"] > 0]
 total = sum(m["count"] for m in methods)
 if len(called) < int(min_called):
@@ -144,7 +152,8 @@ for name, want in exact.items():
     got = [m["count"] for m in methods if m["name"] == name]
     if got != [int(want)]:
         errors.append(f"{name} counted {got}, expected [{want}]")
-print(f"    {asm}: {len(methods)} methods listed, {len(called)} called at least once, {total} calls")
+print(f"    {asm}: {len(methods)} methods listed (names: about {table_bytes // 1024} KiB), "
+      f"{len(called)} called at least once, {total} calls")
 for m in sorted(methods, key=lambda m: -m["count"])[:5]:
     print(f"      {m['count']:>9}  {m['token']}  {m['name']}")
 for e in errors:
