@@ -233,13 +233,21 @@ Status ModuleEditor::flush_section(bool all) {
   return ok();
 }
 
-Status ModuleEditor::set_method_body(uint32_t rid, std::span<const uint8_t> body) {
+Expected<uint32_t> ModuleEditor::append_aligned(std::span<const uint8_t> bytes, uint32_t alignment, const char* too_far) {
+  if (alignment == 0 || (alignment & (alignment - 1))) return edit_error("data alignment must be a power of two");
   if (!plan_) plan_ = CIL_TRY(pe::plan_section(module_.image()));
-  CIL_TRY(align_section(4));  // fat headers are 4-byte aligned (II.25.4.5)
+  CIL_TRY(align_section(alignment));
   uint64_t rva = uint64_t{plan_->rva} + section_size();
-  if (rva + body.size() > 0xFFFFFFFF) return edit_error("method bodies exceed the address space");
-  set_cell(TableId::MethodDef, rid, col::MethodDef::Rva, static_cast<uint32_t>(rva));
-  return append_section(body);
+  if (rva + bytes.size() > 0xFFFFFFFF) return edit_error(too_far);
+  CIL_TRY(append_section(bytes));
+  return static_cast<uint32_t>(rva);
+}
+
+Status ModuleEditor::set_method_body(uint32_t rid, std::span<const uint8_t> body) {
+  // Fat headers are 4-byte aligned (II.25.4.5).
+  uint32_t rva = CIL_TRY(append_aligned(body, 4, "method bodies exceed the address space"));
+  set_cell(TableId::MethodDef, rid, col::MethodDef::Rva, rva);
+  return ok();
 }
 
 Status ModuleEditor::set_mvid(const Guid& mvid) {
@@ -256,13 +264,7 @@ Guid ModuleEditor::mvid() const {
 }
 
 Expected<uint32_t> ModuleEditor::place_section_data(std::span<const uint8_t> bytes, uint32_t alignment) {
-  if (alignment == 0 || (alignment & (alignment - 1))) return edit_error("data alignment must be a power of two");
-  if (!plan_) plan_ = CIL_TRY(pe::plan_section(module_.image()));
-  CIL_TRY(align_section(alignment));
-  uint64_t rva = uint64_t{plan_->rva} + section_size();
-  if (rva + bytes.size() > 0xFFFFFFFF) return edit_error("static data exceeds the address space");
-  CIL_TRY(append_section(bytes));
-  return static_cast<uint32_t>(rva);
+  return append_aligned(bytes, alignment, "static data exceeds the address space");
 }
 
 Status ModuleEditor::add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, TableId table, uint32_t rid,
@@ -275,7 +277,6 @@ Status ModuleEditor::add_section_data(std::vector<uint8_t> bytes, uint32_t align
 Expected<pe::OutputImage> ModuleEditor::write() {
   const pe::PeImage& image = module_.image();
   if (!plan_) plan_ = CIL_TRY(pe::plan_section(image));
-  CIL_TRY(align_section(4));
 
   // Metadata last, now that every cell is final.
   HeapContents heaps;
@@ -296,34 +297,23 @@ Expected<pe::OutputImage> ModuleEditor::write() {
     std::copy(mvid_->begin(), mvid_->end(), guids.begin() + static_cast<std::ptrdiff_t>((index - 1) * 16));
     heaps.guids = {{}, std::move(guids)};
   }
+  // Static data after the bodies (from a multiple of 4, then each piece at its alignment); with a
+  // sink, all of it through the sink. The metadata (views of the input, mostly) stays a list of
+  // pieces for the caller to write.
+  CIL_TRY(align_section(4));
+  for (auto& piece : data_) {
+    uint32_t rva = CIL_TRY(append_aligned(piece.bytes, piece.alignment, "static data exceeds the address space"));
+    set_cell(piece.table, piece.rid, piece.column, rva);
+    std::vector<uint8_t>().swap(piece.bytes);
+  }
+  data_.clear();
+  CIL_TRY(align_section(4));
   pe::OutputImage data;
   if (sink_) {
-    // Bodies and data through the sink; the metadata (views of the input, mostly) stays a list
-    // of pieces for the caller to write.
-    for (auto& piece : data_) {
-      CIL_TRY(align_section(piece.alignment));
-      if (uint64_t{plan_->rva} + section_size() + piece.bytes.size() > 0xFFFFFFFF) return edit_error("static data exceeds the address space");
-      set_cell(piece.table, piece.rid, piece.column, static_cast<uint32_t>(plan_->rva + section_size()));
-      CIL_TRY(append_section(piece.bytes));
-      std::vector<uint8_t>().swap(piece.bytes);
-    }
-    data_.clear();
-    CIL_TRY(align_section(4));
     CIL_TRY(flush_section(true));
     data.append_in_place(streamed_, streamed_sum_);
   } else {
-    uint64_t offset = section_.size();
     data.append_owned(std::move(section_));
-    for (auto& piece : data_) {
-      uint64_t aligned = (offset + piece.alignment - 1) & ~uint64_t{piece.alignment - 1};
-      data.append_zeros(aligned - offset);
-      if (uint64_t{plan_->rva} + aligned + piece.bytes.size() > 0xFFFFFFFF) return edit_error("static data exceeds the address space");
-      set_cell(piece.table, piece.rid, piece.column, static_cast<uint32_t>(plan_->rva + aligned));
-      offset = aligned + piece.bytes.size();
-      data.append_owned(std::move(piece.bytes));
-    }
-    data_.clear();
-    data.append_zeros(((offset + 3) & ~uint64_t{3}) - offset);
   }
   uint64_t metadata_offset = data.size();
   uint32_t metadata_rva = plan_->rva + static_cast<uint32_t>(metadata_offset);

@@ -97,6 +97,9 @@ class ModuleEditor final : public MetadataSink {
   /// Finds a row whose values equal `values`, or appends one with `cells`.
   Expected<Token> find_or_add(TableId table, std::span<const Value> values, std::vector<uint32_t> cells);
   Expected<std::vector<uint8_t>> blob_at(uint32_t index) const;
+  /// Appends `bytes` to the new section at the next multiple of `alignment`; their RVA, or the
+  /// error `too_far` when they would end past 4 GiB.
+  Expected<uint32_t> append_aligned(std::span<const uint8_t> bytes, uint32_t alignment, const char* too_far);
   /// Offset in the new section of the next byte appended.
   uint64_t section_size() const { return streamed_ + section_.size(); }
   /// Appends to the new section; with a sink, passes on what fills a chunk.
@@ -105,7 +108,6 @@ class ModuleEditor final : public MetadataSink {
   Status align_section(uint32_t alignment);
   /// Passes the buffered bytes to the sink (all of them, or all but an odd last byte).
   Status flush_section(bool all);
-
 
   const Module& module_;
   StringHeapBuilder strings_;
