@@ -5,7 +5,7 @@
 #include "bench_inputs.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
-#include "pe/file_io.h"
+#include "support/file_io.h"
 
 namespace {
 

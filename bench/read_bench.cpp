@@ -6,7 +6,7 @@
 #include "il/instruction.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
-#include "pe/file_io.h"
+#include "support/file_io.h"
 
 namespace {
 

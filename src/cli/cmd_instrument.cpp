@@ -15,7 +15,7 @@
 #include "il/instrumenter.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
-#include "pe/file_io.h"
+#include "support/file_io.h"
 
 namespace cil::cli {
 

@@ -22,7 +22,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "profiler/settings.h"
+#include "il/runtime_contract.h"
 
 namespace cil::cli {
 
@@ -46,7 +46,7 @@ std::string profiler_path() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return "";
-  fs::path lib = self.parent_path() / std::string(profiler::kLibraryName);
+  fs::path lib = self.parent_path() / std::string(contract::kLibraryName);
   return fs::exists(lib, ec) ? lib.string() : "";
 }
 
@@ -68,7 +68,7 @@ int command_start(int argc, char** argv) {
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& item : items) {
-    if (!out.empty()) out += profiler::kPatternSeparator;
+    if (!out.empty()) out += contract::kPatternSeparator;
     out += item;
   }
   return out;
@@ -124,14 +124,14 @@ int run_profiled(int argc, char** argv) {
   if (args.count("exclude")) exclude = args["exclude"].as<std::vector<std::string>>();
   for (const auto* list : {&include, &exclude})
     for (const auto& pattern : *list)
-      if (pattern.find(profiler::kPatternSeparator) != std::string::npos || pattern.empty()) {
-        print_usage_error(fmt::format("run: pattern '{}' is empty or contains '{}'", pattern, profiler::kPatternSeparator));
+      if (pattern.find(contract::kPatternSeparator) != std::string::npos || pattern.empty()) {
+        print_usage_error(fmt::format("run: pattern '{}' is empty or contains '{}'", pattern, contract::kPatternSeparator));
         return kExitUsage;
       }
 
   std::string library = profiler_path();
   if (library.empty()) {
-    print_run_error(fmt::format("cannot find {} next to the cil-instrument executable", profiler::kLibraryName));
+    print_run_error(fmt::format("cannot find {} next to the cil-instrument executable", contract::kLibraryName));
     return kExitRunFailed;
   }
   std::error_code ec;
@@ -166,17 +166,17 @@ int run_profiled(int argc, char** argv) {
     close(exec_pipe[0]);
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGQUIT, &old_quit, nullptr);
-    setenv(profiler::kEnvEnable, "1", 1);
-    setenv(profiler::kEnvClsid, std::string(profiler::kClsidText).c_str(), 1);
-    setenv(profiler::kEnvPath, library.c_str(), 1);
-    setenv(profiler::kEnvMode, mode.c_str(), 1);
-    setenv(profiler::kEnvOutput, output.c_str(), 1);
-    if (include.empty()) unsetenv(profiler::kEnvInclude);
-    else setenv(profiler::kEnvInclude, join(include).c_str(), 1);
-    if (exclude.empty()) unsetenv(profiler::kEnvExclude);
-    else setenv(profiler::kEnvExclude, join(exclude).c_str(), 1);
-    if (stats.empty()) unsetenv(profiler::kEnvStats);
-    else setenv(profiler::kEnvStats, stats.c_str(), 1);
+    setenv(contract::kEnvEnable, "1", 1);
+    setenv(contract::kEnvClsid, std::string(contract::kClsidText).c_str(), 1);
+    setenv(contract::kEnvPath, library.c_str(), 1);
+    setenv(contract::kEnvMode, mode.c_str(), 1);
+    setenv(contract::kEnvOutput, output.c_str(), 1);
+    if (include.empty()) unsetenv(contract::kEnvInclude);
+    else setenv(contract::kEnvInclude, join(include).c_str(), 1);
+    if (exclude.empty()) unsetenv(contract::kEnvExclude);
+    else setenv(contract::kEnvExclude, join(exclude).c_str(), 1);
+    if (stats.empty()) unsetenv(contract::kEnvStats);
+    else setenv(contract::kEnvStats, stats.c_str(), 1);
     execvp(argv[start], argv + start);
     int error = errno;
     ssize_t written = write(exec_pipe[1], &error, sizeof error);

@@ -8,7 +8,7 @@
 
 #include <cxxopts.hpp>
 
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::cli {
 

@@ -10,7 +10,7 @@
 
 #include "cli/json_reader.h"
 #include "cli/json_writer.h"
-#include "pe/file_io.h"
+#include "support/file_io.h"
 
 namespace cil::cli {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::cli {
 

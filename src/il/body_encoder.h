@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "il/body_model.h"
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::il {
 

@@ -8,7 +8,7 @@
 
 #include "il/instruction.h"
 #include "il/method_body.h"
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::il {
 

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "il/instruction.h"
-#include "pe/byte_reader.h"
+#include "support/byte_reader.h"
 
 namespace cil::il {
 

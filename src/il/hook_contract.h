@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "metadata/module.h"
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::il {
 

@@ -5,8 +5,8 @@
 #include <span>
 #include <vector>
 
-#include "pe/byte_reader.h"
-#include "pe/error.h"
+#include "support/byte_reader.h"
+#include "support/error.h"
 
 namespace cil::il {
 

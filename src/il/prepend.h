@@ -12,7 +12,7 @@
 #include "il/body_model.h"
 #include "il/instruction.h"
 #include "il/method_body.h"
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::il {
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "metadata/signature.h"
-#include "pe/byte_reader.h"
+#include "support/byte_reader.h"
 
 namespace cil::il {
 

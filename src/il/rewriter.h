@@ -9,7 +9,7 @@
 
 #include "il/body_model.h"
 #include "metadata/metadata_sink.h"
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::il {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "metadata/signature.h"
-#include "pe/byte_reader.h"
+#include "support/byte_reader.h"
 
 namespace cil::md {
 

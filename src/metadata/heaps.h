@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "pe/byte_reader.h"
-#include "pe/error.h"
+#include "support/byte_reader.h"
+#include "support/error.h"
 
 namespace cil::md {
 

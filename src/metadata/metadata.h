@@ -7,8 +7,8 @@
 
 #include "metadata/heaps.h"
 #include "metadata/tables_stream.h"
-#include "pe/byte_reader.h"
-#include "pe/error.h"
+#include "support/byte_reader.h"
+#include "support/error.h"
 
 namespace cil::md {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "metadata/schema.h"
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::md {
 

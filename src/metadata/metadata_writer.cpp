@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "pe/byte_reader.h"
+#include "support/byte_reader.h"
 
 namespace cil::md {
 

@@ -9,7 +9,7 @@
 
 #include "metadata/heap_builder.h"
 #include "metadata/metadata.h"
-#include "pe/error.h"
+#include "support/error.h"
 #include "pe/image_writer.h"
 
 namespace cil::md {

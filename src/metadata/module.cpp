@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "pe/file_io.h"
+#include "support/file_io.h"
 
 namespace cil::md {
 

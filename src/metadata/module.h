@@ -9,8 +9,8 @@
 
 #include "metadata/metadata.h"
 #include "pe/cli_header.h"
-#include "pe/error.h"
-#include "pe/file_io.h"
+#include "support/error.h"
+#include "support/file_io.h"
 #include "pe/pe_image.h"
 
 namespace cil::md {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "pe/error.h"
+#include "support/error.h"
 #include "pe/pe_image.h"
 
 namespace cil::pe {

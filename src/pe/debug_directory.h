@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/error.h"
+#include "support/error.h"
 #include "pe/pe_image.h"
 
 namespace cil::pe {

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "pe/error.h"
-#include "pe/file_io.h"
+#include "support/error.h"
+#include "support/file_io.h"
 #include "pe/pe_image.h"
 
 namespace cil::pe {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "pe/byte_reader.h"
-#include "pe/error.h"
+#include "support/byte_reader.h"
+#include "support/error.h"
 #include "pe/pe_format.h"
 
 namespace cil::pe {

@@ -6,7 +6,7 @@
 
 namespace cil::profiler {
 
-/// {BBADE716-B1FC-41BB-ADF4-126D6D6D6410}: must equal settings.h's kClsidText.
+/// {BBADE716-B1FC-41BB-ADF4-126D6D6D6410}: must equal il/runtime_contract.h's kClsidText.
 inline constexpr cilprof::CLSID kClsid{0xbbade716, 0xb1fc, 0x41bb, 0xad, 0xf4, 0x12, 0x6d, 0x6d, 0x6d, 0x64, 0x10};
 
 /// Creates the profiler object for the current environment (a new reference).

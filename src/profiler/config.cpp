@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
-#include "profiler/settings.h"
+#include "il/runtime_contract.h"
 
 namespace cil::profiler {
+
+using namespace cil::contract;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The profiler's configuration, read from environment variables (see settings.h) and checked
+// The profiler's configuration, read from environment variables (see il/runtime_contract.h) and checked
 // before the profiler agrees to load.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "metadata/name_pattern.h"
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::profiler {
 

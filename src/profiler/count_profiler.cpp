@@ -10,7 +10,7 @@
 #include "il/body_reader.h"
 #include "il/count_mode.h"
 #include "metadata/signature.h"
-#include "pe/file_io.h"
+#include "support/file_io.h"
 #include "profiler/probe_rewrite.h"
 
 namespace cil::profiler {

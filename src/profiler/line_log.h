@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::profiler {
 

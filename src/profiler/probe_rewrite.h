@@ -9,7 +9,7 @@
 
 #include "il/max_stack.h"
 #include "metadata/schema.h"
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil::profiler {
 

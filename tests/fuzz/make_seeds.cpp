@@ -12,7 +12,7 @@
 
 #include "il/body_reader.h"
 #include "metadata/module.h"
-#include "pe/file_io.h"
+#include "support/file_io.h"
 
 namespace {
 

@@ -23,10 +23,11 @@
 #include "profiler/config.h"
 #include "profiler/probe_rewrite.h"
 #include "profiler/rewrite_stats.h"
-#include "profiler/settings.h"
+#include "il/runtime_contract.h"
 
 using namespace cil;
 using namespace cil::profiler;
+using namespace cil::contract;
 
 namespace {
 

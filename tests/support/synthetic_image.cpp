@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "metadata/table_layout.h"
-#include "pe/byte_reader.h"
+#include "support/byte_reader.h"
 #include "pe/pe_format.h"
 
 namespace cil::testing {

@@ -21,7 +21,7 @@
 #include "metadata/printer.h"
 #include "metadata/signature.h"
 #include "pe/debug_directory.h"
-#include "pe/file_io.h"
+#include "support/file_io.h"
 #include "pe/pe_image.h"
 #include "support/synthetic_image.h"
 

@@ -1,10 +1,11 @@
-// The contract between `cil-instrument run` and the profiler library: the CLSID, the library's
-// file name and the environment variables that configure it. Shared by both sides.
+// The contract between the tool, the code it injects and the profiler library: the CLSID, the
+// library's file name and the environment variables that configure a run. Every side includes
+// this one header (it sits in il/, below both cli/ and profiler/).
 #pragma once
 
 #include <string_view>
 
-namespace cil::profiler {
+namespace cil::contract {
 
 /// The profiler's COM class id, as CORECLR_PROFILER expects it.
 inline constexpr std::string_view kClsidText = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6410}";
@@ -30,4 +31,4 @@ inline constexpr const char* kEnvStats = "CIL_INSTRUMENT_STATS";
 /// name a C# or VB compiler emits contains it).
 inline constexpr char kPatternSeparator = ';';
 
-}  // namespace cil::profiler
+}  // namespace cil::contract

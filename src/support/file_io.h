@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pe/error.h"
+#include "support/error.h"
 
 namespace cil {
 

@@ -1,5 +1,5 @@
 // File reading and atomic writing with POSIX calls, errors returned as values.
-#include "pe/file_io.h"
+#include "support/file_io.h"
 
 #include <cerrno>
 #include <cstring>

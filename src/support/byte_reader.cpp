@@ -1,5 +1,5 @@
 // Bounds-checked reads: compressed integers, indexes, strings and sub-ranges.
-#include "pe/byte_reader.h"
+#include "support/byte_reader.h"
 
 #include <fmt/format.h>
 

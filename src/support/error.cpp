@@ -1,5 +1,5 @@
 // Formatting of Error values.
-#include "pe/error.h"
+#include "support/error.h"
 
 #include <fmt/format.h>
 
