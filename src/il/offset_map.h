@@ -1,0 +1,75 @@
+// Where a rewritten body's original IL offsets went: the value every rewrite returns, and what
+// debug information (sequence points, local scopes, async stepping offsets), coverage and the
+// profiler's SetILInstrumentedCodeMap are remapped through.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace cil::il {
+
+class OffsetMap {
+ public:
+  struct Entry {
+    uint32_t old_offset = 0;
+    uint32_t new_offset = 0;
+    friend bool operator==(const Entry&, const Entry&) = default;
+  };
+
+  OffsetMap() = default;
+  /// `entries`: one per boundary of the original code, ascending in old offset: the start of
+  /// every original instruction, then the original code size (the end boundary). Rewrites never
+  /// reorder original instructions, so new offsets ascend too. `new_code_size` is the size of the
+  /// whole rewritten code, which may extend past the end boundary's new offset (blocks appended
+  /// after the original code, such as wrap mode's handlers and exit block).
+  OffsetMap(std::vector<Entry> entries, uint32_t new_code_size)
+      : entries_(std::move(entries)), new_code_size_(new_code_size) {}
+
+  /// The map of an unchanged body whose instructions start at `starts` (ascending) and whose code
+  /// is `code_size` bytes long.
+  static OffsetMap identity(std::span<const uint32_t> starts, uint32_t code_size) {
+    std::vector<Entry> entries;
+    entries.reserve(starts.size() + 1);
+    for (uint32_t s : starts) entries.push_back({s, s});
+    entries.push_back({code_size, code_size});
+    return OffsetMap(std::move(entries), code_size);
+  }
+
+  std::span<const Entry> entries() const { return entries_; }
+  bool empty() const { return entries_.empty(); }
+  /// Size of the original code (the old offset of the end boundary).
+  uint32_t old_code_size() const { return entries_.empty() ? 0 : entries_.back().old_offset; }
+  /// Size of the rewritten code.
+  uint32_t new_code_size() const { return new_code_size_; }
+  /// New offset of the original end boundary: where the original code's last instruction ends.
+  uint32_t new_end_of_original() const { return entries_.empty() ? 0 : entries_.back().new_offset; }
+
+  /// New offset of the original instruction that started at `old_offset` (or of the end boundary
+  /// for the original code size). A branch or clause that named that instruction still names it,
+  /// so code inserted before it runs only when control falls into it. nullopt when `old_offset`
+  /// was not a boundary of the original code.
+  std::optional<uint32_t> find(uint32_t old_offset) const {
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), old_offset,
+                               [](const Entry& e, uint32_t off) { return e.old_offset < off; });
+    if (it == entries_.end() || it->old_offset != old_offset) return std::nullopt;
+    return it->new_offset;
+  }
+
+  /// True when every boundary kept its offset and the code kept its size.
+  bool is_identity() const {
+    return new_code_size_ == old_code_size() &&
+           std::all_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.old_offset == e.new_offset; });
+  }
+
+  friend bool operator==(const OffsetMap&, const OffsetMap&) = default;
+
+ private:
+  std::vector<Entry> entries_;
+  uint32_t new_code_size_ = 0;
+};
+
+}  // namespace cil::il
