@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/interrupts.h"
 #include "cli/json_writer.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
@@ -118,6 +119,15 @@ int run_instrument(int argc, char** argv) {
     print_usage_error(opts.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
     return kExitUsage;
   }
+  if (args.count("hooks") && same_file(args["hooks"].as<std::string>(), output)) {
+    print_usage_error("the output must not be the hooks assembly: the hooks assembly is never modified");
+    return kExitUsage;
+  }
+  // Refused before the work, and again when the output is put in place.
+  if (Status usable = OutputFile::check_destination(output); !usable) {
+    print_error(output, usable.error());
+    return kExitOutput;
+  }
 
   auto started = std::chrono::steady_clock::now();
   std::unique_ptr<md::Module> hooks_module;
@@ -145,8 +155,8 @@ int run_instrument(int argc, char** argv) {
     print_error(input, module.error());
     return exit_code_for(module.error());
   }
-  // Written to a temporary file beside OUTPUT, renamed only when complete; removed on failure.
-  OutputFile file(output);
+  // Written to a file beside OUTPUT that takes its name only when complete (FILES in the man page).
+  OutputFile file(output, interruptible_output());
   OutputSink sink(file);
   opts.sink = &sink;
   auto report = il::instrument(**module, opts);

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The tool used as a new user would, with faults and hostile files (issue 12): one case per
+# defect, each a command with its exit status and its lines on stderr in
+# tests/golden/misuse.txt (the scratch directory written as $W), plus what each case must leave
+# behind: special files are never replaced, nothing is written over the hooks assembly, no
+# temporary file stays, modes follow the umask or the file replaced.
+#   tests/scripts/misuse_test.sh [TOOL]        (CIL_REGEN=1 rewrites the golden file)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bin="$ROOT/testdata/bin"
+app="$work/App.dll"
+cp "$bin/Basics.dll" "$app"
+cp "$bin/trace/TraceHooks.dll" "$work/Hooks.dll"
+summary="$work/misuse.txt"
+: > "$summary"
+
+# case LABEL ARGS...: runs the tool (10 s at most: a hang fails), records the exit status and
+# stderr in the summary; the status is left in $rc, stdout in $work/stdout.
+case_() {
+  local label=$1
+  shift
+  set +e
+  timeout 10 "$TOOL" "$@" > "$work/stdout" 2> "$work/stderr"
+  rc=$?
+  set -e
+  [ "$rc" -ne 124 ] || fail "$label: timed out"
+  [ "$(wc -l < "$work/stderr")" -le 2 ] || fail "$label: more than one error line"
+  { echo "== $label"; echo "exit $rc"; sed "s|$work|\$W|g" "$work/stderr"; } >> "$summary"
+}
+
+# no_temporaries DIR LABEL: no temporary file of an output is left in DIR.
+no_temporaries() {
+  local left
+  left=$(find "$1" -maxdepth 1 -name '.cil-instrument-*' -o -maxdepth 1 -name '*.tmp-*' | head -3)
+  [ -z "$left" ] || fail "$2: temporary files left: $left"
+}
+
+echo "== inputs that are not regular files are refused at once (a FIFO blocked open() forever)"
+mkfifo "$work/fifo"
+case_ "info of a FIFO" info "$work/fifo"
+[ "$rc" -eq 3 ] || fail "info of a FIFO: exit $rc"
+case_ "instrument a FIFO" "$work/fifo" -o "$work/out.dll"
+case_ "a FIFO as --hooks" "$app" -o "$work/out.dll" --mode trace --hooks "$work/fifo"
+case_ "dump of a character device" dump /dev/zero
+case_ "report of a FIFO" report "$work/fifo"
+case_ "info of a directory" info "$work"
+[ ! -e "$work/out.dll" ] || fail "a refused input left an output"
+
+echo "== an OUT that exists and is not a regular file is refused, not replaced"
+case_ "-o /dev/null" "$app" -o /dev/null
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+case_ "-o FIFO" "$app" -o "$work/fifo"
+[ -p "$work/fifo" ] || fail "the FIFO was replaced"
+case_ "-o a directory" "$app" -o "$work"
+echo "old" > "$work/target.dll"
+ln -s target.dll "$work/link.dll"
+case_ "-o a symbolic link" "$app" -o "$work/link.dll"
+[ -L "$work/link.dll" ] && [ "$(cat "$work/target.dll")" = old ] || fail "the symbolic link or its target was replaced"
+ln -s nowhere.dll "$work/dangling.dll"
+case_ "-o a dangling symbolic link" "$app" -o "$work/dangling.dll"
+[ -L "$work/dangling.dll" ] && [ ! -e "$work/nowhere.dll" ] || fail "the dangling link was followed or replaced"
+no_temporaries "$work" "special outputs"
+
+echo "== -o equal to --hooks is refused, as -o equal to IN is"
+sha=$(sha256sum < "$work/Hooks.dll")
+case_ "-o equal to --hooks" "$app" -o "$work/Hooks.dll" --mode trace --hooks "$work/Hooks.dll"
+ln "$work/Hooks.dll" "$work/HooksLink.dll"
+case_ "-o a hard link of --hooks" "$app" -o "$work/HooksLink.dll" --mode trace --hooks "$work/Hooks.dll"
+[ "$(sha256sum < "$work/Hooks.dll")" = "$sha" ] || fail "the hooks assembly was overwritten"
+
+echo "== the temporary file's name does not lengthen OUT's name"
+long="$work/$(printf 'a%.0s' $(seq 1 251)).dll"
+case_ "-o a 255-byte name" "$app" -o "$long"
+[ -s "$long" ] || fail "no output with a 255-byte name"
+echo "old" > "$long"
+case_ "-o an existing 255-byte name" "$app" -o "$long"
+"$TOOL" info "$long" > /dev/null || fail "the 255-byte output does not read back"
+no_temporaries "$work" "long names"
+
+echo "== modes: new files follow the umask, replaced files keep theirs"
+(umask 077 && "$TOOL" "$app" -o "$work/private.dll" > /dev/null)
+[ "$(stat -c %a "$work/private.dll")" = 600 ] || fail "umask 077: mode $(stat -c %a "$work/private.dll")"
+(umask 002 && "$TOOL" "$app" -o "$work/group.dll" > /dev/null)
+[ "$(stat -c %a "$work/group.dll")" = 664 ] || fail "umask 002: mode $(stat -c %a "$work/group.dll")"
+echo "old" > "$work/kept.dll"
+chmod 640 "$work/kept.dll"
+"$TOOL" "$app" -o "$work/kept.dll" > /dev/null
+[ "$(stat -c %a "$work/kept.dll")" = 640 ] || fail "an existing OUT's mode became $(stat -c %a "$work/kept.dll")"
+"$TOOL" info "$work/kept.dll" > /dev/null || fail "the replaced output does not read back"
+
+check_golden misuse.txt "$summary"
+finish
