@@ -42,7 +42,7 @@ bool allowed(std::string_view hook, HookParam p) {
   return true;  // OnLeave takes everything
 }
 
-bool type_matches(const md::Module& m, HookParam p, const md::TypeSig& t) {
+bool type_matches(md::Printer& printer, HookParam p, const md::TypeSig& t) {
   if (!t.modifiers.empty()) return false;
   switch (p) {
     case HookParam::Method: return t.element == ElementType::String;
@@ -50,7 +50,6 @@ bool type_matches(const md::Module& m, HookParam p, const md::TypeSig& t) {
     case HookParam::Args: return t.element == ElementType::SzArray && t.children.at(0).element == ElementType::Object;
     case HookParam::Exception: {
       if (t.element != ElementType::Class) return false;
-      md::Printer printer(m);
       std::string name = printer.type_token(t.token);
       size_t bracket = name.find(']');
       if (bracket != std::string::npos) name = name.substr(bracket + 1);
@@ -60,12 +59,7 @@ bool type_matches(const md::Module& m, HookParam p, const md::TypeSig& t) {
   }
 }
 
-std::string type_full_name(const md::Module& m, uint32_t rid) {
-  md::Printer printer(m);
-  return printer.type_def_name(rid);
-}
-
-Expected<HookMethod> read_hook(const md::Module& m, uint32_t type_rid, std::string_view hook) {
+Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32_t type_rid, std::string_view hook) {
   const auto& t = m.tables();
   HookMethod result;
   result.name = std::string(hook);
@@ -105,7 +99,7 @@ Expected<HookMethod> read_hook(const md::Module& m, uint32_t type_rid, std::stri
       return contract_error(fmt::format("{}: unknown parameter '{}' (known: method, token, instance, args, state, result, exception)",
                                         hook, names[i]));
     if (!allowed(hook, rule->param)) return contract_error(fmt::format("{}: parameter '{}' is not available to {}", hook, names[i], hook));
-    if (!type_matches(m, rule->param, sig->params[i]))
+    if (!type_matches(printer, rule->param, sig->params[i]))
       return contract_error(fmt::format("{}: parameter '{}' must be of type {}", hook, names[i], expected_type(rule->param)));
     for (HookParam seen : result.params)
       if (seen == rule->param) return contract_error(fmt::format("{}: parameter '{}' is declared twice", hook, names[i]));
@@ -152,10 +146,13 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   auto key = m.blobs().get(t.get(TableId::Assembly, 1, md::col::Assembly::PublicKey));
   if (key) c.public_key_token = md::public_key_token(*key);
 
+  // One printer for every name: it caches names by type, and each type is named once, so this
+  // stays linear in the number of types.
+  md::Printer printer(m);
   uint32_t type = 0;
   if (hook_type) {
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid)
-      if (type_full_name(m, rid) == *hook_type) type = rid;
+      if (printer.type_def_name(rid) == *hook_type) type = rid;
     if (!type) return contract_error(fmt::format("hook type {} not found in {}", *hook_type, c.assembly));
   } else {
     std::vector<uint32_t> candidates;
@@ -164,24 +161,26 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
       if ((flags & 0x7) == 1 && m.enclosing_type(rid) == 0 && declares_hook(m, rid)) candidates.push_back(rid);
     }
     if (candidates.empty())
-      return contract_error(fmt::format("no hook type found: {} has no public type declaring OnEnter, OnLeave or OnException", c.assembly));
+      return contract_error(fmt::format("no hook type found: {} has no public type declaring OnEnter, OnLeave or OnException",
+                                        c.assembly));
     if (candidates.size() > 1) {
       std::string list;
-      for (uint32_t rid : candidates) list += (list.empty() ? "" : ", ") + type_full_name(m, rid);
+      for (uint32_t rid : candidates) list += (list.empty() ? "" : ", ") + printer.type_def_name(rid);
       return contract_error(fmt::format("several hook types ({}): choose one with --hook-type", list));
     }
     type = candidates.front();
   }
+  std::string type_name = printer.type_def_name(type);
   uint32_t flags = t.get(TableId::TypeDef, type, md::col::TypeDef::Flags);
   if ((flags & 0x7) != 1 || m.enclosing_type(type) != 0)
-    return contract_error(fmt::format("hook type {} must be a public top-level type", type_full_name(m, type)));
+    return contract_error(fmt::format("hook type {} must be a public top-level type", type_name));
   c.type_namespace = std::string(m.string_or_placeholder(t.get(TableId::TypeDef, type, md::col::TypeDef::TypeNamespace)));
   c.type_name = std::string(m.string_or_placeholder(t.get(TableId::TypeDef, type, md::col::TypeDef::TypeName)));
-  c.on_enter = CIL_TRY(read_hook(m, type, "OnEnter"));
-  c.on_leave = CIL_TRY(read_hook(m, type, "OnLeave"));
-  c.on_exception = CIL_TRY(read_hook(m, type, "OnException"));
+  c.on_enter = CIL_TRY(read_hook(m, printer, type, "OnEnter"));
+  c.on_leave = CIL_TRY(read_hook(m, printer, type, "OnLeave"));
+  c.on_exception = CIL_TRY(read_hook(m, printer, type, "OnException"));
   if (!c.on_enter.present && !c.on_leave.present && !c.on_exception.present)
-    return contract_error(fmt::format("hook type {} declares none of OnEnter, OnLeave, OnException", type_full_name(m, type)));
+    return contract_error(fmt::format("hook type {} declares none of OnEnter, OnLeave, OnException", type_name));
   return c;
 }
 
