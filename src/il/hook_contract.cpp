@@ -1,6 +1,9 @@
 // Checking the hooks assembly against the contract: names, types, staticness, visibility.
 #include "il/hook_contract.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "metadata/printer.h"
@@ -118,6 +121,40 @@ bool declares_hook(const md::Module& m, uint32_t type_rid) {
   return false;
 }
 
+/// The generic TypeDefs, from one pass over GenericParam: a generic hook type cannot be called
+/// without type arguments, and the runtime refuses the reference (TypeLoadException).
+std::vector<bool> generic_types(const md::Module& m) {
+  const auto& t = m.tables();
+  std::vector<bool> generic(size_t{t.rows(TableId::TypeDef)} + 1);
+  for (uint32_t rid = 1; rid <= t.rows(TableId::GenericParam); ++rid) {
+    md::Token owner = t.decode(md::CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, rid, md::col::GenericParam::Owner));
+    if (md::token_table(owner) == TableId::TypeDef && md::token_rid(owner) < generic.size()) generic[md::token_rid(owner)] = true;
+  }
+  return generic;
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+/// Whether the runtime binds a reference to an assembly of this name to its framework's own
+/// assembly before it looks beside the application: CoreLib and mscorlib always, the rest of a
+/// shared framework when its version is higher (it is, against a hooks assembly's own), Mono's
+/// class libraries by its remapping. The names are the installed frameworks' (see
+/// scripts/framework_assemblies.sh); names compare without case, as the loaders do.
+bool framework_assembly_name(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+#define CIL_FRAMEWORK_ASSEMBLY(n) n,
+#include "il/framework_assemblies.def"
+#undef CIL_FRAMEWORK_ASSEMBLY
+  };
+  for (std::string_view n : kNames)
+    if (equals_ignoring_case(name, n)) return true;
+  return false;
+}
+
 }  // namespace
 
 const char* hook_param_name(HookParam p) {
@@ -145,6 +182,10 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   c.culture = std::string(m.string_or_placeholder(t.get(TableId::Assembly, 1, md::col::Assembly::Culture)));
   auto key = m.blobs().get(t.get(TableId::Assembly, 1, md::col::Assembly::PublicKey));
   if (key) c.public_key_token = md::public_key_token(*key);
+  if (framework_assembly_name(c.assembly))
+    return contract_error(fmt::format("the hooks assembly is named {}, a name the runtime resolves to the framework's own "
+                                      "assembly: the hook type would not be found (TypeLoadException); give it a name of its own",
+                                      c.assembly));
 
   // One printer for every name: it caches names by type, and each type is named once, so this
   // stays linear in the number of types.
@@ -174,6 +215,9 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   uint32_t flags = t.get(TableId::TypeDef, type, md::col::TypeDef::Flags);
   if ((flags & 0x7) != 1 || m.enclosing_type(type) != 0)
     return contract_error(fmt::format("hook type {} must be a public top-level type", type_name));
+  if (generic_types(m)[type])
+    return contract_error(fmt::format("hook type {} must not be generic: the instrumented code calls it without type arguments",
+                                      type_name));
   c.type_namespace = std::string(m.string_or_placeholder(t.get(TableId::TypeDef, type, md::col::TypeDef::TypeNamespace)));
   c.type_name = std::string(m.string_or_placeholder(t.get(TableId::TypeDef, type, md::col::TypeDef::TypeName)));
   c.on_enter = CIL_TRY(read_hook(m, printer, type, "OnEnter"));

@@ -91,9 +91,11 @@ chmod 640 "$work/kept.dll"
 
 echo "== reading a hooks assembly is linear in its types (4,000 took 0.16 s, 10,000 took 34 s)"
 command -v ilasm > /dev/null || fail "ilasm (Mono) is needed to make the hooks assemblies"
-# ilasm_dll FILE ASSEMBLY: assembles IL from stdin into FILE, an assembly named ASSEMBLY.
+# ilasm_dll FILE ASSEMBLY: assembles IL from stdin into FILE, an assembly named ASSEMBLY that
+# references the core library $core (mscorlib unless set).
+core=mscorlib
 ilasm_dll() {
-  { echo ".assembly extern mscorlib {}"; echo ".assembly '$2' {}"; echo ".module '$(basename "$1")'"; cat; } > "$1.il"
+  { echo ".assembly extern $core {}"; echo ".assembly '$2' {}"; echo ".module '$(basename "$1")'"; cat; } > "$1.il"
   ilasm /dll /quiet "/output:$1" "$1.il" > "$work/ilasm.log" 2>&1 || fail "ilasm $1: $(tail -3 "$work/ilasm.log")"
 }
 python3 -c '
@@ -112,6 +114,33 @@ timeout 120 "$TOOL" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/Hoo
 rc=$?
 set -e
 [ "$rc" -eq 2 ] || fail "50,000 hook types without --hook-type: exit $rc, expected 2 (several hook types)"
+
+echo "== hook contracts that made the output unusable (TypeLoadException) are refused"
+rm -f "$work/traced.dll"
+hook_type() {  # hook_type NAME [GENERIC-PARAMETERS]: a public class NAME with OnEnter(string method)
+  echo ".class public abstract sealed $1${2:-} extends [$core]System.Object {"
+  echo "  .method public static void OnEnter(string 'method') cil managed { ret }"
+  echo "}"
+}
+hook_type 'Ns.Holder`1' '<T>' | ilasm_dll "$work/GenericHooks.dll" GenericHooks
+case_ "a generic hook type" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/GenericHooks.dll" --hook-type 'Ns.Holder`1'
+case_ "a generic hook type, found alone" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/GenericHooks.dll"
+for name in System.Private.CoreLib System.Runtime mscorlib MSCORLIB netstandard Microsoft.Win32.Primitives \
+    Microsoft.AspNetCore.Http Mono.Posix; do
+  [ "${name,,}" = mscorlib ] && core=netstandard || core=mscorlib
+  hook_type Ns.Hooks | ilasm_dll "$work/Named.dll" "$name"
+  case_ "a hooks assembly named $name" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/Named.dll"
+done
+[ ! -e "$work/traced.dll" ] || fail "a refused hook contract left an output"
+# A name beside the framework's is the user's: accepted, and the traced program runs.
+core=mscorlib
+hook_type Ns.Hooks | ilasm_dll "$work/System.Contoso.Hooks.dll" System.Contoso.Hooks
+mkdir -p "$work/run"
+cp "$bin/Basics.runtimeconfig.json" "$work/System.Contoso.Hooks.dll" "$work/run/"
+case_ "a hooks assembly named System.Contoso.Hooks" "$app" -o "$work/run/Basics.dll" --mode trace --hooks "$work/System.Contoso.Hooks.dll"
+(cd "$bin" && dotnet Basics.dll > "$work/plain.out" 2>&1) || true
+(cd "$work/run" && timeout 60 dotnet Basics.dll > "$work/traced.out" 2>&1) || true
+cmp -s "$work/plain.out" "$work/traced.out" || fail "Basics traced with System.Contoso.Hooks: $(head -3 "$work/traced.out")"
 
 check_golden misuse.txt "$summary"
 finish

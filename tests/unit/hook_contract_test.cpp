@@ -1,5 +1,5 @@
 // The trace-mode hook contract read from synthetic hooks assemblies: the work it takes grows
-// linearly with the number of types.
+// linearly with the number of types; generic hook types and framework names are refused.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -75,6 +75,44 @@ TEST(HookContract, ManyHookTypesCostLinearWork) {
   EXPECT_EQ((*chosen)->type_name, "T4999");
   EXPECT_LT(several_bytes, size_t{types} * 1024) << "bytes allocated to list the hook types";
   EXPECT_LT(chosen_bytes, size_t{types} * 1024) << "bytes allocated to find the hook type";
+}
+
+TEST(HookContract, GenericHookTypeIsRefused) {
+  // H.T0`1: the instrumented code would reference it without type arguments, and the runtime
+  // throws TypeLoadException at the first call.
+  HooksModule hooks("Hooks", 2);
+  hooks.tables.add(TableId::GenericParam, {0, 0, 1u << 1 | 0 /* TypeDef 1: <Module> */, hooks.strings.add("U")});
+  hooks.tables.add(TableId::GenericParam, {0, 0, 2u << 1 | 0 /* TypeDef 2: H.T0 */, hooks.strings.add("T")});
+  auto m = hooks.parse();
+  ASSERT_TRUE(m);
+  auto chosen = il::read_hook_contract(*m, std::string("H.T0"));
+  ASSERT_FALSE(chosen);
+  EXPECT_EQ(chosen.error().to_string(),
+            "hooks: hook type H.T0 must not be generic: the instrumented code calls it without type arguments");
+  EXPECT_EQ(chosen.error().kind, ErrorKind::Usage);
+  EXPECT_TRUE(il::read_hook_contract(*m, std::string("H.T1"))) << "a type beside a generic one";
+}
+
+TEST(HookContract, FrameworkAssemblyNamesAreRefused) {
+  // The runtime binds these names to its own assembly: the hook type is not found there.
+  for (const char* name : {"System.Private.CoreLib", "System.Runtime", "mscorlib", "MSCORLIB", "netstandard",
+                           "System", "Microsoft.CSharp", "Microsoft.AspNetCore.Http", "WindowsBase", "Mono.Posix"}) {
+    auto m = HooksModule(name, 1).parse();
+    ASSERT_TRUE(m);
+    auto contract = il::read_hook_contract(*m, std::nullopt);
+    ASSERT_FALSE(contract) << name;
+    EXPECT_EQ(contract.error().message,
+              fmt::format("the hooks assembly is named {}, a name the runtime resolves to the framework's own assembly: the "
+                          "hook type would not be found (TypeLoadException); give it a name of its own",
+                          name));
+  }
+  // Names of no framework assembly are the user's, prefixes included.
+  for (const char* name : {"Hooks", "System.Contoso.Hooks", "Microsoft.Contoso", "SystemHooks", "mscorlibx"}) {
+    auto m = HooksModule(name, 1).parse();
+    ASSERT_TRUE(m);
+    auto contract = il::read_hook_contract(*m, std::nullopt);
+    EXPECT_TRUE(contract) << name << ": " << contract.error().to_string();
+  }
 }
 
 }  // namespace
