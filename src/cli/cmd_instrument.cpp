@@ -235,7 +235,8 @@ int run_instrument(int argc, char** argv) {
     }
     if (report->excluded) out += fmt::format("excluded by the filters: {}\n", report->excluded);
   }
-  return write_stdout(out) ? kExitOk : kExitOutput;
+  // OUT is in place by now: a summary that cannot be printed must not hide that.
+  return write_stdout(out, fmt::format("{} was written", output)) ? kExitOk : kExitOutput;
 }
 
 }  // namespace cil::cli

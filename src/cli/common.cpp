@@ -1,7 +1,9 @@
 // Error and warning lines on stderr, exit codes.
 #include "cli/common.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -30,8 +32,16 @@ int exit_code_for(const Error& error) {
   }
 }
 
-bool write_stdout(std::string_view text) {
-  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+bool write_stdout(std::string_view text, std::string_view after) {
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0) return true;
+  int err = errno;
+  std::string line = "cil-instrument: error: cannot write to standard output";
+  if (err) line += fmt::format(": {}", std::strerror(err));
+  if (!after.empty()) line += fmt::format("; {}", after);
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  return false;
 }
 
 }  // namespace cil::cli
@@ -45,10 +55,7 @@ std::optional<int> parse_options(cxxopts::Options& options, int argc, char** arg
     print_usage_error(e.what());
     return kExitUsage;
   }
-  if (args.count("help")) {
-    write_stdout(options.help());
-    return kExitOk;
-  }
+  if (args.count("help")) return write_stdout(options.help()) ? kExitOk : kExitOutput;
   return std::nullopt;
 }
 

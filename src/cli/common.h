@@ -30,8 +30,10 @@ void print_usage_error(std::string_view message);
 void print_warning(std::string_view file, std::string_view message);
 /// Exit code for an error about an input file.
 int exit_code_for(const Error& error);
-/// Writes to stdout in one call; returns false when stdout is broken.
-bool write_stdout(std::string_view text);
+/// Writes to stdout in one call. When stdout is broken (a full disk, a closed descriptor), says
+/// so on stderr, `cil-instrument: error: cannot write to standard output: REASON`, followed by
+/// `; ` and `after` when given, and returns false (the caller exits with kExitOutput).
+bool write_stdout(std::string_view text, std::string_view after = {});
 
 /// Parses a command's options. Returns the exit status when the command is already done: a
 /// usage error (printed), or --help (help printed); nullopt when the command should run.

@@ -142,5 +142,35 @@ case_ "a hooks assembly named System.Contoso.Hooks" "$app" -o "$work/run/Basics.
 (cd "$work/run" && timeout 60 dotnet Basics.dll > "$work/traced.out" 2>&1) || true
 cmp -s "$work/plain.out" "$work/traced.out" || fail "Basics traced with System.Contoso.Hooks: $(head -3 "$work/traced.out")"
 
+echo "== a failed write to standard output says so (it exited 4 with no error line)"
+# full LABEL ARGS...: the command with standard output on /dev/full.
+full() {
+  local label=$1
+  shift
+  set +e
+  timeout 30 "$TOOL" "$@" > /dev/full 2> "$work/stderr"
+  rc=$?
+  set -e
+  { echo "== $label > /dev/full"; echo "exit $rc"; sed "s|$work|\$W|g" "$work/stderr"; } >> "$summary"
+  [ "$rc" -eq 4 ] || fail "$label > /dev/full: exit $rc"
+}
+full "info" info "$app"
+full "dump" dump "$app"
+full "dump --json" dump --json "$app"
+full "diff" diff "$app" "$work/kept.dll"
+full "report" report "$ROOT/tests/data/report/App.1001.counts.json"
+full "--help" --help
+full "--version" --version
+full "info --help" info --help
+rm -f "$work/reported.dll"
+full "instrument" "$app" -o "$work/reported.dll"
+# The summary could not be printed, but OUT is complete, and the error line says it was written.
+"$TOOL" info "$work/reported.dll" > /dev/null || fail "instrument > /dev/full: OUT is not complete"
+set +e
+"$TOOL" info "$app" >&- 2> "$work/stderr"
+rc=$?
+set -e
+{ echo "== info with standard output closed"; echo "exit $rc"; cat "$work/stderr"; } >> "$summary"
+
 check_golden misuse.txt "$summary"
 finish
