@@ -16,6 +16,7 @@
 #include "il/instrumenter.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
+#include "metadata/text_encoding.h"
 #include "support/file_io.h"
 
 namespace cil::cli {
@@ -186,7 +187,8 @@ int run_instrument(int argc, char** argv) {
   if (first)
     print_warning(input, fmt::format("{} method bod{} could not be read and {} left as in the input; the first: 0x{:08X} {}: {}",
                                      malformed, malformed == 1 ? "y" : "ies", malformed == 1 ? "was" : "were",
-                                     md::make_token(md::TableId::MethodDef, first->rid), first->name, first->reason));
+                                     md::make_token(md::TableId::MethodDef, first->rid),
+                                     md::clip_text(first->name, md::kMaxQuotedText), first->reason));
 
   std::map<std::string, uint32_t> reasons;
   for (const auto& s : report->skipped) ++reasons[s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0 ? s.reason : "could not be rewritten"];
@@ -224,14 +226,16 @@ int run_instrument(int argc, char** argv) {
     j.end_object();
     out = j.text();
   } else {
-    out += fmt::format("{}: instrumented {} method{} ({} mode) in {:.0f} ms\n", output, report->instrumented.size(),
+    using md::printable;
+    out += fmt::format("{}: instrumented {} method{} ({} mode) in {:.0f} ms\n", printable(output), report->instrumented.size(),
                        report->instrumented.size() == 1 ? "" : "s", args["mode"].as<std::string>(), ms);
     out += fmt::format("skipped {} method{}", report->skipped.size(), report->skipped.size() == 1 ? "" : "s");
     out += report->skipped.empty() ? "\n" : ":\n";
-    for (const auto& [reason, n] : reasons) out += fmt::format("  {:>6}  {}\n", n, reason);
+    for (const auto& [reason, n] : reasons) out += fmt::format("  {:>6}  {}\n", n, printable(reason));
     for (const auto& s : report->skipped) {
       if (s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0) continue;
-      out += fmt::format("          0x{:08X} {}: {}\n", md::make_token(md::TableId::MethodDef, s.rid), s.name, s.reason);
+      out += fmt::format("          0x{:08X} {}: {}\n", md::make_token(md::TableId::MethodDef, s.rid), printable(s.name),
+                         printable(s.reason));
     }
     if (report->excluded) out += fmt::format("excluded by the filters: {}\n", report->excluded);
   }

@@ -9,6 +9,7 @@
 #include "metadata/printer.h"
 #include "metadata/sha1.h"
 #include "metadata/signature.h"
+#include "metadata/text_encoding.h"
 
 namespace cil::il {
 
@@ -18,6 +19,9 @@ using md::ElementType;
 using md::TableId;
 
 Error contract_error(std::string message) { return make_error(ErrorKind::Usage, "hooks", std::move(message)); }
+
+/// A name from the hooks file or the command line, as an error quotes it.
+std::string quoted(std::string_view name) { return md::clip_text(std::string(name), md::kMaxQuotedText); }
 
 struct ParamRule {
   const char* name;
@@ -100,7 +104,7 @@ Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32
       if (names[i] == candidate.name) rule = &candidate;
     if (!rule)
       return contract_error(fmt::format("{}: unknown parameter '{}' (known: method, token, instance, args, state, result, exception)",
-                                        hook, names[i]));
+                                        hook, quoted(names[i])));
     if (!allowed(hook, rule->param)) return contract_error(fmt::format("{}: parameter '{}' is not available to {}", hook, names[i], hook));
     if (!type_matches(printer, rule->param, sig->params[i]))
       return contract_error(fmt::format("{}: parameter '{}' must be of type {}", hook, names[i], expected_type(rule->param)));
@@ -185,7 +189,7 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   if (framework_assembly_name(c.assembly))
     return contract_error(fmt::format("the hooks assembly is named {}, a name the runtime resolves to the framework's own "
                                       "assembly: the hook type would not be found (TypeLoadException); give it a name of its own",
-                                      c.assembly));
+                                      quoted(c.assembly)));
 
   // One printer for every name: it caches names by type, and each type is named once, so this
   // stays linear in the number of types.
@@ -194,7 +198,7 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   if (hook_type) {
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid)
       if (printer.type_def_name(rid) == *hook_type) type = rid;
-    if (!type) return contract_error(fmt::format("hook type {} not found in {}", *hook_type, c.assembly));
+    if (!type) return contract_error(fmt::format("hook type {} not found in {}", quoted(*hook_type), quoted(c.assembly)));
   } else {
     std::vector<uint32_t> candidates;
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid) {
@@ -203,15 +207,16 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
     }
     if (candidates.empty())
       return contract_error(fmt::format("no hook type found: {} has no public type declaring OnEnter, OnLeave or OnException",
-                                        c.assembly));
+                                        quoted(c.assembly)));
     if (candidates.size() > 1) {
-      std::string list;
-      for (uint32_t rid : candidates) list += (list.empty() ? "" : ", ") + printer.type_def_name(rid);
+      std::vector<std::string> names;
+      for (uint32_t rid : candidates) names.push_back(printer.type_def_name(rid));
+      std::string list = md::clip_list(names);
       return contract_error(fmt::format("several hook types ({}): choose one with --hook-type", list));
     }
     type = candidates.front();
   }
-  std::string type_name = printer.type_def_name(type);
+  std::string type_name = quoted(printer.type_def_name(type));
   uint32_t flags = t.get(TableId::TypeDef, type, md::col::TypeDef::Flags);
   if ((flags & 0x7) != 1 || m.enclosing_type(type) != 0)
     return contract_error(fmt::format("hook type {} must be a public top-level type", type_name));

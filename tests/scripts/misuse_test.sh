@@ -15,6 +15,24 @@ cp "$bin/trace/TraceHooks.dll" "$work/Hooks.dll"
 summary="$work/misuse.txt"
 : > "$summary"
 
+# record LABEL FILE: FILE's lines into the summary, the scratch directory written $W and runs of
+# 16 or more of one character as {N x C}, after checking that no line is longer than the cap on
+# an error line or holds a control character other than a tab.
+record() {
+  echo "== $1" >> "$summary"
+  python3 - "$1" "$2" "$work" >> "$summary" <<'PY' || fail "$1: a line is too long or holds control characters"
+import re, sys
+label, path, work = sys.argv[1], sys.argv[2], sys.argv[3]
+ok = True
+for line in open(path, "rb").read().split(b"\n")[:-1]:
+    if len(line) + 1 > 4096 or any(c < 0x20 and c != 9 or c == 0x7F for c in line):
+        ok = False
+    text = line.decode("utf-8", "backslashreplace").replace(work, "$W")
+    print(re.sub(r"(.)\1{15,}", lambda m: "{%d x %s}" % (len(m.group(0)), m.group(1)), text))
+sys.exit(0 if ok else 1)
+PY
+}
+
 # case LABEL ARGS...: runs the tool (10 s at most: a hang fails), records the exit status and
 # stderr in the summary; the status is left in $rc, stdout in $work/stdout.
 case_() {
@@ -26,7 +44,8 @@ case_() {
   set -e
   [ "$rc" -ne 124 ] || fail "$label: timed out"
   [ "$(wc -l < "$work/stderr")" -le 2 ] || fail "$label: more than one error line"
-  { echo "== $label"; echo "exit $rc"; sed "s|$work|\$W|g" "$work/stderr"; } >> "$summary"
+  { echo "exit $rc"; cat "$work/stderr"; } > "$work/case"
+  record "$label" "$work/case"
 }
 
 # no_temporaries DIR LABEL: no temporary file of an output is left in DIR.
@@ -142,6 +161,72 @@ case_ "a hooks assembly named System.Contoso.Hooks" "$app" -o "$work/run/Basics.
 (cd "$work/run" && timeout 60 dotnet Basics.dll > "$work/traced.out" 2>&1) || true
 cmp -s "$work/plain.out" "$work/traced.out" || fail "Basics traced with System.Contoso.Hooks: $(head -3 "$work/traced.out")"
 
+echo "== names in error lines are cut (a 100,105-character line), lists too (85,117)"
+long_name=$(python3 -c 'print("N" * 100000)')
+case_ "a 100,000-character --hook-type" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/Hooks.dll" --hook-type "$long_name"
+case_ "50,000 hook types listed" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/Hooks50k.dll"
+# Names read from the file: a hooks assembly named with 20,000 characters, a parameter too.
+hook_type Ns.Hooks | ilasm_dll "$work/LongName.dll" "$(python3 -c 'print("A" * 20000)')"
+case_ "a 20,000-character assembly name" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/LongName.dll" --hook-type Missing
+{ echo ".class public abstract sealed Ns.Hooks extends [mscorlib]System.Object {"
+  echo "  .method public static void OnEnter(string '$(python3 -c 'print("p" * 20000)')') cil managed { ret }"
+  echo "}"; } | ilasm_dll "$work/LongParam.dll" LongParam
+case_ "a 20,000-character parameter name" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/LongParam.dll"
+case_ "a 100,000-character --mode" "$app" -o "$work/m.dll" --mode "$long_name"
+case_ "a 100,000-character missing input" info "$work/$(python3 -c 'print("f" * 200)')/$long_name"
+[ ! -e "$work/traced.dll" ] || fail "a refused hook contract left an output"
+
+echo "== control characters from hostile files and the command line are escaped"
+# Exceptions.dll with a body past its section (one warning), its method SafeDivide renamed to
+# 10 hostile bytes (ESC [2J clears the screen, BEL, VT, US, C1 NEL, an invalid byte), its
+# assembly to an OSC sequence that sets the terminal's title, and its .text section to ESC
+# sequences; a hooks parameter named with the same bytes.
+python3 "$ROOT/tests/scripts/make_broken.py" "$bin/Exceptions.dll" "$work/broken" > /dev/null
+python3 - "$work/broken/body-past-section.dll" "$work/Hostile.dll" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+def swap(old, new):
+    assert len(old) == len(new) and data.count(old) >= 1, old
+    at = data.index(old)
+    data[at:at + len(old)] = new
+swap(b"\0SafeDivide\0", b"\0\x1b[2J\x07\x0b\x1f\xc2\x85\xff\0")
+swap(b"\0Exceptions\0", b"\0\x1b]0;pwnd\x07!\0")
+swap(b".text\0\0\0", b".t\x1b[1mx\x1b")
+open(sys.argv[2], "wb").write(data)
+PY
+case_ "instrument a file with hostile names (warning)" "$work/Hostile.dll" -o "$work/hostile-out.dll"
+"$TOOL" info "$work/Hostile.dll" > "$work/info.txt" 2>&1 || fail "info of the hostile file"
+grep -E '^(Assembly|  \.t)' "$work/info.txt" > "$work/lines"
+record "info of a file with hostile names: the lines that show them" "$work/lines"
+"$TOOL" dump "$work/Hostile.dll" > "$work/dump.txt" 2> "$work/dump.err" || fail "dump of the hostile file"
+{ grep -E '^// assembly|^  // error|::Main\(' "$work/dump.txt"; grep -A1 '^// 0x06000009' "$work/dump.txt"; cat "$work/dump.err"; } > "$work/lines"
+record "dump of a file with hostile names: the lines that show them, and the warning" "$work/lines"
+python3 - "$work/dump.txt" "$work/info.txt" "$work/hostile-out.dll" <<'PY' || fail "a control character reached the text output"
+import sys
+for path in sys.argv[1:3]:
+    data = open(path, "rb").read()
+    bad = [c for c in data if (c < 0x20 and c not in (9, 10)) or c == 0x7F]
+    assert not bad, f"{path}: {bad[:5]}"
+    data.decode("utf-8")  # valid UTF-8: the invalid byte was escaped
+PY
+"$TOOL" dump --json "$work/Hostile.dll" 2> /dev/null | python3 -c '
+import json, sys
+names = [m["name"] for m in json.load(sys.stdin)["methods"]]
+assert any("[2J" in n for n in names), names' || fail "dump --json does not carry the exact name"
+{ echo ".class public abstract sealed Ns.Hooks extends [mscorlib]System.Object {"
+  echo "  .method public static void OnEnter(string 'PARAMxCTRL') cil managed { ret }"
+  echo "}"; } | ilasm_dll "$work/HostileHooks.dll" HostileHooks
+python3 - "$work/HostileHooks.dll" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = data.index(b"PARAMxCTRL")
+data[at:at + 10] = b"\x1b[2J\x07\x0b\x1f\xc2\x85\xff"
+open(sys.argv[1], "wb").write(data)
+PY
+case_ "a hooks parameter with hostile bytes" "$app" -o "$work/traced.dll" --mode trace --hooks "$work/HostileHooks.dll"
+case_ "control characters on the command line" "$app" -o "$work/m.dll" --mode $'\e[2J\u202Efast'
+case_ "control characters in a file name" info "$work/"$'a\e]0;pwn\ab.dll'
+
 echo "== a failed write to standard output says so (it exited 4 with no error line)"
 # full LABEL ARGS...: the command with standard output on /dev/full.
 full() {
@@ -151,7 +236,8 @@ full() {
   timeout 30 "$TOOL" "$@" > /dev/full 2> "$work/stderr"
   rc=$?
   set -e
-  { echo "== $label > /dev/full"; echo "exit $rc"; sed "s|$work|\$W|g" "$work/stderr"; } >> "$summary"
+  { echo "exit $rc"; cat "$work/stderr"; } > "$work/case"
+  record "$label > /dev/full" "$work/case"
   [ "$rc" -eq 4 ] || fail "$label > /dev/full: exit $rc"
 }
 full "info" info "$app"
@@ -170,7 +256,8 @@ set +e
 "$TOOL" info "$app" >&- 2> "$work/stderr"
 rc=$?
 set -e
-{ echo "== info with standard output closed"; echo "exit $rc"; cat "$work/stderr"; } >> "$summary"
+{ echo "exit $rc"; cat "$work/stderr"; } > "$work/case"
+record "info with standard output closed" "$work/case"
 
 check_golden misuse.txt "$summary"
 finish
