@@ -14,6 +14,7 @@
 #include "il/body_reader.h"
 #include "il/disassembler.h"
 #include "il/instruction.h"
+#include "metadata/text_encoding.h"
 
 namespace cil::cli {
 
@@ -78,8 +79,9 @@ std::string token_string(uint32_t token) { return fmt::format("0x{:08X}", token)
 
 /// The text of one changed method: `---`/`+++` lines naming file, token and method, then hunks.
 std::string method_diff(const Side& a, size_t i, const Side& b, size_t j, const std::string& hunks) {
-  return fmt::format("--- {}\t{} {}\n+++ {}\t{} {}\n{}", a.path, token_string(a.keys[i].token), a.keys[i].name, b.path,
-                     token_string(b.keys[j].token), b.keys[j].name, hunks);
+  using md::printable;
+  return fmt::format("--- {}\t{} {}\n+++ {}\t{} {}\n{}", printable(a.path), token_string(a.keys[i].token),
+                     printable(a.keys[i].name), printable(b.path), token_string(b.keys[j].token), printable(b.keys[j].name), hunks);
 }
 
 void json_method_list(JsonWriter& j, const char* key, const Side& side, const std::vector<size_t>& which) {
@@ -163,8 +165,11 @@ int run_diff(int argc, char** argv) {
     j.end_object();
     out = j.text();
   } else {
-    for (size_t i : pairing.only_old) out += fmt::format("only in {}: {} {}\n", a.path, token_string(a.keys[i].token), a.keys[i].name);
-    for (size_t k : pairing.only_new) out += fmt::format("only in {}: {} {}\n", b.path, token_string(b.keys[k].token), b.keys[k].name);
+    using md::printable;
+    for (size_t i : pairing.only_old)
+      out += fmt::format("only in {}: {} {}\n", printable(a.path), token_string(a.keys[i].token), printable(a.keys[i].name));
+    for (size_t k : pairing.only_new)
+      out += fmt::format("only in {}: {} {}\n", printable(b.path), token_string(b.keys[k].token), printable(b.keys[k].name));
   }
   if (!write_stdout(out)) return kExitOutput;
   bool differ = changed || !pairing.only_old.empty() || !pairing.only_new.empty();

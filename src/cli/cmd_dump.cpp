@@ -10,6 +10,7 @@
 #include "il/body_reader.h"
 #include "il/disassembler.h"
 #include "il/instruction.h"
+#include "metadata/text_encoding.h"
 
 namespace cil::cli {
 
@@ -124,7 +125,7 @@ int run_dump(int argc, char** argv) {
     j.end_object();
     out = j.text();
   } else {
-    out = fmt::format("// assembly {}, mvid {}\n", assembly_name(m), module_mvid(m));
+    out = fmt::format("// assembly {}, mvid {}\n", md::printable(assembly_name(m)), module_mvid(m));
     il::ListingOptions listing;
     for (uint32_t rid : methods) {
       MethodDump d = load_method(m, rid);

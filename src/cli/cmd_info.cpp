@@ -10,6 +10,7 @@
 #include "il/body_reader.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
+#include "metadata/text_encoding.h"
 #include "pe/debug_directory.h"
 
 namespace cil::cli {
@@ -109,8 +110,11 @@ void text_report(const std::string& file, const md::Module& m, std::string& out)
   md::Printer printer(m);
   auto machine = pe::decode_machine(h.machine);
   const char* machine_name = pe::machine_name(machine.machine);
-  out += fmt::format("File: {}\n", file);
-  out += fmt::format("Assembly: {}\n", assembly_name(m));
+  // Text from the file (and its name) goes through md::printable: no control character reaches
+  // the terminal.
+  using md::printable;
+  out += fmt::format("File: {}\n", printable(file));
+  out += fmt::format("Assembly: {}\n", printable(assembly_name(m)));
   out += fmt::format("MVID: {}\n\n", module_mvid(m));
 
   out += "PE headers\n";
@@ -133,7 +137,7 @@ void text_report(const std::string& file, const md::Module& m, std::string& out)
   out += "Sections\n";
   out += "  name      virtual address  virtual size  raw offset  raw size  characteristics\n";
   for (const auto& s : m.image().sections())
-    out += fmt::format("  {:<8}  0x{:08x}       0x{:08x}    0x{:08x}  0x{:08x}  0x{:08x}\n", s.name, s.virtual_address,
+    out += fmt::format("  {:<8}  0x{:08x}       0x{:08x}    0x{:08x}  0x{:08x}  0x{:08x}\n", printable(s.name), s.virtual_address,
                        s.virtual_size, s.raw_offset, s.raw_size, s.characteristics);
   out += "\nData directories\n";
   for (uint32_t i = 0; i < pe::kDataDirectoryCount; ++i) {
@@ -144,7 +148,7 @@ void text_report(const std::string& file, const md::Module& m, std::string& out)
   out += "\nCLI header\n";
   out += fmt::format("  runtime version:     {}.{}\n", cli.major_runtime_version, cli.minor_runtime_version);
   out += fmt::format("  flags:               0x{:08x} ({})\n", cli.flags, join(flag_names(cli.flags, kCliFlags), ", "));
-  out += fmt::format("  entry point:         {}\n", entry_point_text(m, printer));
+  out += fmt::format("  entry point:         {}\n", printable(entry_point_text(m, printer)));
   out += fmt::format("  metadata:            0x{:08x} size 0x{:x}\n", cli.metadata.rva, cli.metadata.size);
   out += fmt::format("  resources:           0x{:08x} size 0x{:x}\n", cli.resources.rva, cli.resources.size);
   out += fmt::format("  strong name:         {}\n",
@@ -154,7 +158,7 @@ void text_report(const std::string& file, const md::Module& m, std::string& out)
                          : std::string("none"));
   out += fmt::format("  vtable fixups:       0x{:08x} size 0x{:x}\n", cli.vtable_fixups.rva, cli.vtable_fixups.size);
   auto r2r = pe::read_ready_to_run_header(m.image(), cli);
-  if (!r2r) out += fmt::format("  ReadyToRun:          error: {}\n", r2r.error().to_string());
+  if (!r2r) out += fmt::format("  ReadyToRun:          error: {}\n", printable(r2r.error().to_string()));
   else if (!*r2r) out += "  ReadyToRun:          no\n";
   else
     out += fmt::format("  ReadyToRun:          yes, version {}.{}, flags 0x{:x}, {} sections{}\n", (*r2r)->major_version,
@@ -162,27 +166,27 @@ void text_report(const std::string& file, const md::Module& m, std::string& out)
 
   DebugInfo debug = read_debug(m);
   out += "\nDebug directory\n";
-  if (!debug.error.empty()) out += fmt::format("  error: {}\n", debug.error);
+  if (!debug.error.empty()) out += fmt::format("  error: {}\n", printable(debug.error));
   if (debug.entries.empty() && debug.error.empty()) out += "  none\n";
   for (const auto& e : debug.entries) {
     out += fmt::format("  {:<20} version {}.{}, {} bytes", debug_type_text(e.type), e.major_version, e.minor_version, e.data_size);
     if (e.codeview)
-      out += fmt::format(", PDB {} guid {} age {}", e.codeview->path, md::format_guid(e.codeview->guid), e.codeview->age);
+      out += fmt::format(", PDB {} guid {} age {}", printable(e.codeview->path), md::format_guid(e.codeview->guid), e.codeview->age);
     if (e.type == pe::kDebugTypeReproducible) out += ", deterministic build";
     if (e.embedded_pdb) out += fmt::format(", embedded portable PDB of {} bytes", e.embedded_pdb->uncompressed_size);
-    if (e.pdb_checksum) out += fmt::format(", {} {}", e.pdb_checksum->algorithm, hex_bytes(e.pdb_checksum->checksum));
+    if (e.pdb_checksum) out += fmt::format(", {} {}", printable(e.pdb_checksum->algorithm), hex_bytes(e.pdb_checksum->checksum));
     out += '\n';
   }
 
   const auto& md = m.metadata();
   const auto& t = m.tables();
   out += "\nMetadata\n";
-  out += fmt::format("  version:             {}\n", md.version());
+  out += fmt::format("  version:             {}\n", printable(md.version()));
   out += fmt::format("  kind:                {}\n", md.uncompressed() ? "uncompressed (#-)" : "compressed (#~)");
   out += fmt::format("  tables stream:       version {}.{}, heap sizes 0x{:02x}\n", t.major_version(), t.minor_version(), t.heap_sizes());
   out += "  streams:\n";
   for (const auto& s : md.streams())
-    out += fmt::format("    {:<10} offset 0x{:08x} size 0x{:08x}{}\n", s.name, s.offset, s.size, s.used ? "" : " (ignored)");
+    out += fmt::format("    {:<10} offset 0x{:08x} size 0x{:08x}{}\n", printable(s.name), s.offset, s.size, s.used ? "" : " (ignored)");
   out += "\nTables\n";
   for (unsigned id = 0; id < md::kTableSlots; ++id) {
     if (!t.present(static_cast<TableId>(id))) continue;

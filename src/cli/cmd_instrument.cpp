@@ -11,10 +11,12 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/interrupts.h"
 #include "cli/json_writer.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
+#include "metadata/text_encoding.h"
 #include "support/file_io.h"
 
 namespace cil::cli {
@@ -118,6 +120,15 @@ int run_instrument(int argc, char** argv) {
     print_usage_error(opts.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
     return kExitUsage;
   }
+  if (args.count("hooks") && same_file(args["hooks"].as<std::string>(), output)) {
+    print_usage_error("the output must not be the hooks assembly: the hooks assembly is never modified");
+    return kExitUsage;
+  }
+  // Refused before the work, and again when the output is put in place.
+  if (Status usable = OutputFile::check_destination(output); !usable) {
+    print_error(output, usable.error());
+    return kExitOutput;
+  }
 
   auto started = std::chrono::steady_clock::now();
   std::unique_ptr<md::Module> hooks_module;
@@ -145,8 +156,8 @@ int run_instrument(int argc, char** argv) {
     print_error(input, module.error());
     return exit_code_for(module.error());
   }
-  // Written to a temporary file beside OUTPUT, renamed only when complete; removed on failure.
-  OutputFile file(output);
+  // Written to a file beside OUTPUT that takes its name only when complete (FILES in the man page).
+  OutputFile file(output, interruptible_output());
   OutputSink sink(file);
   opts.sink = &sink;
   auto report = il::instrument(**module, opts);
@@ -176,7 +187,8 @@ int run_instrument(int argc, char** argv) {
   if (first)
     print_warning(input, fmt::format("{} method bod{} could not be read and {} left as in the input; the first: 0x{:08X} {}: {}",
                                      malformed, malformed == 1 ? "y" : "ies", malformed == 1 ? "was" : "were",
-                                     md::make_token(md::TableId::MethodDef, first->rid), first->name, first->reason));
+                                     md::make_token(md::TableId::MethodDef, first->rid),
+                                     md::clip_text(first->name, md::kMaxQuotedText), first->reason));
 
   std::map<std::string, uint32_t> reasons;
   for (const auto& s : report->skipped) ++reasons[s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0 ? s.reason : "could not be rewritten"];
@@ -214,18 +226,21 @@ int run_instrument(int argc, char** argv) {
     j.end_object();
     out = j.text();
   } else {
-    out += fmt::format("{}: instrumented {} method{} ({} mode) in {:.0f} ms\n", output, report->instrumented.size(),
+    using md::printable;
+    out += fmt::format("{}: instrumented {} method{} ({} mode) in {:.0f} ms\n", printable(output), report->instrumented.size(),
                        report->instrumented.size() == 1 ? "" : "s", args["mode"].as<std::string>(), ms);
     out += fmt::format("skipped {} method{}", report->skipped.size(), report->skipped.size() == 1 ? "" : "s");
     out += report->skipped.empty() ? "\n" : ":\n";
-    for (const auto& [reason, n] : reasons) out += fmt::format("  {:>6}  {}\n", n, reason);
+    for (const auto& [reason, n] : reasons) out += fmt::format("  {:>6}  {}\n", n, printable(reason));
     for (const auto& s : report->skipped) {
       if (s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0) continue;
-      out += fmt::format("          0x{:08X} {}: {}\n", md::make_token(md::TableId::MethodDef, s.rid), s.name, s.reason);
+      out += fmt::format("          0x{:08X} {}: {}\n", md::make_token(md::TableId::MethodDef, s.rid), printable(s.name),
+                         printable(s.reason));
     }
     if (report->excluded) out += fmt::format("excluded by the filters: {}\n", report->excluded);
   }
-  return write_stdout(out) ? kExitOk : kExitOutput;
+  // OUT is in place by now: a summary that cannot be printed must not hide that.
+  return write_stdout(out, fmt::format("{} was written", output)) ? kExitOk : kExitOutput;
 }
 
 }  // namespace cil::cli

@@ -10,6 +10,7 @@
 #include "cli/common.h"
 #include "cli/count_file.h"
 #include "cli/json_writer.h"
+#include "metadata/text_encoding.h"
 
 namespace cil::cli {
 
@@ -19,20 +20,11 @@ std::string plural(uint64_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-/// Text from a count file for the table: control characters, which would break its lines,
-/// written as \xNN.
-std::string printable(std::string_view text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c < 0x20 || c == 0x7F) out += fmt::format("\\x{:02X}", c);
-    else out += static_cast<char>(c);
-  }
-  return out;
-}
-
 std::string token_string(uint32_t token) { return fmt::format("0x{:08X}", token); }
 
+/// Names from count files go through md::printable: control characters would break the table.
 void text_report(const AssemblyCounts& a, size_t rows, std::string& out) {
+  using md::printable;
   out += fmt::format("{} (mvid {}): {} merged, {}, {} called at least once, {}", printable(a.assembly), a.mvid,
                      plural(a.files, "file", "files"), plural(a.methods.size(), "method", "methods"), a.called,
                      plural(a.total_calls, "call", "calls"));

@@ -37,7 +37,7 @@ constexpr int kExitCannotExec = 126;  ///< the command exists but cannot be exec
 constexpr int kExitNotFound = 127;    ///< no such command
 
 void print_run_error(std::string_view message) {
-  std::string line = fmt::format("cil-instrument: run: {}\n", message);
+  std::string line = diagnostic_line("run", "", message);
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
@@ -205,9 +205,9 @@ int run_profiled(int argc, char** argv) {
     std::string diagnostics = fmt::format("{}/cil-instrument.{}.log", output.string(), pid);
     std::string lines;
     for (const auto& file : files)
-      lines += fmt::format("cil-instrument: run: {} {}\n", file == diagnostics ? "warnings in" : "wrote", file);
+      lines += diagnostic_line("run", "", fmt::format("{} {}", file == diagnostics ? "warnings in" : "wrote", file));
     if (files.empty())
-      lines += fmt::format("cil-instrument: run: no files written by process {} (no selected method ran, or the profiler did not load)\n", pid);
+      lines += diagnostic_line("run", "", fmt::format("no files written by process {} (no selected method ran, or the profiler did not load)", pid));
     std::fwrite(lines.data(), 1, lines.size(), stderr);
   }
   return code;

@@ -1,24 +1,36 @@
-// Error and warning lines on stderr, exit codes.
+// Error and warning lines on stderr (escaped and capped), exit codes, standard output.
 #include "cli/common.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
 
+#include "metadata/text_encoding.h"
+
 namespace cil::cli {
 
+std::string diagnostic_line(std::string_view kind, std::string_view file, std::string_view message) {
+  std::string line = fmt::format("cil-instrument: {}: ", kind);
+  if (!file.empty()) line += md::printable(file, md::kMaxQuotedText) + ": ";
+  line += md::printable(message, kMaxDiagnosticLine > line.size() + 1 ? kMaxDiagnosticLine - line.size() - 1 : 0);
+  line += '\n';
+  return line;
+}
+
 void print_error(std::string_view file, const Error& error) {
-  std::string line = fmt::format("cil-instrument: error: {}: {}\n", file, error.to_string());
+  std::string line = diagnostic_line("error", file, error.to_string());
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 void print_usage_error(std::string_view message) {
-  std::string line = fmt::format("cil-instrument: error: {}\nTry 'cil-instrument --help'.\n", message);
+  std::string line = diagnostic_line("error", "", message) + "Try 'cil-instrument --help'.\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 void print_warning(std::string_view file, std::string_view message) {
-  std::string line = fmt::format("cil-instrument: warning: {}: {}\n", file, message);
+  std::string line = diagnostic_line("warning", file, message);
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
@@ -30,8 +42,16 @@ int exit_code_for(const Error& error) {
   }
 }
 
-bool write_stdout(std::string_view text) {
-  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+bool write_stdout(std::string_view text, std::string_view after) {
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0) return true;
+  int err = errno;
+  std::string message = "cannot write to standard output";
+  if (err) message += fmt::format(": {}", std::strerror(err));
+  if (!after.empty()) message += fmt::format("; {}", after);
+  std::string line = diagnostic_line("error", "", message);
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  return false;
 }
 
 }  // namespace cil::cli
@@ -45,10 +65,7 @@ std::optional<int> parse_options(cxxopts::Options& options, int argc, char** arg
     print_usage_error(e.what());
     return kExitUsage;
   }
-  if (args.count("help")) {
-    write_stdout(options.help());
-    return kExitOk;
-  }
+  if (args.count("help")) return write_stdout(options.help()) ? kExitOk : kExitOutput;
   return std::nullopt;
 }
 

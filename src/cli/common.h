@@ -22,6 +22,15 @@ enum ExitCode : int {
   kExitRefused = 5,      ///< valid input the command will not process (e.g. mixed-mode)
 };
 
+/// Longest error or warning line (man page, LIMITS); longer ones are cut and end in "...".
+inline constexpr size_t kMaxDiagnosticLine = 4096;
+
+/// `cil-instrument: KIND: FILE: MESSAGE` and a newline (no `FILE: ` when `file` is empty), with
+/// the text escaped as md::printable does (a name from a file or the command line cannot move
+/// the cursor, color the terminal or split the line), FILE cut at md::kMaxQuotedText bytes and
+/// the line at kMaxDiagnosticLine. Every line the tool writes on stderr is made here.
+std::string diagnostic_line(std::string_view kind, std::string_view file, std::string_view message);
+
 /// `cil-instrument: error: FILE: structure: message (offset 0x...)` on stderr.
 void print_error(std::string_view file, const Error& error);
 /// `cil-instrument: error: message` on stderr.
@@ -30,8 +39,10 @@ void print_usage_error(std::string_view message);
 void print_warning(std::string_view file, std::string_view message);
 /// Exit code for an error about an input file.
 int exit_code_for(const Error& error);
-/// Writes to stdout in one call; returns false when stdout is broken.
-bool write_stdout(std::string_view text);
+/// Writes to stdout in one call. When stdout is broken (a full disk, a closed descriptor), says
+/// so on stderr, `cil-instrument: error: cannot write to standard output: REASON`, followed by
+/// `; ` and `after` when given, and returns false (the caller exits with kExitOutput).
+bool write_stdout(std::string_view text, std::string_view after = {});
 
 /// Parses a command's options. Returns the exit status when the command is already done: a
 /// usage error (printed), or --help (help printed); nullopt when the command should run.

@@ -50,12 +50,10 @@ int main(int argc, char** argv) {
   }
   std::string_view command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
-    write_stdout(kUsage);
-    return kExitOk;
+    return write_stdout(kUsage) ? kExitOk : kExitOutput;
   }
   if (command == "--version") {
-    write_stdout(fmt::format("cil-instrument {}\n", CIL_INSTRUMENT_VERSION));
-    return kExitOk;
+    return write_stdout(fmt::format("cil-instrument {}\n", CIL_INSTRUMENT_VERSION)) ? kExitOk : kExitOutput;
   }
   if (command == "info") return run_info(argc - 1, argv + 1);
   if (command == "dump") return run_dump(argc - 1, argv + 1);

@@ -55,7 +55,7 @@ uint32_t size_for(Op op, size_t switch_targets) {
 
 uint32_t encoded_size(const Instr& in) { return size_for(in.op, in.targets.size()); }
 
-Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
+Expected<std::vector<uint8_t>> encode_body(const BodyModel& body, EncodeStats* stats) {
   std::vector<Op> ops(body.instrs.size());
   for (size_t i = 0; i < ops.size(); ++i) ops[i] = body.instrs[i].op;
 
@@ -67,11 +67,10 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
       return encode_error(fmt::format("two instructions share label {}", body.instrs[i].id));
   }
 
-  // Widening only grows code, so this converges, but a chain of short branches that each cross
-  // the one widened in the pass before takes one pass per branch: quadratic time on hostile
-  // code. After kMaxLayoutPasses every short branch left is widened at once, which ends it.
-  constexpr size_t kMaxLayoutPasses = 64;
+  // Widening only grows code, so this converges; after kMaxLayoutPasses every short branch
+  // left is widened at once, which ends it.
   for (size_t pass = 0;; ++pass) {
+    if (stats) stats->layout_passes = pass + 1;
     uint64_t offset = 0;
     for (size_t i = 0; i < ops.size(); ++i) {
       layout.offsets[i] = static_cast<uint32_t>(offset);

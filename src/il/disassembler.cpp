@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "metadata/text_encoding.h"
+
 namespace cil::il {
 
 namespace {
@@ -106,12 +108,14 @@ std::string format_real(const Instruction& in) {
 
 void list_method(md::Printer& printer, uint32_t rid, uint32_t rva, const MethodBody* body, const DecodedCode* code,
                  const std::string& error, const ListingOptions& options, std::string& out) {
-  out += fmt::format("// 0x{:08X} {}\n", md::make_token(md::TableId::MethodDef, rid), printer.method_name(rid));
+  // The plain name, as patterns match it, made safe for a terminal; the rest is ILAsm syntax,
+  // whose quoted names are escaped already.
+  out += fmt::format("// 0x{:08X} {}\n", md::make_token(md::TableId::MethodDef, rid), md::printable(printer.method_name(rid)));
   out += printer.method_header(rid);
   out += "\n{\n";
   if (!options.normalize_labels) out += fmt::format("  // rva 0x{:08x}\n", rva);
   if (!body || !code) {
-    out += fmt::format("  // error: {}\n}}\n", error);
+    out += fmt::format("  // error: {}\n}}\n", md::printable(error));
     return;
   }
   out += fmt::format("  // code size {} (0x{:x}), {} header\n", body->code_size, body->code_size, body->fat ? "fat" : "tiny");

@@ -1,11 +1,15 @@
 // Checking the hooks assembly against the contract: names, types, staticness, visibility.
 #include "il/hook_contract.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "metadata/printer.h"
 #include "metadata/sha1.h"
 #include "metadata/signature.h"
+#include "metadata/text_encoding.h"
 
 namespace cil::il {
 
@@ -15,6 +19,9 @@ using md::ElementType;
 using md::TableId;
 
 Error contract_error(std::string message) { return make_error(ErrorKind::Usage, "hooks", std::move(message)); }
+
+/// A name from the hooks file or the command line, as an error quotes it.
+std::string quoted(std::string_view name) { return md::clip_text(std::string(name), md::kMaxQuotedText); }
 
 struct ParamRule {
   const char* name;
@@ -42,7 +49,7 @@ bool allowed(std::string_view hook, HookParam p) {
   return true;  // OnLeave takes everything
 }
 
-bool type_matches(const md::Module& m, HookParam p, const md::TypeSig& t) {
+bool type_matches(md::Printer& printer, HookParam p, const md::TypeSig& t) {
   if (!t.modifiers.empty()) return false;
   switch (p) {
     case HookParam::Method: return t.element == ElementType::String;
@@ -50,7 +57,6 @@ bool type_matches(const md::Module& m, HookParam p, const md::TypeSig& t) {
     case HookParam::Args: return t.element == ElementType::SzArray && t.children.at(0).element == ElementType::Object;
     case HookParam::Exception: {
       if (t.element != ElementType::Class) return false;
-      md::Printer printer(m);
       std::string name = printer.type_token(t.token);
       size_t bracket = name.find(']');
       if (bracket != std::string::npos) name = name.substr(bracket + 1);
@@ -60,12 +66,7 @@ bool type_matches(const md::Module& m, HookParam p, const md::TypeSig& t) {
   }
 }
 
-std::string type_full_name(const md::Module& m, uint32_t rid) {
-  md::Printer printer(m);
-  return printer.type_def_name(rid);
-}
-
-Expected<HookMethod> read_hook(const md::Module& m, uint32_t type_rid, std::string_view hook) {
+Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32_t type_rid, std::string_view hook) {
   const auto& t = m.tables();
   HookMethod result;
   result.name = std::string(hook);
@@ -103,9 +104,9 @@ Expected<HookMethod> read_hook(const md::Module& m, uint32_t type_rid, std::stri
       if (names[i] == candidate.name) rule = &candidate;
     if (!rule)
       return contract_error(fmt::format("{}: unknown parameter '{}' (known: method, token, instance, args, state, result, exception)",
-                                        hook, names[i]));
+                                        hook, quoted(names[i])));
     if (!allowed(hook, rule->param)) return contract_error(fmt::format("{}: parameter '{}' is not available to {}", hook, names[i], hook));
-    if (!type_matches(m, rule->param, sig->params[i]))
+    if (!type_matches(printer, rule->param, sig->params[i]))
       return contract_error(fmt::format("{}: parameter '{}' must be of type {}", hook, names[i], expected_type(rule->param)));
     for (HookParam seen : result.params)
       if (seen == rule->param) return contract_error(fmt::format("{}: parameter '{}' is declared twice", hook, names[i]));
@@ -121,6 +122,40 @@ bool declares_hook(const md::Module& m, uint32_t type_rid) {
     std::string_view name = m.string_or_placeholder(t.get(TableId::MethodDef, rid, md::col::MethodDef::Name));
     if (name == "OnEnter" || name == "OnLeave" || name == "OnException") return true;
   }
+  return false;
+}
+
+/// The generic TypeDefs, from one pass over GenericParam: a generic hook type cannot be called
+/// without type arguments, and the runtime refuses the reference (TypeLoadException).
+std::vector<bool> generic_types(const md::Module& m) {
+  const auto& t = m.tables();
+  std::vector<bool> generic(size_t{t.rows(TableId::TypeDef)} + 1);
+  for (uint32_t rid = 1; rid <= t.rows(TableId::GenericParam); ++rid) {
+    md::Token owner = t.decode(md::CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, rid, md::col::GenericParam::Owner));
+    if (md::token_table(owner) == TableId::TypeDef && md::token_rid(owner) < generic.size()) generic[md::token_rid(owner)] = true;
+  }
+  return generic;
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+/// Whether the runtime binds a reference to an assembly of this name to its framework's own
+/// assembly before it looks beside the application: CoreLib and mscorlib always, the rest of a
+/// shared framework when its version is higher (it is, against a hooks assembly's own), Mono's
+/// class libraries by its remapping. The names are the installed frameworks' (see
+/// scripts/framework_assemblies.sh); names compare without case, as the loaders do.
+bool framework_assembly_name(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+#define CIL_FRAMEWORK_ASSEMBLY(n) n,
+#include "il/framework_assemblies.def"
+#undef CIL_FRAMEWORK_ASSEMBLY
+  };
+  for (std::string_view n : kNames)
+    if (equals_ignoring_case(name, n)) return true;
   return false;
 }
 
@@ -151,12 +186,19 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   c.culture = std::string(m.string_or_placeholder(t.get(TableId::Assembly, 1, md::col::Assembly::Culture)));
   auto key = m.blobs().get(t.get(TableId::Assembly, 1, md::col::Assembly::PublicKey));
   if (key) c.public_key_token = md::public_key_token(*key);
+  if (framework_assembly_name(c.assembly))
+    return contract_error(fmt::format("the hooks assembly is named {}, a name the runtime resolves to the framework's own "
+                                      "assembly: the hook type would not be found (TypeLoadException); give it a name of its own",
+                                      quoted(c.assembly)));
 
+  // One printer for every name: it caches names by type, and each type is named once, so this
+  // stays linear in the number of types.
+  md::Printer printer(m);
   uint32_t type = 0;
   if (hook_type) {
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid)
-      if (type_full_name(m, rid) == *hook_type) type = rid;
-    if (!type) return contract_error(fmt::format("hook type {} not found in {}", *hook_type, c.assembly));
+      if (printer.type_def_name(rid) == *hook_type) type = rid;
+    if (!type) return contract_error(fmt::format("hook type {} not found in {}", quoted(*hook_type), quoted(c.assembly)));
   } else {
     std::vector<uint32_t> candidates;
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid) {
@@ -164,24 +206,30 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
       if ((flags & 0x7) == 1 && m.enclosing_type(rid) == 0 && declares_hook(m, rid)) candidates.push_back(rid);
     }
     if (candidates.empty())
-      return contract_error(fmt::format("no hook type found: {} has no public type declaring OnEnter, OnLeave or OnException", c.assembly));
+      return contract_error(fmt::format("no hook type found: {} has no public type declaring OnEnter, OnLeave or OnException",
+                                        quoted(c.assembly)));
     if (candidates.size() > 1) {
-      std::string list;
-      for (uint32_t rid : candidates) list += (list.empty() ? "" : ", ") + type_full_name(m, rid);
+      std::vector<std::string> names;
+      for (uint32_t rid : candidates) names.push_back(printer.type_def_name(rid));
+      std::string list = md::clip_list(names);
       return contract_error(fmt::format("several hook types ({}): choose one with --hook-type", list));
     }
     type = candidates.front();
   }
+  std::string type_name = quoted(printer.type_def_name(type));
   uint32_t flags = t.get(TableId::TypeDef, type, md::col::TypeDef::Flags);
   if ((flags & 0x7) != 1 || m.enclosing_type(type) != 0)
-    return contract_error(fmt::format("hook type {} must be a public top-level type", type_full_name(m, type)));
+    return contract_error(fmt::format("hook type {} must be a public top-level type", type_name));
+  if (generic_types(m)[type])
+    return contract_error(fmt::format("hook type {} must not be generic: the instrumented code calls it without type arguments",
+                                      type_name));
   c.type_namespace = std::string(m.string_or_placeholder(t.get(TableId::TypeDef, type, md::col::TypeDef::TypeNamespace)));
   c.type_name = std::string(m.string_or_placeholder(t.get(TableId::TypeDef, type, md::col::TypeDef::TypeName)));
-  c.on_enter = CIL_TRY(read_hook(m, type, "OnEnter"));
-  c.on_leave = CIL_TRY(read_hook(m, type, "OnLeave"));
-  c.on_exception = CIL_TRY(read_hook(m, type, "OnException"));
+  c.on_enter = CIL_TRY(read_hook(m, printer, type, "OnEnter"));
+  c.on_leave = CIL_TRY(read_hook(m, printer, type, "OnLeave"));
+  c.on_exception = CIL_TRY(read_hook(m, printer, type, "OnException"));
   if (!c.on_enter.present && !c.on_leave.present && !c.on_exception.present)
-    return contract_error(fmt::format("hook type {} declares none of OnEnter, OnLeave, OnException", type_full_name(m, type)));
+    return contract_error(fmt::format("hook type {} declares none of OnEnter, OnLeave, OnException", type_name));
   return c;
 }
 

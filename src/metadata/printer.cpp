@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "metadata/text_encoding.h"
+
 namespace cil::md {
 
 namespace {
@@ -15,14 +17,7 @@ bool plain_char(char c) {
 std::string token_text(Token token) { return fmt::format("0x{:08X}", token); }
 
 /// Cuts `text` to kMaxPrintedText bytes, on a UTF-8 character boundary, and marks the cut.
-std::string clip(std::string text) {
-  if (text.size() <= kMaxPrintedText) return text;
-  size_t end = kMaxPrintedText;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  text.resize(end);
-  text += "...";
-  return text;
-}
+std::string clip(std::string text) { return clip_text(std::move(text), kMaxPrintedText); }
 
 bool full(const std::string& text) { return text.size() > kMaxPrintedText; }
 
@@ -77,13 +72,13 @@ std::string quote_identifier(std::string_view name) {
   bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
   for (char c : name) plain = plain && plain_char(c);
   if (plain) return std::string(name);
-  std::string out = "'";
+  std::string quoted;
   for (char c : name) {
-    if (c == '\'' || c == '\\') out += '\\';
-    out += c;
+    if (c == '\'' || c == '\\') quoted += '\\';
+    quoted += c;
   }
-  out += '\'';
-  return out;
+  // Control characters and bytes that are not UTF-8 as \xHH (see printable), never raw.
+  return "'" + printable(quoted) + "'";
 }
 
 namespace {

@@ -17,7 +17,8 @@ namespace cil::md {
 /// small file could print gigabytes.
 inline constexpr size_t kMaxPrintedText = 16384;
 
-/// Quotes an identifier the way ildasm does when it is not a plain ILAsm name.
+/// Quotes an identifier the way ildasm does when it is not a plain ILAsm name; inside the quotes,
+/// a quote or backslash gets a backslash, and control characters are escaped (printable()).
 std::string quote_identifier(std::string_view name);
 /// Escapes UTF-16 text as an ILAsm string literal body (without the quotes).
 std::string escape_string(std::u16string_view text);

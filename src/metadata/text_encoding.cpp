@@ -1,17 +1,24 @@
-// A strict UTF-8 decoder (no overlongs, no surrogates, nothing above U+10FFFF).
+// A strict UTF-8 decoder (no overlongs, no surrogates, nothing above U+10FFFF), and the escaping
+// and cutting of text from files before it is printed.
 #include "metadata/text_encoding.h"
 
 #include <algorithm>
+
+#include <fmt/format.h>
 
 namespace cil::md {
 
 namespace {
 
-/// Length of the valid UTF-8 sequence at text[i], or 0 when it is not one.
-size_t sequence_length(std::string_view text, size_t i) {
+/// Length of the valid UTF-8 sequence at text[i], or 0 when it is not one; its code point in
+/// `code` when given.
+size_t sequence_length(std::string_view text, size_t i, uint32_t* code = nullptr) {
   unsigned char c = static_cast<unsigned char>(text[i]);
   uint32_t cp = 0, extra = 0, min = 0;
-  if (c < 0x80) return 1;
+  if (c < 0x80) {
+    if (code) *code = c;
+    return 1;
+  }
   if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; extra = 1; min = 0x80; }
   else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; extra = 2; min = 0x800; }
   else if ((c & 0xF8) == 0xF0) { cp = c & 0x07; extra = 3; min = 0x10000; }
@@ -23,10 +30,82 @@ size_t sequence_length(std::string_view text, size_t i) {
     cp = (cp << 6) | (next & 0x3F);
   }
   if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  if (code) *code = cp;
   return 1 + extra;
 }
 
+/// Characters shown as \uHHHH: C1 controls (U+0085 is a line break to some tools), the line
+/// and paragraph separators, and the bidirectional marks, embeddings, overrides and isolates.
+bool escaped_code_point(uint32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0x200E || cp == 0x200F ||
+         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x061C;
+}
+
+bool plain_ascii(unsigned char c) { return c >= 0x20 && c < 0x7F; }
+
 }  // namespace
+
+std::string printable(std::string_view text, size_t max_bytes) {
+  // Nearly every name is printable ASCII and short: copy it whole.
+  if (text.size() <= max_bytes &&
+      std::all_of(text.begin(), text.end(), [](char c) { return plain_ascii(static_cast<unsigned char>(c)); }))
+    return std::string(text);
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(std::min(text.size(), max_bytes));
+  size_t fits = 0;  // the longest run of whole pieces that leaves room for "..."
+  for (size_t i = 0; i < text.size();) {
+    uint32_t cp = 0;
+    size_t n = sequence_length(text, i, &cp);
+    char escape[6];
+    std::string_view piece;
+    if (n == 0 || (n == 1 && !plain_ascii(static_cast<unsigned char>(cp)))) {
+      auto byte = static_cast<unsigned char>(text[i]);
+      escape[0] = '\\', escape[1] = 'x', escape[2] = kHex[byte >> 4], escape[3] = kHex[byte & 0xF];
+      piece = std::string_view(escape, 4);
+      n = 1;
+    } else if (escaped_code_point(cp)) {
+      escape[0] = '\\', escape[1] = 'u';
+      for (int k = 0; k < 4; ++k) escape[2 + k] = kHex[(cp >> (12 - 4 * k)) & 0xF];
+      piece = std::string_view(escape, 6);
+    } else {
+      piece = text.substr(i, n);
+    }
+    if (out.size() + piece.size() + 3 <= max_bytes) fits = out.size() + piece.size();
+    out += piece;
+    if (out.size() > max_bytes) {
+      out.resize(fits);
+      out += "...";
+      return out;
+    }
+    i += n;
+  }
+  return out;
+}
+
+std::string clip_text(std::string text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  text.resize(end);
+  text += "...";
+  return text;
+}
+
+std::string clip_list(const std::vector<std::string>& items, size_t max_bytes) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string item = clip_text(items[i], max_bytes);
+    size_t needed = (out.empty() ? 0 : 2) + item.size();
+    if (!out.empty() && out.size() + needed > max_bytes) {
+      out += fmt::format(", ... ({} more)", items.size() - i);
+      return out;
+    }
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
 
 std::string valid_utf8(std::string_view text) {
   // Nearly every name is ASCII: copy it whole.

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "metadata/text_encoding.h"
+
 namespace cil::profiler {
 
 namespace {
@@ -24,7 +26,10 @@ LineLog::~LineLog() {
   std::fclose(file_);
 }
 
-void LineLog::line(std::string_view text) {
+void LineLog::line(std::string_view raw) {
+  // Names come from the program's metadata: a control character in one must not split the line
+  // or reach the terminal of whoever reads the log.
+  std::string text = md::printable(raw);
   std::lock_guard lock(mutex_);
   std::fwrite(text.data(), 1, text.size(), file_);
   std::fputc('\n', file_);
@@ -56,7 +61,7 @@ void Diagnostics::warn(std::string_view message) {
     std::fputs("warning: further warnings dropped\n", file_);
     return;
   }
-  std::string line = fmt::format("warning: {}\n", message);
+  std::string line = fmt::format("warning: {}\n", md::printable(message));
   std::fwrite(line.data(), 1, line.size(), file_);
 }
 

@@ -23,7 +23,7 @@ class LineLog {
   LineLog(const LineLog&) = delete;
   LineLog& operator=(const LineLog&) = delete;
 
-  /// Appends `text` and a newline.
+  /// Appends `text`, escaped as md::printable does, and a newline.
   void line(std::string_view text);
   void flush();
   const std::string& path() const { return path_; }

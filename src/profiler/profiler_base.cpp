@@ -7,10 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "metadata/text_encoding.h"
+
 namespace cil::profiler {
 
 HRESULT decline(std::string_view reason) {
-  std::string line = fmt::format("cil-instrument: profiler not loaded: {}\n", reason);
+  std::string line = fmt::format("cil-instrument: profiler not loaded: {}\n", md::printable(reason, 4000));
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   return CORPROF_E_PROFILER_CANCEL_ACTIVATION;

@@ -1,11 +1,16 @@
-// File reading and atomic writing with POSIX calls, errors returned as values.
+// File reading and atomic writing with POSIX calls (O_TMPFILE and linkat where they work), errors returned as values.
 #include "support/file_io.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,23 +26,55 @@ Error io_error(const std::string& what, int err) {
 
 }  // namespace
 
-Expected<std::vector<uint8_t>> read_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+namespace {
+
+const char* file_type_name(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "of an unknown type";
+}
+
+Error not_regular(mode_t mode) {
+  return make_error(ErrorKind::Io, "", fmt::format("not a regular file ({})", file_type_name(mode)));
+}
+
+Error too_large(uint64_t size) {
+  return make_error(ErrorKind::Limit, "", fmt::format("file is {} bytes, larger than the {} byte limit", size, kMaxInputSize));
+}
+
+/// Opens a regular file for reading, its status in `st`. The type is checked before open(),
+/// which blocks on a FIFO until a writer comes and may act on a device; O_NONBLOCK covers a path
+/// replaced by a FIFO in between, and fstat() then refuses it.
+Expected<int> open_regular(const std::string& path, struct stat& st) {
+  if (::stat(path.c_str(), &st) != 0) return io_error("cannot open", errno);
+  if (!S_ISREG(st.st_mode)) return not_regular(st.st_mode);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return io_error("cannot open", errno);
-  struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int err = errno;
     ::close(fd);
     return io_error("cannot stat", err);
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return io_error("cannot read", EISDIR);
+    return not_regular(st.st_mode);
   }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+}  // namespace
+
+Expected<std::vector<uint8_t>> read_file(const std::string& path) {
+  struct stat st {};
+  int fd = CIL_TRY(open_regular(path, st));
   if (static_cast<uint64_t>(st.st_size) > kMaxInputSize) {
     ::close(fd);
-    return make_error(ErrorKind::Limit, "", fmt::format("file is {} bytes, larger than the {} byte limit",
-                                                        static_cast<uint64_t>(st.st_size), kMaxInputSize));
+    return too_large(static_cast<uint64_t>(st.st_size));
   }
   std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
   size_t done = 0;
@@ -58,17 +95,15 @@ Expected<std::vector<uint8_t>> read_file(const std::string& path) {
 }
 
 Expected<MappedFile> MappedFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return io_error("cannot open", errno);
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+  int fd = CIL_TRY(open_regular(path, st));
+  if (st.st_size <= 0) {
     ::close(fd);
-    return make_error(ErrorKind::Io, "", "cannot map: not a non-empty regular file");
+    return make_error(ErrorKind::Io, "", "cannot map: the file is empty");
   }
   if (static_cast<uint64_t>(st.st_size) > kMaxInputSize) {
     ::close(fd);
-    return make_error(ErrorKind::Limit, "", fmt::format("file is {} bytes, larger than the {} byte limit",
-                                                        static_cast<uint64_t>(st.st_size), kMaxInputSize));
+    return too_large(static_cast<uint64_t>(st.st_size));
   }
   void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
   if (p == MAP_FAILED) {
@@ -141,30 +176,144 @@ bool copy_range(int from, uint64_t offset, int to, uint64_t to_offset, size_t le
   return true;
 }
 
+constexpr size_t kRandomChars = 6;
+constexpr int kNameAttempts = 100;
+
+/// `.cil-instrument-XXXXXX.tmp` with six random letters and digits.
+std::string temp_name() {
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  uint8_t random[kRandomChars] = {};
+  if (::getrandom(random, sizeof random, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof random)) {
+    // No entropy yet (early boot): the clock and the process id still make clashes rare, and a
+    // clash only costs another attempt (O_EXCL, EEXIST).
+    struct timespec now {};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t x = static_cast<uint64_t>(now.tv_nsec) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(::getpid()) << 20 ^
+                 static_cast<uint64_t>(now.tv_sec);
+    for (auto& r : random) {
+      r = static_cast<uint8_t>(x);
+      x = x >> 8 | x << 56;
+    }
+  }
+  std::string name(kTempPrefix);
+  for (uint8_t r : random) name += kChars[r % (sizeof kChars - 1)];
+  name += kTempSuffix;
+  return name;
+}
+
+bool is_temp_name(std::string_view name) {
+  if (name.size() != kTempPrefix.size() + kRandomChars + kTempSuffix.size()) return false;
+  if (name.substr(0, kTempPrefix.size()) != kTempPrefix || name.substr(name.size() - kTempSuffix.size()) != kTempSuffix) return false;
+  for (char c : name.substr(kTempPrefix.size(), kRandomChars))
+    if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+bool same_inode(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+/// The writer of a temporary file holds an exclusive lock on it as long as it lives; a file
+/// system without locks (ENOLCK, EOPNOTSUPP) just goes without (its files are never proven
+/// stale). False when another process holds the lock.
+bool lock_file(int fd) { return ::flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK; }
+
+Error destination_refused(mode_t mode) {
+  if (S_ISLNK(mode))
+    return make_error(ErrorKind::Io, "", "is a symbolic link: refused rather than replaced (give the path of the file it points to)");
+  return make_error(ErrorKind::Io, "", fmt::format("exists and is not a regular file ({}): refused rather than replaced",
+                                                   file_type_name(mode)));
+}
+
 }  // namespace
 
-OutputFile::~OutputFile() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(temp_.c_str());
+size_t remove_stale_temporaries(const std::string& dir) {
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return 0;
+  int dfd = ::dirfd(d);
+  size_t removed = 0;
+  while (const dirent* e = ::readdir(d)) {
+    if (!is_temp_name(e->d_name)) continue;
+    int fd = ::openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) continue;
+    // Ours (a regular file of this user, by our naming) and stale (nobody holds its lock): its
+    // writer was killed before it could remove it. The name must still be that file.
+    struct stat by_fd {}, by_name {};
+    if (::fstat(fd, &by_fd) == 0 && S_ISREG(by_fd.st_mode) && by_fd.st_uid == ::geteuid() &&
+        ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstatat(dfd, e->d_name, &by_name, AT_SYMLINK_NOFOLLOW) == 0 &&
+        same_inode(by_fd, by_name) && ::unlinkat(dfd, e->d_name, 0) == 0)
+      ++removed;
+    ::close(fd);
   }
+  ::closedir(d);
+  return removed;
+}
+
+OutputFile::~OutputFile() { discard(); }
+
+void OutputFile::discard() {
+  if (fd_ < 0) return;
+  // Unlinked while the lock is held, so no sweep of stale files can mistake it for one.
+  if (named_) {
+    ::unlink(temp_.c_str());
+    if (options_.observer) options_.observer->unnamed();
+  }
+  ::close(fd_);
+  fd_ = -1;
 }
 
 Status OutputFile::fail(const std::string& what, int err) {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(temp_.c_str());
-    fd_ = -1;
-  }
+  discard();
   return io_error(what, err);
+}
+
+Status OutputFile::check_destination(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return ok();  // absent: creating it says why not
+  return destination_refused(st.st_mode);
 }
 
 Status OutputFile::open() {
   if (fd_ >= 0) return ok();
-  temp_ = path_ + ".tmp-XXXXXX";
-  fd_ = ::mkstemp(temp_.data());
-  if (fd_ < 0) return io_error("cannot create a temporary file beside it", errno);
-  return ok();
+  std::string prefix = slash_prefix();
+  std::string dir = prefix.empty() ? "." : prefix;
+  remove_stale_temporaries(dir);
+  // linkat() gives an unnamed file a name through /proc/self/fd (no privilege needed).
+  if (options_.unnamed && ::access("/proc/self/fd", X_OK) == 0) {
+    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+    if (fd_ >= 0) {
+      named_ = false;
+      lock_file(fd_);  // a fresh unnamed file: nobody else can hold its lock
+      return ok();
+    }
+    // Not supported here (EOPNOTSUPP, EISDIR, EINVAL): a named file says what else is wrong.
+  }
+  return open_named();
+}
+
+Status OutputFile::open_named() {
+  std::string prefix = slash_prefix();
+  for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
+    std::string temp = prefix + temp_name();
+    if (options_.observer) options_.observer->naming(temp);
+    int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0666);
+    if (fd < 0) {
+      int err = errno;
+      if (options_.observer) options_.observer->unnamed();
+      if (err == EEXIST) continue;
+      return io_error("cannot create a temporary file beside it", err);
+    }
+    // A sweep in another process may have locked and removed the new file before we locked it:
+    // then the name is gone (or not ours) and another one is tried.
+    struct stat by_fd {}, by_name {};
+    if (lock_file(fd) && ::fstat(fd, &by_fd) == 0 && ::lstat(temp.c_str(), &by_name) == 0 && same_inode(by_fd, by_name)) {
+      fd_ = fd;
+      temp_ = std::move(temp);
+      named_ = true;
+      return ok();
+    }
+    ::close(fd);
+    if (options_.observer) options_.observer->unnamed();
+  }
+  return io_error("cannot create a temporary file beside it", EEXIST);
 }
 
 Status OutputFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
@@ -202,20 +351,71 @@ Status OutputFile::write_pieces(std::span<const FilePiece> pieces, const CopySou
 
 Status OutputFile::commit() {
   CIL_TRY(open());
-  ::fchmod(fd_, 0644);
-  int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) {
-    int err = errno;
-    ::unlink(temp_.c_str());
-    return io_error("cannot write", err);
+  struct stat st {};
+  bool exists = ::lstat(path_.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
+    discard();
+    return destination_refused(st.st_mode);
   }
-  if (::rename(temp_.c_str(), path_.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temp_.c_str());
-    return io_error("cannot rename the temporary file into place", err);
+  // As cp does: a new file has 0666 less the umask (from open()), an existing one keeps its
+  // permission bits (never set-user-ID, set-group-ID or sticky).
+  if (exists && ::fchmod(fd_, st.st_mode & 0777) != 0) return fail("cannot set the mode", errno);
+  // Closing a second descriptor flushes what the file system delays (NFS reports write errors
+  // at close) while the first keeps the file and its lock until it is in place.
+  int flush = ::dup(fd_);
+  if (flush < 0 || ::close(flush) != 0) return fail("cannot write", errno);
+  if (named_) {
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) return fail("cannot rename the temporary file into place", errno);
+    named_ = false;
+    if (options_.observer) options_.observer->unnamed();
+    discard();
+    return ok();
   }
-  return ok();
+  return link_into_place(exists);
+}
+
+std::string OutputFile::slash_prefix() const {
+  size_t slash = path_.rfind('/');
+  return slash == std::string::npos ? std::string() : path_.substr(0, slash + 1);
+}
+
+Status OutputFile::link_into_place(bool exists) {
+  std::string self = fmt::format("/proc/self/fd/{}", fd_);
+  auto link_as = [&](const std::string& name) {
+    return ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+  };
+  if (!exists) {
+    // Nothing there: the complete file gets its name in one step.
+    int err = link_as(path_);
+    if (err == 0) {
+      discard();
+      return ok();
+    }
+    if (err != EEXIST) return fail("cannot link the new file into place", err);
+  }
+  // Something is there: a name beside it first, then rename() replaces it in one step.
+  std::string prefix = slash_prefix();
+  for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
+    std::string temp = prefix + temp_name();
+    if (options_.observer) options_.observer->naming(temp);
+    int err = link_as(temp);
+    if (err == EEXIST) {
+      if (options_.observer) options_.observer->unnamed();
+      continue;
+    }
+    if (err != 0) {
+      if (options_.observer) options_.observer->unnamed();
+      return fail("cannot link the new file into place", err);
+    }
+    temp_ = std::move(temp);
+    named_ = true;
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) return fail("cannot rename the temporary file into place", errno);
+    named_ = false;
+    if (options_.observer) options_.observer->unnamed();
+    discard();
+    return ok();
+  }
+  return fail("cannot link the new file into place", EEXIST);
 }
 
 Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {

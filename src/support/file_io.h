@@ -1,9 +1,10 @@
-// Whole-file reads and atomic whole-file writes (temporary file, then rename).
+// Whole-file reads of regular files, and whole-file writes that appear complete or not at all.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/error.h"
@@ -13,13 +14,16 @@ namespace cil {
 /// Largest input accepted; a PE image's fields are 32-bit, so nothing valid is larger.
 inline constexpr uint64_t kMaxInputSize = 0x7FFFFFFF;
 
+/// Reads a whole regular file. Anything else (a FIFO, a device, a socket, a directory) is
+/// refused without blocking: open() of a FIFO would wait for a writer forever.
 Expected<std::vector<uint8_t>> read_file(const std::string& path);
 
 /// A file mapped read-only into memory, with its descriptor kept open so that unchanged ranges
 /// can be copied to an output inside the kernel. Pages are read only when touched.
 class MappedFile {
  public:
-  /// Maps `path`; fails for what cannot be mapped (an empty file, a pipe): use read_file then.
+  /// Maps `path`; fails for what cannot be mapped (an empty file): use read_file then. Refuses
+  /// anything that is not a regular file, as read_file does.
   static Expected<MappedFile> open(const std::string& path);
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;
@@ -53,17 +57,48 @@ struct FilePiece {
   uint64_t size() const { return in_place ? in_place : bytes.size(); }
 };
 
+/// Told when an output's temporary file gets a name in the file system and when that name is gone
+/// again (renamed into place or removed), so that a process that owns its signals can remove
+/// the file if it is interrupted in between. naming() comes before the name can exist.
+class TempNameObserver {
+ public:
+  virtual ~TempNameObserver() = default;
+  virtual void naming(const std::string& path) = 0;
+  virtual void unnamed() = 0;
+};
+
+/// How an OutputFile keeps its bytes until commit().
+struct OutputOptions {
+  /// An unnamed file (O_TMPFILE) in the destination's directory, linked into place by commit():
+  /// nothing is left behind even if the process is killed. Where the file system or /proc cannot
+  /// do it, or when false, a named temporary file (kTempPrefix...kTempSuffix) is used instead.
+  bool unnamed = true;
+  TempNameObserver* observer = nullptr;
+};
+
+/// Temporary files of outputs are named `.cil-instrument-XXXXXX.tmp`, whatever the destination's
+/// name, so a destination name of up to 255 bytes still works.
+inline constexpr std::string_view kTempPrefix = ".cil-instrument-";
+inline constexpr std::string_view kTempSuffix = ".tmp";
+
 /// A file being written: a temporary file in the destination's directory, created on the first
-/// write, renamed over the destination by commit() and removed if it is never committed, so a
+/// write, put in place of the destination by commit() and removed if it is never committed, so a
 /// failure never leaves a partial file behind. Writes go to explicit offsets, so part of the file
 /// can be written early (while the rest is still being built) and the rest around it later.
-/// Errors do not repeat the path: the caller names the file.
+/// A new destination gets mode 0666 less the umask; an existing one keeps its permission bits.
+/// A destination that exists and is not a regular file (a device, a FIFO, a directory, a
+/// symbolic link) is refused rather than replaced. Errors do not repeat the path: the caller
+/// names the file.
 class OutputFile {
  public:
-  explicit OutputFile(std::string path) : path_(std::move(path)) {}
+  explicit OutputFile(std::string path, OutputOptions options = {}) : path_(std::move(path)), options_(options) {}
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   ~OutputFile();
+
+  /// Refuses a destination that exists and is not a regular file; callers check early, before
+  /// the work, and commit() checks again.
+  static Status check_destination(const std::string& path);
 
   const std::string& path() const { return path_; }
   Status write_at(uint64_t offset, std::span<const uint8_t> bytes);
@@ -71,17 +106,28 @@ class OutputFile {
   /// inside `source.mapped` are copied from `source.fd` with copy_file_range (falling back to
   /// write).
   Status write_pieces(std::span<const FilePiece> pieces, const CopySource& source = {});
-  /// Makes the file the destination (mode 0644).
+  /// Makes the file the destination.
   Status commit();
 
  private:
   Status open();
+  Status open_named();
+  Status link_into_place(bool exists);
+  std::string slash_prefix() const;  ///< the destination's directory with its slash, or ""
+  void discard();
   Status fail(const std::string& what, int err);
   std::string path_;
-  std::string temp_;
+  OutputOptions options_;
+  std::string temp_;  ///< the temporary file's name while it has one
   int fd_ = -1;
+  bool named_ = false;
   bool kernel_copy_ = true;
 };
+
+/// Removes the temporary files that outputs left in `dir` when their process was killed (the
+/// writer holds a lock on its file while it lives, so a file whose lock is free is proven
+/// stale). Returns how many were removed. OutputFile calls it before it creates one.
+size_t remove_stale_temporaries(const std::string& dir);
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// failure never leaves a partial file behind.

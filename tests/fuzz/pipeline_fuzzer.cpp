@@ -1,8 +1,10 @@
-// Fuzz target: the whole pipeline. Read a file, instrument it in count mode, write it, and read
-// the output back with the same reader. Whenever the input was accepted and instrumented, the
+// Fuzz target: the whole pipeline. Read a file, read it as a hooks assembly too (the trace-mode
+// contract, with and without a hook type), instrument it in count mode, write it, and read the
+// output back with the same reader. Whenever the input was accepted and instrumented, the
 // output must parse, and every method body that was readable in the input (and every body the
 // tool added) must be readable and listable in the output. Seed with small real assemblies and
 // run with -max_len=262144.
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -10,10 +12,12 @@
 #include "fuzz_check.h"
 #include "il/body_reader.h"
 #include "il/disassembler.h"
+#include "il/hook_contract.h"
 #include "il/instruction.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
+#include "metadata/text_encoding.h"
 
 namespace {
 
@@ -25,12 +29,42 @@ bool body_readable(const md::Module& m, uint32_t rid) {
   return body && il::decode_code(body->code, body->code_file_offset);
 }
 
+/// The hooks assembly is a file the user hands over as well: its contract must read or be
+/// refused with a message whose quoted names and lists are cut, and an accepted one must name a
+/// hook type of the file with at least one hook whose parameters are all different.
+void check_hooks(const md::Module& m) {
+  md::Printer printer(m);
+  uint32_t types = m.tables().rows(TableId::TypeDef);
+  std::optional<std::string> choices[] = {std::nullopt, types >= 2 ? std::optional(printer.type_def_name(2)) : std::nullopt};
+  for (const auto& hook_type : choices) {
+    auto contract = il::read_hook_contract(m, hook_type);
+    if (!contract) {
+      CIL_FUZZ_CHECK(contract.error().message.size() <= 4 * md::kMaxQuotedText + 512,
+                     fmt::format("a {}-byte hook contract error", contract.error().message.size()));
+      continue;
+    }
+    CIL_FUZZ_CHECK(contract->on_enter.present || contract->on_leave.present || contract->on_exception.present,
+                   "a hook contract without hooks");
+    for (const il::HookMethod* hook : {&contract->on_enter, &contract->on_leave, &contract->on_exception})
+      for (size_t i = 0; i < hook->params.size(); ++i)
+        for (size_t j = i + 1; j < hook->params.size(); ++j)
+          CIL_FUZZ_CHECK(hook->params[i] != hook->params[j], "a hook parameter declared twice");
+    if (hook_type) {
+      std::string chosen = contract->type_namespace.empty() ? contract->type_name
+                                                            : contract->type_namespace + "." + contract->type_name;
+      CIL_FUZZ_CHECK(chosen == *hook_type || hook_type->find("...") != std::string::npos,
+                     "the contract names another type than the one asked for");
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto input = md::Module::parse(std::vector<uint8_t>(data, data + size));
   if (!input) return 0;
   const md::Module& in = **input;
+  check_hooks(in);
   uint32_t methods = in.tables().rows(TableId::MethodDef);
   std::vector<bool> readable(size_t{methods} + 1);
   for (uint32_t rid = 1; rid <= methods; ++rid) readable[rid] = il::has_il_body(in, rid) && body_readable(in, rid);

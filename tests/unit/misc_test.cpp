@@ -1,9 +1,10 @@
-// Glob patterns, identifier quoting, string escaping and JSON quoting.
+// Glob patterns, identifier quoting, string escaping, text made printable and cut, JSON quoting.
 #include <gtest/gtest.h>
 
 #include "cli/json_writer.h"
 #include "metadata/name_pattern.h"
 #include "metadata/printer.h"
+#include "metadata/text_encoding.h"
 
 namespace cil {
 namespace {
@@ -44,6 +45,48 @@ TEST(Printer, QuoteIdentifier) {
   EXPECT_EQ(md::quote_identifier("it's"), "'it\\'s'");
   EXPECT_EQ(md::quote_identifier("1st"), "'1st'");
   EXPECT_EQ(md::quote_identifier(""), "''");
+  // Control characters never reach the text raw, quoted or not.
+  EXPECT_EQ(md::quote_identifier("a\x1b[2Jb"), "'a\\x1B[2Jb'");
+  EXPECT_EQ(md::quote_identifier("x\ny"), "'x\\x0Ay'");
+  EXPECT_EQ(md::quote_identifier("\xc3\xa9t\xc3\xa9"), "'\xc3\xa9t\xc3\xa9'");  // été: valid UTF-8 stays
+}
+
+TEST(Text, PrintableEscapesWhatATerminalWouldObey) {
+  using md::printable;
+  EXPECT_EQ(printable("Ns.Type::Method"), "Ns.Type::Method");
+  EXPECT_EQ(printable("a\x1b[31mred\x1b[0m"), "a\\x1B[31mred\\x1B[0m");  // colors
+  EXPECT_EQ(printable("\x1b]0;title\x07"), "\\x1B]0;title\\x07");         // the window title
+  EXPECT_EQ(printable("line\nbreak\r\t\v\x1f\x7f"), "line\\x0Abreak\\x0D\\x09\\x0B\\x1F\\x7F");
+  EXPECT_EQ(printable("nel\xc2\x85" "csi\xc2\x9b"), "nel\\u0085csi\\u009B");          // C1 controls
+  EXPECT_EQ(printable("evil\xe2\x80\xaetxt.exe"), "evil\\u202Etxt.exe");           // right-to-left override
+  EXPECT_EQ(printable("ls\xe2\x80\xa8x"), "ls\\u2028x");                              // line separator
+  EXPECT_EQ(printable("bad\xff\xc3"), "bad\\xFF\\xC3");                               // not UTF-8
+  EXPECT_EQ(printable("\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80"), "\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80");  // é 中 😀
+  EXPECT_EQ(printable("back\\slash"), "back\\slash");                                // as it is
+}
+
+TEST(Text, PrintableCutsWithinItsCap) {
+  using md::printable;
+  EXPECT_EQ(printable("abcdef", 6), "abcdef");
+  EXPECT_EQ(printable("abcdefg", 6), "abc...");
+  // Never inside an escape or a character: \x1B is 4 bytes, 中 3.
+  EXPECT_EQ(printable("ab\x1b" "cdef", 8), "ab...");
+  EXPECT_EQ(printable("ab\xe4\xb8\xad" "cdefgh", 8), "ab\xe4\xb8\xad...");
+  EXPECT_EQ(printable("ab\xe4\xb8\xad" "cdefgh", 7), "ab...");
+  for (size_t cap = 3; cap < 40; ++cap) EXPECT_LE(printable(std::string(100, '\x01'), cap).size(), cap);
+}
+
+TEST(Text, ClipTextAndList) {
+  EXPECT_EQ(md::clip_text("abcdef", 6), "abcdef");
+  EXPECT_EQ(md::clip_text("abcdefg", 6), "abcdef...");
+  EXPECT_EQ(md::clip_text("ab\xe4\xb8\xad", 4), "ab...");  // not inside 中
+  std::vector<std::string> names;
+  for (int i = 0; i < 5000; ++i) names.push_back("Ns.T" + std::to_string(i));
+  std::string list = md::clip_list(names, 40);
+  EXPECT_EQ(list, "Ns.T0, Ns.T1, Ns.T2, Ns.T3, Ns.T4, Ns.T5, ... (4994 more)");
+  EXPECT_EQ(md::clip_list({"a", "b"}, 40), "a, b");
+  EXPECT_EQ(md::clip_list({std::string(100, 'x')}, 10), "xxxxxxxxxx...");
+  EXPECT_LE(md::clip_list(names).size(), md::kMaxQuotedText + 20);
 }
 
 TEST(Printer, EscapeString) {

@@ -1,0 +1,20 @@
+// The unit tests' operator new and delete: malloc and free, counting the bytes asked for.
+#include "support/allocation_meter.h"
+
+#include <cstdlib>
+#include <new>
+
+namespace {
+thread_local size_t g_allocated = 0;
+}  // namespace
+
+size_t cil::testing::allocated_bytes() { return g_allocated; }
+
+void* operator new(std::size_t size) {
+  g_allocated += size;
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
