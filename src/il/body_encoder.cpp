@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "il/operands.h"
 #include "support/byte_reader.h"
 
 namespace cil::il {
@@ -27,12 +28,6 @@ struct Layout {
   }
 };
 
-void emit_opcode(std::vector<uint8_t>& out, Op op) {
-  const OpInfo& info = op_info(op);
-  if (info.two_byte()) out.push_back(0xFE);
-  out.push_back(static_cast<uint8_t>(info.code & 0xFF));
-}
-
 template <class T>
 void emit(std::vector<uint8_t>& out, T value) {
   uint8_t bytes[sizeof(T)];
@@ -41,19 +36,6 @@ void emit(std::vector<uint8_t>& out, T value) {
 }
 
 }  // namespace
-
-namespace {
-
-uint32_t size_for(Op op, size_t switch_targets) {
-  const OpInfo& info = op_info(op);
-  uint32_t size = info.opcode_size() + operand_size(info.operand);
-  if (info.operand == Operand::Switch) size += 4 * static_cast<uint32_t>(switch_targets);
-  return size;
-}
-
-}  // namespace
-
-uint32_t encoded_size(const Instr& in) { return size_for(in.op, in.targets.size()); }
 
 Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
   std::vector<Op> ops(body.instrs.size());
@@ -75,7 +57,7 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
     uint64_t offset = 0;
     for (size_t i = 0; i < ops.size(); ++i) {
       layout.offsets[i] = static_cast<uint32_t>(offset);
-      offset += size_for(ops[i], body.instrs[i].targets.size());
+      offset += instruction_size(ops[i], body.instrs[i].targets.size());
       if (offset > 0x7FFFFFFF) return encode_error("code exceeds 2 GiB");
     }
     layout.offsets[ops.size()] = static_cast<uint32_t>(offset);
@@ -102,38 +84,16 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
   code.reserve(code_size);
   for (size_t i = 0; i < ops.size(); ++i) {
     const Instr& in = body.instrs[i];
-    const OpInfo& info = op_info(ops[i]);
-    emit_opcode(code, ops[i]);
-    uint32_t next = layout.offsets[i + 1];
-    switch (info.operand) {
-      case Operand::None: break;
-      case Operand::ShortI:
-      case Operand::ShortU:
-      case Operand::ShortVar: code.push_back(static_cast<uint8_t>(in.value)); break;
-      case Operand::Var: emit(code, static_cast<uint16_t>(in.value)); break;
-      case Operand::I:
-      case Operand::ShortR: emit(code, static_cast<uint32_t>(in.value)); break;
-      case Operand::I8:
-      case Operand::R: emit(code, static_cast<uint64_t>(in.value)); break;
-      case Operand::ShortBr: {
-        uint32_t target = CIL_TRY(layout.offset_of(in.target));
-        code.push_back(static_cast<uint8_t>(static_cast<int8_t>(int64_t{target} - next)));
+    int64_t next = layout.offsets[i + 1];
+    switch (op_info(ops[i]).operand) {
+      case Operand::ShortBr:
+      case Operand::Br: write_instruction(code, ops[i], int64_t{CIL_TRY(layout.offset_of(in.target))} - next); break;
+      case Operand::Switch:
+        write_instruction(code, ops[i], static_cast<int64_t>(in.targets.size()));
+        for (uint32_t t : in.targets)
+          write_switch_target(code, static_cast<int32_t>(int64_t{CIL_TRY(layout.offset_of(t))} - next));
         break;
-      }
-      case Operand::Br: {
-        uint32_t target = CIL_TRY(layout.offset_of(in.target));
-        emit(code, static_cast<int32_t>(int64_t{target} - next));
-        break;
-      }
-      case Operand::Switch: {
-        emit(code, static_cast<uint32_t>(in.targets.size()));
-        for (uint32_t t : in.targets) {
-          uint32_t target = CIL_TRY(layout.offset_of(t));
-          emit(code, static_cast<int32_t>(int64_t{target} - next));
-        }
-        break;
-      }
-      default: emit(code, static_cast<uint32_t>(in.value)); break;  // tokens
+      default: write_instruction(code, ops[i], in.value); break;
     }
   }
 

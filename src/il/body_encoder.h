@@ -15,7 +15,4 @@ namespace cil::il {
 /// original header and section layout, so decoding then encoding gives the same bytes.
 Expected<std::vector<uint8_t>> encode_body(const BodyModel& body);
 
-/// The encoded size of one instruction in its current form.
-uint32_t encoded_size(const Instr& in);
-
 }  // namespace cil::il

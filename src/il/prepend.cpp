@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "il/operands.h"
 #include "support/byte_reader.h"
 
 namespace cil::il {
@@ -54,22 +55,9 @@ Expected<std::vector<uint8_t>> prepend_code(const MethodBody& body, std::span<co
   std::vector<uint8_t> prologue;
   prologue.reserve(code.size() * 5);
   for (const Instr& in : code) {
-    const OpInfo& info = op_info(in.op);
-    if (info.two_byte()) prologue.push_back(0xFE);
-    prologue.push_back(static_cast<uint8_t>(info.code & 0xFF));
-    switch (info.operand) {
-      case Operand::None: break;
-      case Operand::ShortI:
-      case Operand::ShortU:
-      case Operand::ShortVar: prologue.push_back(static_cast<uint8_t>(in.value)); break;
-      case Operand::Var: emit(prologue, static_cast<uint16_t>(in.value)); break;
-      case Operand::I8:
-      case Operand::R: emit(prologue, static_cast<uint64_t>(in.value)); break;
-      case Operand::ShortBr:
-      case Operand::Br:
-      case Operand::Switch: return prepend_error("a prologue must not branch");
-      default: emit(prologue, static_cast<uint32_t>(in.value)); break;  // I, ShortR, tokens
-    }
+    Operand kind = op_info(in.op).operand;
+    if (is_branch_operand(kind) || kind == Operand::Switch) return prepend_error("a prologue must not branch");
+    write_instruction(prologue, in.op, in.value);
   }
   uint64_t code_size = uint64_t{body.code_size} + prologue.size();
   if (code_size > 0x7FFFFFFF) return prepend_error("code exceeds 2 GiB");
