@@ -1,12 +1,10 @@
 // Layout to a fixpoint, then emission of header, code and exception sections.
 #include "il/body_encoder.h"
 
-#include <unordered_map>
-
 #include <fmt/format.h>
 
+#include "il/body_writer.h"
 #include "il/operands.h"
-#include "support/byte_reader.h"
 
 namespace cil::il {
 
@@ -27,13 +25,6 @@ struct Layout {
     return offsets[by_id[label]];
   }
 };
-
-template <class T>
-void emit(std::vector<uint8_t>& out, T value) {
-  uint8_t bytes[sizeof(T)];
-  store_le(bytes, value);
-  out.insert(out.end(), bytes, bytes + sizeof(T));
-}
 
 }  // namespace
 
@@ -117,87 +108,26 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
     clauses.push_back(c);
   }
 
-  // Header (II.25.4.2 / II.25.4.3).
+  // Header (II.25.4.2 / II.25.4.3), code, and the sections: the original layout for an unedited
+  // body, otherwise one small or fat section.
+  HeaderFields header;
+  header.code_size = code_size;
+  header.max_stack = body.max_stack;
+  header.local_sig_token = body.local_sig_token;
+  header.init_locals = body.init_locals;
+  header.has_clauses = !clauses.empty();
+  header.original_flags = body.original.fat ? body.original.fat_flags : 0;
+  header.keep_fat = !body.edited && body.original.fat;
   std::vector<uint8_t> out;
-  bool tiny_allowed = code_size <= kTinyMaxCodeSize && body.max_stack <= kTinyMaxStack && body.local_sig_token == 0 &&
-                      clauses.empty() && !body.init_locals;
-  bool fat = !tiny_allowed || (!body.edited && body.original.fat);
-  if (!fat) {
-    out.push_back(static_cast<uint8_t>((code_size << 2) | kTinyFormat));
-  } else {
-    uint16_t flags = body.original.fat ? body.original.fat_flags : 0;
-    flags &= static_cast<uint16_t>(~(kMoreSects | kInitLocals | 0x3));
-    flags |= kFatFormat;
-    if (body.init_locals) flags |= kInitLocals;
-    if (!clauses.empty()) flags |= kMoreSects;
-    emit(out, static_cast<uint16_t>(flags | (3u << 12)));
-    emit(out, body.max_stack);
-    emit(out, code_size);
-    emit(out, body.local_sig_token);
-  }
+  write_header(out, header);
   out.insert(out.end(), code.begin(), code.end());
   if (clauses.empty()) return out;
-
-  // Sections: the original layout for an unedited body, otherwise one small or fat section.
-  std::vector<EhSectionLayout> sections;
   if (!body.edited && !body.original.sections.empty()) {
-    sections = body.original.sections;
+    CIL_TRY(write_eh_sections(out, clauses, body.original.sections));
   } else {
-    bool small = clauses.size() <= 20;
-    for (const auto& c : clauses) {
-      small = small && c.try_offset <= 0xFFFF && c.try_length <= 0xFF && c.handler_offset <= 0xFFFF &&
-              c.handler_length <= 0xFF;
-    }
-    EhSectionLayout s;
-    s.fat = !small;
-    s.clause_count = static_cast<uint32_t>(clauses.size());
-    s.data_size = 4 + s.clause_count * (s.fat ? 24 : 12);
-    if (s.data_size > 0xFFFFFF) return encode_error("too many exception clauses for one section");
-    sections.push_back(s);
+    EhSectionLayout one = CIL_TRY(section_for(clauses));
+    CIL_TRY(write_eh_sections(out, clauses, std::span<const EhSectionLayout>(&one, 1)));
   }
-  size_t next_clause = 0;
-  for (size_t si = 0; si < sections.size(); ++si) {
-    const EhSectionLayout& s = sections[si];
-    while (out.size() % 4) out.push_back(0);
-    size_t start = out.size();
-    uint8_t kind = s.kind | (s.fat ? kSectFatFormat : 0) | (si + 1 < sections.size() ? kSectMoreSects : 0);
-    out.push_back(kind);
-    if (s.fat) {
-      out.push_back(s.data_size & 0xFF);
-      out.push_back((s.data_size >> 8) & 0xFF);
-      out.push_back((s.data_size >> 16) & 0xFF);
-    } else {
-      out.push_back(static_cast<uint8_t>(s.data_size));
-      out.push_back(0);
-      out.push_back(0);
-    }
-    if (s.kind != kSectEhTable) {
-      out.insert(out.end(), s.other_data.begin(), s.other_data.end());
-      continue;
-    }
-    for (uint32_t k = 0; k < s.clause_count; ++k) {
-      if (next_clause >= clauses.size()) return encode_error("EH section layout holds more clauses than the body");
-      const ExceptionClause& c = clauses[next_clause++];
-      uint32_t token = c.kind == ClauseKind::Catch ? c.class_token : c.kind == ClauseKind::Filter ? c.filter_offset : 0;
-      if (s.fat) {
-        emit(out, static_cast<uint32_t>(c.kind));
-        emit(out, c.try_offset);
-        emit(out, c.try_length);
-        emit(out, c.handler_offset);
-        emit(out, c.handler_length);
-      } else {
-        emit(out, static_cast<uint16_t>(c.kind));
-        emit(out, static_cast<uint16_t>(c.try_offset));
-        out.push_back(static_cast<uint8_t>(c.try_length));
-        emit(out, static_cast<uint16_t>(c.handler_offset));
-        out.push_back(static_cast<uint8_t>(c.handler_length));
-      }
-      emit(out, token);
-    }
-    // A stored DataSize may exceed what the clauses need: keep the slack as zeros.
-    while (out.size() - start < s.data_size) out.push_back(0);
-  }
-  if (next_clause != clauses.size()) return encode_error("EH section layout holds fewer clauses than the body");
   return out;
 }
 

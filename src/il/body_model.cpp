@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "il/target_check.h"
+
 namespace cil::il {
 
 namespace {
@@ -14,6 +16,7 @@ Error model_error(std::string message) { return make_error(ErrorKind::Format, "m
 }  // namespace
 
 Expected<BodyModel> BodyModel::from(const MethodBody& body, const DecodedCode& code) {
+  CIL_TRY(check_targets(body, code));
   BodyModel m;
   m.max_stack = body.max_stack;
   m.local_sig_token = body.local_sig_token;
@@ -24,14 +27,11 @@ Expected<BodyModel> BodyModel::from(const MethodBody& body, const DecodedCode& c
   m.original.sections = body.sections;
 
   const auto& ins = code.instructions;
-  // offset -> instruction index; offsets are ascending, so binary search resolves a target.
   auto label_at = [&](int64_t offset) -> Expected<uint32_t> {
-    if (offset == static_cast<int64_t>(body.code_size)) return kEndLabel;
-    auto it = std::lower_bound(ins.begin(), ins.end(), offset,
-                               [](const Instruction& in, int64_t off) { return int64_t{in.offset} < off; });
-    if (it == ins.end() || int64_t{it->offset} != offset)
+    std::optional<size_t> index = instruction_at(code, body.code_size, offset);
+    if (!index)  // check_targets let it through: a bug here, not in the file
       return model_error(fmt::format("offset {:#x} is not the start of an instruction", offset));
-    return static_cast<uint32_t>(it - ins.begin());
+    return *index == ins.size() ? kEndLabel : static_cast<uint32_t>(*index);
   };
 
   m.instrs.reserve(ins.size());
@@ -43,17 +43,12 @@ Expected<BodyModel> BodyModel::from(const MethodBody& body, const DecodedCode& c
     x.value = in.value;
     Operand kind = in.info().operand;
     if (is_branch_operand(kind)) {
-      auto t = label_at(in.value);
-      if (!t) return model_error(fmt::format("branch at IL_{:04x}: {}", in.offset, t.error().message));
-      x.target = *t;
+      x.target = CIL_TRY(label_at(in.value));
       x.value = 0;
     } else if (kind == Operand::Switch) {
       x.value = 0;
-      for (int64_t target : code.targets_of(in)) {
-        auto t = label_at(target);
-        if (!t) return model_error(fmt::format("switch at IL_{:04x}: {}", in.offset, t.error().message));
-        x.targets.push_back(*t);
-      }
+      x.targets.reserve(in.count);
+      for (int64_t target : code.targets_of(in)) x.targets.push_back(CIL_TRY(label_at(target)));
     }
     m.instrs.push_back(std::move(x));
   }
@@ -63,16 +58,11 @@ Expected<BodyModel> BodyModel::from(const MethodBody& body, const DecodedCode& c
     EhRegion r;
     r.kind = c.kind;
     r.class_token = c.class_token;
-    auto label = [&](int64_t offset, const char* what) -> Expected<uint32_t> {
-      auto l = label_at(offset);
-      if (!l) return model_error(fmt::format("exception clause {}: {}", what, l.error().message));
-      return *l;
-    };
-    r.try_start = CIL_TRY(label(c.try_offset, "try start"));
-    r.try_end = CIL_TRY(label(int64_t{c.try_offset} + c.try_length, "try end"));
-    r.handler_start = CIL_TRY(label(c.handler_offset, "handler start"));
-    r.handler_end = CIL_TRY(label(int64_t{c.handler_offset} + c.handler_length, "handler end"));
-    if (c.kind == ClauseKind::Filter) r.filter_start = CIL_TRY(label(c.filter_offset, "filter start"));
+    r.try_start = CIL_TRY(label_at(c.try_offset));
+    r.try_end = CIL_TRY(label_at(int64_t{c.try_offset} + c.try_length));
+    r.handler_start = CIL_TRY(label_at(c.handler_offset));
+    r.handler_end = CIL_TRY(label_at(int64_t{c.handler_offset} + c.handler_length));
+    if (c.kind == ClauseKind::Filter) r.filter_start = CIL_TRY(label_at(c.filter_offset));
     m.clauses.push_back(r);
   }
   return m;

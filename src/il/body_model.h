@@ -43,8 +43,9 @@ struct OriginalLayout {
 
 class BodyModel {
  public:
-  /// Builds the model from a parsed body and its decoded code. Fails when a branch or a clause
-  /// boundary does not fall on an instruction boundary.
+  /// Builds the model from a parsed body and its decoded code: the original instructions get
+  /// ids 0 to n-1 in order. Fails (check_targets) when a branch or a clause boundary does not
+  /// fall on an instruction boundary.
   static Expected<BodyModel> from(const MethodBody& body, const DecodedCode& code);
 
   std::vector<Instr> instrs;

@@ -10,6 +10,7 @@
 #include "il/constructor.h"
 #include "il/max_stack.h"
 #include "il/prepend.h"
+#include "il/target_check.h"
 #include "il/rewriter.h"
 #include "il/trace_mode.h"
 #include "metadata/module_editor.h"
@@ -174,8 +175,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   // hold. Only address space: pages that are never written are never resident.
   editor.reserve_bodies(m.bytes().size() + size_t{t.rows(TableId::MethodDef)} * 96 + 4096);
 
-  DecodedCode decoded;       // buffers reused from body to body
-  std::vector<bool> starts;
+  DecodedCode decoded;  // buffers reused from body to body
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
     std::string name = printer.method_name(rid);
     uint32_t rva = t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva);
@@ -199,7 +199,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
         // Only a prologue: the engine splices it in without building the model. The probe is
         // stack-neutral and runs on an empty stack, so no path gets deeper than the original's
         // deepest or the probe's own: the bound needs no new simulation.
-        CIL_TRY(check_targets(body, code, starts));
+        CIL_TRY(check_targets(body, code));
         std::vector<Instr> probe = count->next_probe();
         uint16_t max_stack = std::max(body.max_stack, count->probe_max_stack());
         std::vector<uint8_t> bytes = CIL_TRY(prepend_code(body, probe, max_stack));

@@ -1,8 +1,9 @@
 // The engine's fast path for the commonest rewrite: straight-line code at method entry. The
 // original instructions keep their bytes (branch displacements are relative, and both ends of
 // every branch move together), exception clauses shift, and the header and EH sections are
-// chosen by the same rules as encode_body — so the result is byte-identical to inserting the
-// code into the BodyModel at index 0 and encoding, without building the model.
+// written by encode_body's own writer (body_writer.h) — so the result is byte-identical to
+// inserting the code into the BodyModel at index 0 and encoding, without building the model.
+// The caller runs check_targets first (target_check.h), as BodyModel::from does.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +16,6 @@
 #include "support/error.h"
 
 namespace cil::il {
-
-/// Checks what BodyModel::from checks: every branch, switch and clause boundary falls on an
-/// instruction boundary (or the end of the code).
-Status check_targets(const MethodBody& body, const DecodedCode& code);
-/// The same with a buffer of the caller's, reused across calls.
-Status check_targets(const MethodBody& body, const DecodedCode& code, std::vector<bool>& starts);
 
 /// `body` with `code` (no branches, no switches) inserted at entry and max stack `max_stack`.
 Expected<std::vector<uint8_t>> prepend_code(const MethodBody& body, std::span<const Instr> code, uint16_t max_stack);
