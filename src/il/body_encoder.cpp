@@ -1,4 +1,4 @@
-// Layout to a fixpoint, then emission of header, code and exception sections.
+// The model's encoder: layout to a fixpoint, clauses to offsets, then the bytes and the map.
 #include "il/body_encoder.h"
 
 #include <fmt/format.h>
@@ -14,10 +14,13 @@ Error encode_error(std::string message) { return make_error(ErrorKind::Format, "
 
 bool fits_i8(int64_t v) { return v >= -128 && v <= 127; }
 
+/// Where every instruction goes: its form (a short branch may become long) and its offset.
 struct Layout {
-  std::vector<uint32_t> offsets;  // per instruction, plus the end offset last
-  std::vector<uint32_t> by_id;    // instruction index by id
+  std::vector<Op> ops;
+  std::vector<uint32_t> offsets;  ///< per instruction, then the end of the code
+  std::vector<uint32_t> by_id;    ///< instruction index by id (kNoLabel: no such instruction)
 
+  uint32_t code_size() const { return offsets.back(); }
   Expected<uint32_t> offset_of(uint32_t label) const {
     if (label == kEndLabel) return offsets.back();
     if (label >= by_id.size() || by_id[label] == kNoLabel)
@@ -26,70 +29,65 @@ struct Layout {
   }
 };
 
-}  // namespace
-
-Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
-  std::vector<Op> ops(body.instrs.size());
-  for (size_t i = 0; i < ops.size(); ++i) ops[i] = body.instrs[i].op;
-
-  Layout layout;
-  layout.offsets.resize(ops.size() + 1);
+/// Phase 1: every instruction findable by its id, and no id used twice.
+Status index_ids(const BodyModel& body, Layout& layout) {
   layout.by_id = body.positions();
-  for (size_t i = 0; i < body.instrs.size(); ++i) {
+  for (size_t i = 0; i < body.instrs.size(); ++i)
     if (layout.by_id[body.instrs[i].id] != i)
       return encode_error(fmt::format("two instructions share label {}", body.instrs[i].id));
-  }
+  layout.ops.resize(body.instrs.size());
+  for (size_t i = 0; i < layout.ops.size(); ++i) layout.ops[i] = body.instrs[i].op;
+  layout.offsets.resize(layout.ops.size() + 1);
+  return ok();
+}
 
-  // Widening only grows code, so this converges, but a chain of short branches that each cross
-  // the one widened in the pass before takes one pass per branch: quadratic time on hostile
-  // code. After kMaxLayoutPasses every short branch left is widened at once, which ends it.
+Status assign_offsets(const BodyModel& body, Layout& layout) {
+  uint64_t offset = 0;
+  for (size_t i = 0; i < layout.ops.size(); ++i) {
+    layout.offsets[i] = static_cast<uint32_t>(offset);
+    offset += instruction_size(layout.ops[i], body.instrs[i].targets.size());
+    if (offset > 0x7FFFFFFF) return encode_error("code exceeds 2 GiB");
+  }
+  layout.offsets.back() = static_cast<uint32_t>(offset);
+  return ok();
+}
+
+/// Widens the short branches whose target is out of reach at the current offsets.
+Expected<bool> widen_out_of_reach(const BodyModel& body, Layout& layout) {
+  bool changed = false;
+  for (size_t i = 0; i < layout.ops.size(); ++i) {
+    if (op_info(layout.ops[i]).operand != Operand::ShortBr) continue;
+    uint32_t target = CIL_TRY(layout.offset_of(body.instrs[i].target));
+    int64_t next = int64_t{layout.offsets[i]} + 2;
+    if (!fits_i8(int64_t{target} - next)) {
+      layout.ops[i] = long_branch_form(layout.ops[i]);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/// Phase 2: branch forms and offsets to a fixpoint. Widening only grows code, so this converges,
+/// but a chain of short branches that each cross the one widened in the pass before takes one
+/// pass per branch: quadratic time on hostile code. After kMaxLayoutPasses every short branch
+/// left is widened at once, which ends it.
+Status lay_out(const BodyModel& body, Layout& layout) {
   constexpr size_t kMaxLayoutPasses = 64;
   for (size_t pass = 0;; ++pass) {
-    uint64_t offset = 0;
-    for (size_t i = 0; i < ops.size(); ++i) {
-      layout.offsets[i] = static_cast<uint32_t>(offset);
-      offset += instruction_size(ops[i], body.instrs[i].targets.size());
-      if (offset > 0x7FFFFFFF) return encode_error("code exceeds 2 GiB");
-    }
-    layout.offsets[ops.size()] = static_cast<uint32_t>(offset);
-    bool changed = false;
-    for (size_t i = 0; i < ops.size(); ++i) {
-      if (op_info(ops[i]).operand != Operand::ShortBr) continue;
-      uint32_t target = CIL_TRY(layout.offset_of(body.instrs[i].target));
-      int64_t next = int64_t{layout.offsets[i]} + 2;
-      if (!fits_i8(int64_t{target} - next)) {
-        ops[i] = long_branch_form(ops[i]);
-        changed = true;
-      }
-    }
-    if (!changed) break;
+    CIL_TRY(assign_offsets(body, layout));
+    if (!CIL_TRY(widen_out_of_reach(body, layout))) return ok();
     if (pass + 1 >= kMaxLayoutPasses) {
-      for (Op& op : ops)
+      for (Op& op : layout.ops)
         if (op_info(op).operand == Operand::ShortBr) op = long_branch_form(op);
     }
     if (pass > kMaxLayoutPasses) return encode_error("branch layout did not converge");
   }
+}
 
-  uint32_t code_size = layout.offsets.back();
-  std::vector<uint8_t> code;
-  code.reserve(code_size);
-  for (size_t i = 0; i < ops.size(); ++i) {
-    const Instr& in = body.instrs[i];
-    int64_t next = layout.offsets[i + 1];
-    switch (op_info(ops[i]).operand) {
-      case Operand::ShortBr:
-      case Operand::Br: write_instruction(code, ops[i], int64_t{CIL_TRY(layout.offset_of(in.target))} - next); break;
-      case Operand::Switch:
-        write_instruction(code, ops[i], static_cast<int64_t>(in.targets.size()));
-        for (uint32_t t : in.targets)
-          write_switch_target(code, static_cast<int32_t>(int64_t{CIL_TRY(layout.offset_of(t))} - next));
-        break;
-      default: write_instruction(code, ops[i], in.value); break;
-    }
-  }
-
-  // Exception clauses as offsets.
+/// Phase 3: clause boundaries as offsets and lengths.
+Expected<std::vector<ExceptionClause>> resolve_clauses(const BodyModel& body, const Layout& layout) {
   std::vector<ExceptionClause> clauses;
+  clauses.reserve(body.clauses.size());
   for (const auto& r : body.clauses) {
     ExceptionClause c;
     c.kind = r.kind;
@@ -97,8 +95,7 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
     uint32_t try_end = CIL_TRY(layout.offset_of(r.try_end));
     uint32_t handler_start = CIL_TRY(layout.offset_of(r.handler_start));
     uint32_t handler_end = CIL_TRY(layout.offset_of(r.handler_end));
-    if (try_end < try_start || handler_end < handler_start)
-      return encode_error("an exception clause ends before it starts");
+    if (try_end < try_start || handler_end < handler_start) return encode_error("an exception clause ends before it starts");
     c.try_offset = try_start;
     c.try_length = try_end - try_start;
     c.handler_offset = handler_start;
@@ -107,28 +104,86 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
     if (r.kind == ClauseKind::Filter) c.filter_offset = CIL_TRY(layout.offset_of(r.filter_start));
     clauses.push_back(c);
   }
+  return clauses;
+}
 
-  // Header (II.25.4.2 / II.25.4.3), code, and the sections: the original layout for an unedited
-  // body, otherwise one small or fat section.
-  HeaderFields header;
-  header.code_size = code_size;
-  header.max_stack = body.max_stack;
-  header.local_sig_token = body.local_sig_token;
-  header.init_locals = body.init_locals;
-  header.has_clauses = !clauses.empty();
-  header.original_flags = body.original.fat ? body.original.fat_flags : 0;
-  header.keep_fat = !body.edited && body.original.fat;
-  std::vector<uint8_t> out;
-  write_header(out, header);
-  out.insert(out.end(), code.begin(), code.end());
-  if (clauses.empty()) return out;
-  if (!body.edited && !body.original.sections.empty()) {
-    CIL_TRY(write_eh_sections(out, clauses, body.original.sections));
-  } else {
-    EhSectionLayout one = CIL_TRY(section_for(clauses));
-    CIL_TRY(write_eh_sections(out, clauses, std::span<const EhSectionLayout>(&one, 1)));
+HeaderFields header_of(const BodyModel& body, uint32_t code_size, bool has_clauses) {
+  HeaderFields h;
+  h.code_size = code_size;
+  h.max_stack = body.max_stack;
+  h.local_sig_token = body.local_sig_token;
+  h.init_locals = body.init_locals;
+  h.has_clauses = has_clauses;
+  h.original_flags = body.original.fat ? body.original.fat_flags : 0;
+  h.keep_fat = !body.edited && body.original.fat;
+  return h;
+}
+
+/// Phase 4b: every instruction in its chosen form, branch displacements from the layout.
+Status write_code(const BodyModel& body, const Layout& layout, std::vector<uint8_t>& out) {
+  for (size_t i = 0; i < layout.ops.size(); ++i) {
+    const Instr& in = body.instrs[i];
+    Op op = layout.ops[i];
+    int64_t next = layout.offsets[i + 1];
+    switch (op_info(op).operand) {
+      case Operand::ShortBr:
+      case Operand::Br: write_instruction(out, op, int64_t{CIL_TRY(layout.offset_of(in.target))} - next); break;
+      case Operand::Switch:
+        write_instruction(out, op, static_cast<int64_t>(in.targets.size()));
+        for (uint32_t t : in.targets)
+          write_switch_target(out, static_cast<int32_t>(int64_t{CIL_TRY(layout.offset_of(t))} - next));
+        break;
+      default: write_instruction(out, op, in.value); break;
+    }
   }
-  return out;
+  return ok();
+}
+
+/// Phase 4c: the original section layout for an unedited body, otherwise one small or fat
+/// section. A body without clauses gets none.
+Status write_sections(const BodyModel& body, std::span<const ExceptionClause> clauses, std::vector<uint8_t>& out) {
+  if (clauses.empty()) return ok();
+  if (!body.edited && !body.original.sections.empty()) return write_eh_sections(out, clauses, body.original.sections);
+  EhSectionLayout one = CIL_TRY(section_for(clauses));
+  return write_eh_sections(out, clauses, std::span<const EhSectionLayout>(&one, 1));
+}
+
+/// Phase 5: where each original boundary went. An original instruction an edit removed maps to
+/// where the next one that survived starts, so the map still ascends.
+Expected<OffsetMap> offset_map(const BodyModel& body, const Layout& layout) {
+  const std::vector<uint32_t>& old = body.original.boundaries;
+  if (old.empty()) return OffsetMap();
+  size_t n = old.size() - 1;
+  std::vector<OffsetMap::Entry> entries(n + 1);
+  uint32_t next = CIL_TRY(layout.offset_of(body.end_of_original));
+  entries[n] = {old[n], next};
+  for (size_t i = n; i-- > 0;) {
+    if (i < layout.by_id.size() && layout.by_id[i] != kNoLabel) {
+      uint32_t offset = layout.offsets[layout.by_id[i]];
+      if (offset > next) return encode_error("an edit moved original instructions out of their order");
+      next = offset;
+    }
+    entries[i] = {old[i], next};
+  }
+  return OffsetMap(std::move(entries), layout.code_size());
+}
+
+}  // namespace
+
+Expected<EncodedBody> encode_body(const BodyModel& body) {
+  Layout layout;
+  CIL_TRY(index_ids(body, layout));
+  CIL_TRY(lay_out(body, layout));
+  std::vector<ExceptionClause> clauses = CIL_TRY(resolve_clauses(body, layout));
+
+  EncodedBody encoded;
+  std::vector<uint8_t>& out = encoded.bytes;
+  out.reserve(12 + size_t{layout.code_size()} + (clauses.empty() ? 0 : 4 + 24 * clauses.size()));
+  write_header(out, header_of(body, layout.code_size(), !clauses.empty()));
+  CIL_TRY(write_code(body, layout, out));
+  CIL_TRY(write_sections(body, clauses, out));
+  encoded.map = CIL_TRY(offset_map(body, layout));
+  return encoded;
 }
 
 }  // namespace cil::il

@@ -1,18 +1,30 @@
-// Encoding a BodyModel to bytes (II.25.4): branch forms chosen to a fixpoint, tiny or fat
-// header, small or fat EH sections.
+// Encoding a BodyModel to bytes (II.25.4), in phases: branch forms chosen to a fixpoint and
+// offsets assigned (layout), clauses resolved to offsets, then header, code and EH sections
+// written, and the offset map read off the layout.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "il/body_model.h"
+#include "il/offset_map.h"
 #include "support/error.h"
 
 namespace cil::il {
 
+/// An encoded method body (header through the last EH section) and where the original
+/// instructions went.
+struct EncodedBody {
+  std::vector<uint8_t> bytes;
+  /// Empty for a body the tool wrote from scratch (BodyModel::original.boundaries empty).
+  OffsetMap map;
+};
+
 /// Encodes the header, code and EH sections. Short branches whose target is out of reach are
 /// widened (never truncated), repeatedly until no branch changes. An unedited body keeps its
-/// original header and section layout, so decoding then encoding gives the same bytes.
-Expected<std::vector<uint8_t>> encode_body(const BodyModel& body);
+/// original header and section layout, so decoding then encoding gives the same bytes (and an
+/// identity map). Fails when an edit left a reference to a missing instruction, a clause that
+/// ends before it starts, or original instructions out of their order.
+Expected<EncodedBody> encode_body(const BodyModel& body);
 
 }  // namespace cil::il

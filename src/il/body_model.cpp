@@ -27,6 +27,9 @@ Expected<BodyModel> BodyModel::from(const MethodBody& body, const DecodedCode& c
   m.original.sections = body.sections;
 
   const auto& ins = code.instructions;
+  m.original.boundaries.reserve(ins.size() + 1);
+  for (const auto& in : ins) m.original.boundaries.push_back(in.offset);
+  m.original.boundaries.push_back(body.code_size);
   auto label_at = [&](int64_t offset) -> Expected<uint32_t> {
     std::optional<size_t> index = instruction_at(code, body.code_size, offset);
     if (!index)  // check_targets let it through: a bug here, not in the file

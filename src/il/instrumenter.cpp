@@ -5,12 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "il/body_encoder.h"
 #include "il/body_reader.h"
 #include "il/constructor.h"
 #include "il/max_stack.h"
-#include "il/prepend.h"
-#include "il/target_check.h"
+#include "il/rewrite.h"
 #include "il/rewriter.h"
 #include "il/trace_mode.h"
 #include "metadata/module_editor.h"
@@ -193,37 +191,39 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     }
     auto rewrite = [&]() -> Status {
       MethodBody body = CIL_TRY(read_body(m, rid));
-      DecodedCode& code = decoded;
-      CIL_TRY(decode_code_into(body.code, body.code_file_offset, code));
-      if (options.mode == Mode::Count) {
-        // Only a prologue: the engine splices it in without building the model. The probe is
-        // stack-neutral and runs on an empty stack, so no path gets deeper than the original's
-        // deepest or the probe's own: the bound needs no new simulation.
-        CIL_TRY(check_targets(body, code));
-        std::vector<Instr> probe = count->next_probe();
-        uint16_t max_stack = std::max(body.max_stack, count->probe_max_stack());
-        std::vector<uint8_t> bytes = CIL_TRY(prepend_code(body, probe, max_stack));
-        return editor.set_method_body(rid, bytes);
-      }
-      BodyModel model = CIL_TRY(BodyModel::from(body, code));
+      CIL_TRY(decode_code_into(body.code, body.code_file_offset, decoded));
+      BodyEdit edit;
+      std::vector<Instr> probe;
       switch (options.mode) {
-        case Mode::Count: break;  // handled above
+        case Mode::Count:
+          // Only a prologue, which the engine splices in without building the model. The probe
+          // is stack-neutral and runs on an empty stack, so no path gets deeper than the
+          // original's deepest or the probe's own: the bound needs no new simulation.
+          probe = count->next_probe();
+          edit.entry_code = probe;
+          edit.entry_max_stack = count->probe_max_stack();
+          break;
         case Mode::Noop: break;
-        case Mode::Wrap: {
-          MethodShape shape = CIL_TRY(method_shape(m, rid));
-          CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape));
-          model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+        case Mode::Wrap:
+          edit.edit = [&](BodyModel& model) -> Status {
+            MethodShape shape = CIL_TRY(method_shape(m, rid));
+            CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape));
+            model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+            return ok();
+          };
           break;
-        }
-        case Mode::Trace: {
-          MethodShape shape = CIL_TRY(method_shape(m, rid));
-          CIL_TRY(trace->instrument(rid, name, model));
-          model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+        case Mode::Trace:
+          edit.edit = [&](BodyModel& model) -> Status {
+            MethodShape shape = CIL_TRY(method_shape(m, rid));
+            CIL_TRY(trace->instrument(rid, name, model));
+            model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+            return ok();
+          };
           break;
-        }
       }
-      std::vector<uint8_t> bytes = CIL_TRY(encode_body(model));
-      return editor.set_method_body(rid, bytes);
+      EncodedBody rewritten = CIL_TRY(rewrite_body(body, decoded, edit));
+      CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
+      return ok();
     };
     Status status = rewrite();
     if (!status) {

@@ -1,8 +1,6 @@
 // Splicing a branch-free prologue in front of an undecoded body.
 #include "il/prepend.h"
 
-#include <fmt/format.h>
-
 #include "il/body_writer.h"
 #include "il/operands.h"
 
@@ -12,27 +10,30 @@ namespace {
 
 Error prepend_error(std::string message) { return make_error(ErrorKind::Format, "method body", std::move(message)); }
 
+OffsetMap shifted_map(const MethodBody& body, const DecodedCode& code, uint32_t shift) {
+  std::vector<OffsetMap::Entry> entries;
+  entries.reserve(code.instructions.size() + 1);
+  for (const auto& in : code.instructions) entries.push_back({in.offset, in.offset + shift});
+  entries.push_back({body.code_size, body.code_size + shift});
+  return OffsetMap(std::move(entries), body.code_size + shift);
+}
+
 }  // namespace
 
-Expected<std::vector<uint8_t>> prepend_code(const MethodBody& body, std::span<const Instr> code, uint16_t max_stack) {
-  std::vector<uint8_t> prologue;
-  prologue.reserve(code.size() * 5);
-  for (const Instr& in : code) {
-    Operand kind = op_info(in.op).operand;
-    if (is_branch_operand(kind) || kind == Operand::Switch) return prepend_error("a prologue must not branch");
-    write_instruction(prologue, in.op, in.value);
-  }
-  uint64_t code_size = uint64_t{body.code_size} + prologue.size();
+Expected<EncodedBody> prepend_code(const MethodBody& body, const DecodedCode& code, std::span<const Instr> entry,
+                                   uint16_t max_stack) {
+  uint64_t shift = 0;
+  for (const Instr& in : entry) shift += instruction_size(in.op);
+  uint64_t code_size = uint64_t{body.code_size} + shift;
   if (code_size > 0x7FFFFFFF) return prepend_error("code exceeds 2 GiB");
-  uint32_t shift = static_cast<uint32_t>(prologue.size());
 
-  // The header of an edited body (never kept fat), as encode_body writes it.
   std::vector<ExceptionClause> clauses = body.clauses;
   for (auto& c : clauses) {
-    c.try_offset += shift;
-    c.handler_offset += shift;
-    if (c.kind == ClauseKind::Filter) c.filter_offset += shift;
+    c.try_offset += static_cast<uint32_t>(shift);
+    c.handler_offset += static_cast<uint32_t>(shift);
+    if (c.kind == ClauseKind::Filter) c.filter_offset += static_cast<uint32_t>(shift);
   }
+  // The header of an edited body (never kept fat), as the encoder writes it.
   HeaderFields header;
   header.code_size = static_cast<uint32_t>(code_size);
   header.max_stack = max_stack;
@@ -40,15 +41,19 @@ Expected<std::vector<uint8_t>> prepend_code(const MethodBody& body, std::span<co
   header.init_locals = body.init_locals();
   header.has_clauses = !clauses.empty();
   header.original_flags = body.fat ? body.fat_flags : 0;
-  std::vector<uint8_t> out;
+
+  EncodedBody encoded;
+  std::vector<uint8_t>& out = encoded.bytes;
   out.reserve(12 + code_size + (clauses.empty() ? 0 : 4 + clauses.size() * 24));
   write_header(out, header);
-  out.insert(out.end(), prologue.begin(), prologue.end());
+  for (const Instr& in : entry) write_instruction(out, in.op, in.value);
   out.insert(out.end(), body.code.begin(), body.code.end());
-  if (clauses.empty()) return out;
-  EhSectionLayout one = CIL_TRY(section_for(clauses));
-  CIL_TRY(write_eh_sections(out, clauses, std::span<const EhSectionLayout>(&one, 1)));
-  return out;
+  if (!clauses.empty()) {
+    EhSectionLayout one = CIL_TRY(section_for(clauses));
+    CIL_TRY(write_eh_sections(out, clauses, std::span<const EhSectionLayout>(&one, 1)));
+  }
+  encoded.map = shifted_map(body, code, static_cast<uint32_t>(shift));
+  return encoded;
 }
 
 }  // namespace cil::il

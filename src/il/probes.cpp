@@ -1,4 +1,4 @@
-// The entry probe of count mode, offline and at run time.
+// The entry probe of count mode, offline and at run time, and its stack depth.
 #include "il/probes.h"
 
 namespace cil::il {
@@ -17,6 +17,13 @@ std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md:
   probe.push_back(body.make(Op::Call, increment));
   probe.push_back(body.make(Op::Pop));
   return probe;
+}
+
+Expected<uint16_t> probe_max_stack(const CounterRef& counter, md::Token increment, CallEffects& effects) {
+  BodyModel body;
+  body.instrs = counter_probe(body, counter, increment);
+  body.instrs.push_back(body.make(Op::Ret));
+  return compute_max_stack(body, false, effects);
 }
 
 }  // namespace cil::il

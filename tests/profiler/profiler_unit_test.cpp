@@ -16,6 +16,7 @@
 #include "il/body_reader.h"
 #include "il/instruction.h"
 #include "il/method_body.h"
+#include "il/probes.h"
 #include "metadata/module.h"
 #include "metadata/signature.h"
 #include "profiler/arg_text.h"
@@ -243,9 +244,12 @@ class IncrementSink final : public md::MetadataSink {
 TEST(ProfilerProbe, ProbeDepthIsOne) {
   IncrementSink sink;
   il::CallEffects effects(sink);
-  auto depth = probe_max_stack(IncrementSink::kIncrement, effects);
+  auto depth = il::probe_max_stack(native_counter(0), IncrementSink::kIncrement, effects);
   ASSERT_TRUE(depth) << depth.error().to_string();
   EXPECT_EQ(*depth, 1);
+  auto offline = il::probe_max_stack(il::CounterRef{0x04000001, 0x01000001, 7, 0}, IncrementSink::kIncrement, effects);
+  ASSERT_TRUE(offline) << offline.error().to_string();
+  EXPECT_EQ(*offline, 2);  // ldsfld, ldc.i4
 }
 
 // Every IL body of the fixtures (release and debug C#, hand-written IL with tiny/fat headers,
@@ -265,11 +269,11 @@ TEST(ProfilerProbe, EveryFixtureBody) {
       auto original = il::read_body(m, rid);
       ASSERT_TRUE(original);
       std::span<const uint8_t> bytes = m.bytes().subspan(original->file_offset, original->total_size);
-      auto rewritten = add_entry_probe(bytes, kCounter, IncrementSink::kIncrement, 1);
+      auto rewritten = add_entry_probe(bytes, native_counter(kCounter), IncrementSink::kIncrement, 1);
       ASSERT_TRUE(rewritten) << name << " rid " << rid << ": " << rewritten.error().to_string();
-      auto body = il::parse_method_body(ByteReader(*rewritten, 0, "rewritten body"));
+      auto body = il::parse_method_body(ByteReader(rewritten->bytes, 0, "rewritten body"));
       ASSERT_TRUE(body) << body.error().to_string();
-      EXPECT_EQ(body->total_size, rewritten->size());
+      EXPECT_EQ(body->total_size, rewritten->bytes.size());
       auto code = il::decode_code(body->code, 0);
       auto old_code = il::decode_code(original->code, 0);
       ASSERT_TRUE(code && old_code);

@@ -325,10 +325,10 @@ TEST(Limits, BranchWideningCascadeStaysLinear) {
   model.instrs.push_back(model.make(il::Op::Ret));
   model.edited = true;
   auto started = std::chrono::steady_clock::now();
-  auto bytes = il::encode_body(model);
+  auto encoded = il::encode_body(model);
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
-  ASSERT_TRUE(bytes) << bytes.error().to_string();
-  auto body = il::parse_method_body(ByteReader(*bytes, 0, "method body"));
+  ASSERT_TRUE(encoded) << encoded.error().to_string();
+  auto body = il::parse_method_body(ByteReader(encoded->bytes, 0, "method body"));
   ASSERT_TRUE(body) << body.error().to_string();
   auto code = il::decode_code(body->code, 0);
   ASSERT_TRUE(code) << code.error().to_string();
