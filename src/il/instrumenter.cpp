@@ -94,21 +94,21 @@ void adjust_image(const md::Module& m, md::ModuleEditor& editor, std::vector<std
     warnings.push_back("the Authenticode signature was removed (it cannot survive the edit)");
 }
 
-std::string skip_reason(const md::Module& m, uint32_t rid) {
+std::optional<SkipReason> skip_reason(const md::Module& m, uint32_t rid) {
   const auto& t = m.tables();
   uint32_t impl = t.get(TableId::MethodDef, rid, md::col::MethodDef::ImplFlags);
   uint32_t flags = t.get(TableId::MethodDef, rid, md::col::MethodDef::Flags);
   switch (impl & 0x3) {
-    case 1: return "native code";
-    case 2: return "OPTIL code";
-    case 3: return "runtime-implemented (delegate or similar)";
+    case 1: return SkipReason::NativeCode;
+    case 2: return SkipReason::OptilCode;
+    case 3: return SkipReason::RuntimeImplemented;
     default: break;
   }
-  if (t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva) != 0) return "";
-  if (flags & 0x0400) return "no body (abstract)";
-  if (flags & 0x2000) return "no body (P/Invoke)";
-  if (impl & 0x1000) return "no body (internal call)";
-  return "no body (extern)";
+  if (t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva) != 0) return std::nullopt;
+  if (flags & 0x0400) return SkipReason::Abstract;
+  if (flags & 0x2000) return SkipReason::PInvoke;
+  if (impl & 0x1000) return SkipReason::InternalCall;
+  return SkipReason::Extern;
 }
 
 struct MethodShape {
@@ -147,6 +147,21 @@ Status wrap_empty(const md::Module& m, md::ModuleEditor& editor, md::RuntimeRefs
 
 }  // namespace
 
+std::string_view skip_reason_text(SkipReason reason) {
+  switch (reason) {
+    case SkipReason::NativeCode: return "native code";
+    case SkipReason::OptilCode: return "OPTIL code";
+    case SkipReason::RuntimeImplemented: return "runtime-implemented (delegate or similar)";
+    case SkipReason::Abstract: return "no body (abstract)";
+    case SkipReason::PInvoke: return "no body (P/Invoke)";
+    case SkipReason::InternalCall: return "no body (internal call)";
+    case SkipReason::Extern: return "no body (extern)";
+    case SkipReason::Malformed: return "malformed body";
+    case SkipReason::Unsupported: return "could not be rewritten";
+  }
+  return "unknown";
+}
+
 Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptions& options) {
   CIL_TRY(check_supported(m));
   InstrumentReport report;
@@ -184,9 +199,8 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       ++report.excluded;
       continue;
     }
-    std::string reason = skip_reason(m, rid);
-    if (!reason.empty()) {
-      report.skipped.push_back({rid, name, reason});
+    if (std::optional<SkipReason> reason = skip_reason(m, rid)) {
+      report.skipped.push_back({rid, name, *reason, {}});
       continue;
     }
     auto rewrite = [&]() -> Status {
@@ -228,7 +242,8 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     Status status = rewrite();
     if (!status) {
       ErrorKind kind = status.error().kind;
-      report.skipped.push_back({rid, name, status.error().to_string(), kind == ErrorKind::Format || kind == ErrorKind::Limit});
+      bool malformed = kind == ErrorKind::Format || kind == ErrorKind::Limit;
+      report.skipped.push_back({rid, name, malformed ? SkipReason::Malformed : SkipReason::Unsupported, status.error().to_string()});
       continue;
     }
     if (count) CIL_TRY(count->commit(rid, name));

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "il/count_mode.h"
@@ -33,11 +34,31 @@ struct InstrumentOptions {
   size_t sink_chunk = md::ModuleEditor::kSinkChunk;
 };
 
+/// Why a selected method was not instrumented.
+enum class SkipReason : uint8_t {
+  NativeCode,          ///< code type Native (II.23.1.11)
+  OptilCode,           ///< code type OPTIL
+  RuntimeImplemented,  ///< code type Runtime (delegates and the like)
+  Abstract,            ///< no body: abstract
+  PInvoke,             ///< no body: P/Invoke
+  InternalCall,        ///< no body: internal call
+  Extern,              ///< no body, for no other reason
+  Malformed,           ///< the body could not be read or is over a cap: kept as in the input
+  Unsupported,         ///< a body the engine cannot rewrite in this mode (jmp under wrap...)
+};
+
+/// The text shown for a reason without details: "native code", "no body (abstract)"...
+std::string_view skip_reason_text(SkipReason reason);
+
 struct SkippedMethod {
   uint32_t rid = 0;
   std::string name;
-  std::string reason;
-  bool malformed = false;  ///< the body could not be read or is over a cap: kept as in the input
+  SkipReason reason = SkipReason::Unsupported;
+  std::string detail;  ///< Malformed and Unsupported: the error, naming where and why
+
+  /// What the summary shows: the detail when there is one, else the reason's text.
+  std::string_view text() const { return detail.empty() ? skip_reason_text(reason) : std::string_view(detail); }
+  bool malformed() const { return reason == SkipReason::Malformed; }
 };
 
 struct InstrumentReport {
