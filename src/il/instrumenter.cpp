@@ -237,6 +237,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       }
       EncodedBody rewritten = CIL_TRY(rewrite_body(body, decoded, edit));
       CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
+      if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
       return ok();
     };
     Status status = rewrite();

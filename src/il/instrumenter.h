@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "il/count_mode.h"
 #include "il/hook_contract.h"
+#include "il/offset_map.h"
 #include "metadata/module.h"
 #include "metadata/module_editor.h"
 #include "metadata/name_pattern.h"
@@ -32,6 +34,9 @@ struct InstrumentOptions {
   /// set_section_sink); without one they are held until the output is returned.
   pe::SectionSink* sink = nullptr;
   size_t sink_chunk = md::ModuleEditor::kSinkChunk;
+  /// Called with the offset map of every body rewritten (in token order), for what must follow
+  /// the code: sequence points, scopes, coverage. Bodies whose rewrite failed are not reported.
+  std::function<void(uint32_t rid, const OffsetMap& map)> on_rewritten;
 };
 
 /// Why a selected method was not instrumented.
