@@ -148,8 +148,20 @@ Status write_sections(const BodyModel& body, std::span<const ExceptionClause> cl
   return write_eh_sections(out, clauses, std::span<const EhSectionLayout>(&one, 1));
 }
 
-/// Phase 5: where each original boundary went. An original instruction an edit removed maps to
-/// where the next one that survived starts, so the map still ascends.
+/// The new code of instructions that are not original ones (ids from n on), as maximal ranges.
+std::vector<OffsetMap::Range> inserted_ranges(const BodyModel& body, const Layout& layout, size_t n) {
+  std::vector<OffsetMap::Range> ranges;
+  for (size_t i = 0; i < body.instrs.size(); ++i) {
+    if (body.instrs[i].id < n) continue;
+    uint32_t start = layout.offsets[i], end = layout.offsets[i + 1];
+    if (!ranges.empty() && ranges.back().end == start) ranges.back().end = end;
+    else ranges.push_back({start, end});
+  }
+  return ranges;
+}
+
+/// Phase 5: where each original boundary went, and what is new. An original instruction an edit
+/// removed maps to where the next one that survived starts, so the map still ascends.
 Expected<OffsetMap> offset_map(const BodyModel& body, const Layout& layout) {
   const std::vector<uint32_t>& old = body.original.boundaries;
   if (old.empty()) return OffsetMap();
@@ -165,7 +177,7 @@ Expected<OffsetMap> offset_map(const BodyModel& body, const Layout& layout) {
     }
     entries[i] = {old[i], next};
   }
-  return OffsetMap(std::move(entries), layout.code_size());
+  return OffsetMap(std::move(entries), layout.code_size(), inserted_ranges(body, layout, n));
 }
 
 }  // namespace

@@ -15,7 +15,9 @@ OffsetMap shifted_map(const MethodBody& body, const DecodedCode& code, uint32_t 
   entries.reserve(code.instructions.size() + 1);
   for (const auto& in : code.instructions) entries.push_back({in.offset, in.offset + shift});
   entries.push_back({body.code_size, body.code_size + shift});
-  return OffsetMap(std::move(entries), body.code_size + shift);
+  std::vector<OffsetMap::Range> inserted;
+  if (shift) inserted.push_back({0, shift});
+  return OffsetMap(std::move(entries), body.code_size + shift, std::move(inserted));
 }
 
 }  // namespace

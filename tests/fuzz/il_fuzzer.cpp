@@ -107,6 +107,9 @@ void check_edited(const MethodBody& body, const DecodedCode& code, BodyModel mod
     CIL_FUZZ_CHECK(map.entries()[i].old_offset == old_offset && map.find(old_offset) == std::optional<uint32_t>(moved(i)),
                    fmt::format("edited: offset map entry {}", i));
   }
+  uint32_t nops_start = at < out.size() ? out[at].offset : again.body.code_size;
+  CIL_FUZZ_CHECK(map.inserted().size() == 1 && map.inserted()[0] == OffsetMap::Range{nops_start, nops_start + uint32_t(pad)},
+                 "edited: inserted range");
   for (size_t i = 0; i < n; ++i) {
     const Instruction& x = code.instructions[i];
     const Instruction& y = out[i < at ? i : i + pad];

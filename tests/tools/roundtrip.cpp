@@ -73,11 +73,14 @@ int main(int argc, char** argv) {
                        !via_model ? ": " + via_model.error().to_string() : !via_splice ? ": " + via_splice.error().to_string() : "");
           continue;
         }
-        // And that map is the plain shift of every original boundary by the probe's size.
+        // And that map is the plain shift of every original boundary by the probe's size, which
+        // is the one inserted range.
         uint32_t shift = via_model->map.new_code_size() - body->code_size;
         const auto entries = via_model->map.entries();
+        const auto inserted = via_model->map.inserted();
         bool shifted = entries.size() == code->instructions.size() + 1 && entries.back().old_offset == body->code_size &&
-                       entries.back().new_offset == body->code_size + shift;
+                       entries.back().new_offset == body->code_size + shift && inserted.size() == 1 &&
+                       inserted[0] == il::OffsetMap::Range{0, shift};
         for (size_t k = 0; shifted && k < code->instructions.size(); ++k)
           shifted = entries[k].old_offset == code->instructions[k].offset && entries[k].new_offset == entries[k].old_offset + shift;
         if (!shifted) {
