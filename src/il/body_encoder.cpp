@@ -148,53 +148,64 @@ Status write_sections(const BodyModel& body, std::span<const ExceptionClause> cl
   return write_eh_sections(out, clauses, std::span<const EhSectionLayout>(&one, 1));
 }
 
-/// The new code of instructions that are not original ones (ids from n on), as maximal ranges.
-std::vector<OffsetMap::Range> inserted_ranges(const BodyModel& body, const Layout& layout, size_t n) {
-  std::vector<OffsetMap::Range> ranges;
-  for (size_t i = 0; i < body.instrs.size(); ++i) {
-    if (body.instrs[i].id < n) continue;
-    uint32_t start = layout.offsets[i], end = layout.offsets[i + 1];
-    if (!ranges.empty() && ranges.back().end == start) ranges.back().end = end;
-    else ranges.push_back({start, end});
-  }
-  return ranges;
-}
-
 /// Phase 5: where each original boundary went, and what is new. An original instruction an edit
 /// removed maps to where the next one that survived starts, so the map still ascends.
-Expected<OffsetMap> offset_map(const BodyModel& body, const Layout& layout) {
+Status offset_map(const BodyModel& body, const Layout& layout, OffsetMap& map) {
   const std::vector<uint32_t>& old = body.original.boundaries;
-  if (old.empty()) return OffsetMap();
-  size_t n = old.size() - 1;
-  std::vector<OffsetMap::Entry> entries(n + 1);
-  uint32_t next = CIL_TRY(layout.offset_of(body.end_of_original));
-  entries[n] = {old[n], next};
-  for (size_t i = n; i-- > 0;) {
-    if (i < layout.by_id.size() && layout.by_id[i] != kNoLabel) {
-      uint32_t offset = layout.offsets[layout.by_id[i]];
-      if (offset > next) return encode_error("an edit moved original instructions out of their order");
-      next = offset;
-    }
-    entries[i] = {old[i], next};
+  if (old.empty()) {
+    map.reset(0, 0);
+    return ok();
   }
-  return OffsetMap(std::move(entries), layout.code_size(), inserted_ranges(body, layout, n));
+  size_t n = old.size() - 1;
+  uint32_t end = CIL_TRY(layout.offset_of(body.end_of_original));
+  std::span<OffsetMap::Entry> entries = map.reset(n + 1, layout.code_size());
+  // One pass when every original instruction is still there, in order (every rewrite so far).
+  size_t next = 0;
+  for (size_t p = 0; p < body.instrs.size(); ++p) {
+    uint32_t id = body.instrs[p].id;
+    if (id >= n) map.add_inserted({layout.offsets[p], layout.offsets[p + 1]});
+    else if (id == next) entries[next++] = {old[id], layout.offsets[p]};
+    else next = n + 1;  // out of order: the general pass below
+  }
+  entries[n] = {old[n], end};
+  if (next == n) {
+    // In order, so new offsets ascend with positions: only the end could come too early.
+    if (n && entries[n - 1].new_offset > end) return encode_error("an edit moved original instructions out of their order");
+    return ok();
+  }
+  // Some were removed or moved: each removed one maps to where the next survivor starts.
+  constexpr uint32_t kRemoved = 0xFFFFFFFF;  // no offset is this large (code is under 2 GiB)
+  for (size_t i = 0; i < n; ++i) entries[i] = {old[i], kRemoved};
+  for (size_t p = 0; p < body.instrs.size(); ++p)
+    if (body.instrs[p].id < n) entries[body.instrs[p].id].new_offset = layout.offsets[p];
+  for (size_t i = n; i-- > 0;) {
+    if (entries[i].new_offset == kRemoved) entries[i].new_offset = entries[i + 1].new_offset;
+    else if (entries[i].new_offset > entries[i + 1].new_offset)
+      return encode_error("an edit moved original instructions out of their order");
+  }
+  return ok();
 }
 
 }  // namespace
 
-Expected<EncodedBody> encode_body(const BodyModel& body) {
+Status encode_body_into(const BodyModel& body, EncodedBody& encoded) {
   Layout layout;
   CIL_TRY(index_ids(body, layout));
   CIL_TRY(lay_out(body, layout));
   std::vector<ExceptionClause> clauses = CIL_TRY(resolve_clauses(body, layout));
 
-  EncodedBody encoded;
   std::vector<uint8_t>& out = encoded.bytes;
+  out.clear();
   out.reserve(12 + size_t{layout.code_size()} + (clauses.empty() ? 0 : 4 + 24 * clauses.size()));
   write_header(out, header_of(body, layout.code_size(), !clauses.empty()));
   CIL_TRY(write_code(body, layout, out));
   CIL_TRY(write_sections(body, clauses, out));
-  encoded.map = CIL_TRY(offset_map(body, layout));
+  return offset_map(body, layout, encoded.map);
+}
+
+Expected<EncodedBody> encode_body(const BodyModel& body) {
+  EncodedBody encoded;
+  CIL_TRY(encode_body_into(body, encoded));
   return encoded;
 }
 

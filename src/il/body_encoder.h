@@ -26,5 +26,7 @@ struct EncodedBody {
 /// identity map). Fails when an edit left a reference to a missing instruction, a clause that
 /// ends before it starts, or original instructions out of their order.
 Expected<EncodedBody> encode_body(const BodyModel& body);
+/// The same into `out`, whose buffers are reused (for loops over many bodies).
+Status encode_body_into(const BodyModel& body, EncodedBody& out);
 
 }  // namespace cil::il

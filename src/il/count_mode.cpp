@@ -310,10 +310,9 @@ Status CountMode::measure_probe(CallEffects& effects) {
   return ok();
 }
 
-std::vector<Instr> CountMode::next_probe() const {
-  BodyModel scratch;
-  CounterRef counter{counts_field_, int64_, slots_, 0};
-  return counter_probe(scratch, counter, increment_);
+void CountMode::next_probe(std::vector<Instr>& probe) const {
+  BodyModel scratch;  // only hands out instruction ids, which rewrite_body replaces
+  counter_probe(scratch, CounterRef{counts_field_, int64_, slots_, 0}, increment_, probe);
 }
 
 Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {

@@ -22,10 +22,10 @@ class CountMode {
   /// Adds the helper type, its counter field and its method rows to the module being edited.
   static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs);
 
-  /// The entry probe for the next counter slot (BodyEdit::entry_code). It uses no argument and
-  /// leaves the stack as it found it, so it goes first even in constructors. Call commit() once
-  /// the body is kept.
-  std::vector<Instr> next_probe() const;
+  /// The entry probe for the next counter slot (BodyEdit::entry_code), into `probe` (its storage
+  /// reused from body to body). It uses no argument and leaves the stack as it found it, so it
+  /// goes first even in constructors. Call commit() once the body is kept.
+  void next_probe(std::vector<Instr>& probe) const;
   /// Assigns the slot of the last probe to `rid`. A full chunk of the method table goes into the
   /// new section at once (which can fail).
   Status commit(uint32_t rid, std::string_view name);

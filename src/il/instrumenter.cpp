@@ -189,6 +189,8 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   editor.reserve_bodies(m.bytes().size() + size_t{t.rows(TableId::MethodDef)} * 96 + 4096);
 
   DecodedCode decoded;  // buffers reused from body to body
+  EncodedBody rewritten;
+  std::vector<Instr> probe;
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
     std::string name = printer.method_name(rid);
     uint32_t rva = t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva);
@@ -207,13 +209,12 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       MethodBody body = CIL_TRY(read_body(m, rid));
       CIL_TRY(decode_code_into(body.code, body.code_file_offset, decoded));
       BodyEdit edit;
-      std::vector<Instr> probe;
       switch (options.mode) {
         case Mode::Count:
           // Only a prologue, which the engine splices in without building the model. The probe
           // is stack-neutral and runs on an empty stack, so no path gets deeper than the
           // original's deepest or the probe's own: the bound needs no new simulation.
-          probe = count->next_probe();
+          count->next_probe(probe);
           edit.entry_code = probe;
           edit.entry_max_stack = count->probe_max_stack();
           break;
@@ -235,7 +236,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
           };
           break;
       }
-      EncodedBody rewritten = CIL_TRY(rewrite_body(body, decoded, edit));
+      CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
       CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
       if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
       return ok();

@@ -81,6 +81,21 @@ class OffsetMap {
            std::all_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.old_offset == e.new_offset; });
   }
 
+  /// Refilling a map in place, keeping its storage, so that a loop over many bodies reuses one:
+  /// reset() gives the entries to fill (every one, in ascending old offset), then add_inserted()
+  /// adds every new range in ascending order (a range that starts where the last one ends
+  /// extends it). reset(0, 0) leaves an empty map.
+  std::span<Entry> reset(size_t entries, uint32_t new_code_size) {
+    entries_.resize(entries);
+    inserted_.clear();
+    new_code_size_ = new_code_size;
+    return entries_;
+  }
+  void add_inserted(Range range) {
+    if (!inserted_.empty() && inserted_.back().end == range.start) inserted_.back().end = range.end;
+    else inserted_.push_back(range);
+  }
+
   friend bool operator==(const OffsetMap&, const OffsetMap&) = default;
 
  private:

@@ -1,6 +1,6 @@
 // Operand bytes (III.1.2, III.1.9), read and written in one place from the Operand column of
 // opcodes.def: the decoder reads through read_operand, every encoder writes through
-// write_instruction.
+// write_instruction. Header-only: both run once per instruction and must inline.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +26,7 @@ inline uint32_t instruction_size(Op op, size_t switch_targets = 0) {
 /// Branch targets become absolute: the displacement counts from the end of the instruction
 /// (III.3.15). A switch's targets are appended to `switch_targets`. Inline: the decoder runs it
 /// for every instruction of every body.
-inline Status read_operand(ByteReader& r, Instruction& in, std::vector<int64_t>& switch_targets) {
+[[gnu::always_inline]] inline Status read_operand(ByteReader& r, Instruction& in, std::vector<int64_t>& switch_targets) {
   switch (op_info(in.op).operand) {
     case Operand::None: break;
     case Operand::ShortI: in.value = static_cast<int8_t>(CIL_TRY(r.u8())); break;
@@ -79,16 +79,52 @@ inline Status read_operand(ByteReader& r, Instruction& in, std::vector<int64_t>&
   return ok();
 }
 
+namespace detail {
+template <class T>
+void append_le(std::vector<uint8_t>& out, T value) {
+  uint8_t bytes[sizeof(T)];
+  store_le(bytes, value);
+  out.insert(out.end(), bytes, bytes + sizeof(T));
+}
+}  // namespace detail
+
 /// Appends the opcode of `op` (0xFE first for two-byte opcodes).
-void write_opcode(std::vector<uint8_t>& out, Op op);
+inline void write_opcode(std::vector<uint8_t>& out, Op op) {
+  const OpInfo& info = op_info(op);
+  if (info.two_byte()) out.push_back(0xFE);
+  out.push_back(static_cast<uint8_t>(info.code & 0xFF));
+}
 
 /// Appends `op` and its operand. `operand` is what the decoder puts in Instruction::value: the
 /// constant, token, argument or local index, or the raw bits of a real; for a branch, the
 /// displacement from the end of the instruction (the caller has chosen a form it fits); for a
 /// switch, the number of targets, whose displacements follow through write_switch_target.
-void write_instruction(std::vector<uint8_t>& out, Op op, int64_t operand);
+/// Inline, like read_operand: the encoder runs it for every instruction.
+[[gnu::always_inline]] inline void write_instruction(std::vector<uint8_t>& out, Op op, int64_t operand) {
+  write_opcode(out, op);
+  switch (op_info(op).operand) {
+    case Operand::None: break;
+    case Operand::ShortI:
+    case Operand::ShortU:
+    case Operand::ShortVar:
+    case Operand::ShortBr: out.push_back(static_cast<uint8_t>(operand)); break;
+    case Operand::Var: detail::append_le(out, static_cast<uint16_t>(operand)); break;
+    case Operand::I:
+    case Operand::ShortR:
+    case Operand::Br:
+    case Operand::Switch:
+    case Operand::Method:
+    case Operand::Field:
+    case Operand::Type:
+    case Operand::String:
+    case Operand::Sig:
+    case Operand::Tok: detail::append_le(out, static_cast<uint32_t>(operand)); break;
+    case Operand::I8:
+    case Operand::R: detail::append_le(out, static_cast<uint64_t>(operand)); break;
+  }
+}
 
 /// Appends one switch displacement (from the end of the switch instruction).
-void write_switch_target(std::vector<uint8_t>& out, int32_t displacement);
+inline void write_switch_target(std::vector<uint8_t>& out, int32_t displacement) { detail::append_le(out, displacement); }
 
 }  // namespace cil::il

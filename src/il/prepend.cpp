@@ -10,20 +10,20 @@ namespace {
 
 Error prepend_error(std::string message) { return make_error(ErrorKind::Format, "method body", std::move(message)); }
 
-OffsetMap shifted_map(const MethodBody& body, const DecodedCode& code, uint32_t shift) {
-  std::vector<OffsetMap::Entry> entries;
-  entries.reserve(code.instructions.size() + 1);
-  for (const auto& in : code.instructions) entries.push_back({in.offset, in.offset + shift});
-  entries.push_back({body.code_size, body.code_size + shift});
-  std::vector<OffsetMap::Range> inserted;
-  if (shift) inserted.push_back({0, shift});
-  return OffsetMap(std::move(entries), body.code_size + shift, std::move(inserted));
+void shifted_map(const MethodBody& body, const DecodedCode& code, uint32_t shift, OffsetMap& map) {
+  std::span<OffsetMap::Entry> entries = map.reset(code.instructions.size() + 1, body.code_size + shift);
+  for (size_t i = 0; i < code.instructions.size(); ++i) {
+    uint32_t offset = code.instructions[i].offset;
+    entries[i] = {offset, offset + shift};
+  }
+  entries.back() = {body.code_size, body.code_size + shift};
+  if (shift) map.add_inserted({0, shift});
 }
 
 }  // namespace
 
-Expected<EncodedBody> prepend_code(const MethodBody& body, const DecodedCode& code, std::span<const Instr> entry,
-                                   uint16_t max_stack) {
+Status prepend_code(const MethodBody& body, const DecodedCode& code, std::span<const Instr> entry, uint16_t max_stack,
+                    EncodedBody& encoded) {
   uint64_t shift = 0;
   for (const Instr& in : entry) shift += instruction_size(in.op);
   uint64_t code_size = uint64_t{body.code_size} + shift;
@@ -44,8 +44,8 @@ Expected<EncodedBody> prepend_code(const MethodBody& body, const DecodedCode& co
   header.has_clauses = !clauses.empty();
   header.original_flags = body.fat ? body.fat_flags : 0;
 
-  EncodedBody encoded;
   std::vector<uint8_t>& out = encoded.bytes;
+  out.clear();
   out.reserve(12 + code_size + (clauses.empty() ? 0 : 4 + clauses.size() * 24));
   write_header(out, header);
   for (const Instr& in : entry) write_instruction(out, in.op, in.value);
@@ -54,8 +54,8 @@ Expected<EncodedBody> prepend_code(const MethodBody& body, const DecodedCode& co
     EhSectionLayout one = CIL_TRY(section_for(clauses));
     CIL_TRY(write_eh_sections(out, clauses, std::span<const EhSectionLayout>(&one, 1)));
   }
-  encoded.map = shifted_map(body, code, static_cast<uint32_t>(shift));
-  return encoded;
+  shifted_map(body, code, static_cast<uint32_t>(shift), encoded.map);
+  return ok();
 }
 
 }  // namespace cil::il

@@ -19,8 +19,8 @@ namespace cil::il {
 
 /// `body` (whose targets check_targets accepted) with `entry` first and max stack `max_stack`;
 /// `code` is its decoded code, for the map. rewrite_body has checked that `entry` does not branch
-/// (its displacements would be written as they are).
-Expected<EncodedBody> prepend_code(const MethodBody& body, const DecodedCode& code, std::span<const Instr> entry,
-                                   uint16_t max_stack);
+/// (its displacements would be written as they are). `out`'s buffers are reused.
+Status prepend_code(const MethodBody& body, const DecodedCode& code, std::span<const Instr> entry, uint16_t max_stack,
+                    EncodedBody& out);
 
 }  // namespace cil::il

@@ -3,9 +3,8 @@
 
 namespace cil::il {
 
-std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment) {
-  std::vector<Instr> probe;
-  probe.reserve(5);
+void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe) {
+  probe.clear();
   if (counter.array_field) {
     probe.push_back(body.make(Op::Ldsfld, counter.array_field));
     probe.push_back(body.ldc_i4(static_cast<int32_t>(counter.slot)));
@@ -16,6 +15,12 @@ std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md:
   }
   probe.push_back(body.make(Op::Call, increment));
   probe.push_back(body.make(Op::Pop));
+}
+
+std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment) {
+  std::vector<Instr> probe;
+  probe.reserve(5);
+  counter_probe(body, counter, increment, probe);
   return probe;
 }
 

@@ -29,31 +29,40 @@ std::vector<Instr> adopt(BodyModel& model, std::span<const Instr> code) {
   return out;
 }
 
-Expected<EncodedBody> edit_and_encode(BodyModel& model, const BodyEdit& edit) {
+Status edit_and_encode(BodyModel& model, const BodyEdit& edit, EncodedBody& out) {
   if (!edit.entry_code.empty()) {
     insert_code(model, 0, adopt(model, edit.entry_code));
     model.max_stack = std::max(model.max_stack, edit.entry_max_stack);
   }
   if (edit.edit) CIL_TRY(edit.edit(model));
-  return encode_body(model);
+  return encode_body_into(model, out);
 }
 
 }  // namespace
 
-Expected<EncodedBody> rewrite_body(const MethodBody& body, const DecodedCode& code, const BodyEdit& edit, RewritePath path) {
+Status rewrite_body_into(const MethodBody& body, const DecodedCode& code, const BodyEdit& edit, EncodedBody& out,
+                         RewritePath path) {
   CIL_TRY(check_entry_code(edit.entry_code));
   if (path == RewritePath::Fastest && !edit.entry_code.empty() && !edit.edit) {
     CIL_TRY(check_targets(body, code));
-    return prepend_code(body, code, edit.entry_code, std::max(body.max_stack, edit.entry_max_stack));
+    return prepend_code(body, code, edit.entry_code, std::max(body.max_stack, edit.entry_max_stack), out);
   }
   BodyModel model = CIL_TRY(BodyModel::from(body, code));
-  return edit_and_encode(model, edit);
+  return edit_and_encode(model, edit, out);
+}
+
+Expected<EncodedBody> rewrite_body(const MethodBody& body, const DecodedCode& code, const BodyEdit& edit, RewritePath path) {
+  EncodedBody out;
+  CIL_TRY(rewrite_body_into(body, code, edit, out, path));
+  return out;
 }
 
 Expected<EncodedBody> rewrite_body(BodyModel model, const BodyEdit& edit) {
   CIL_TRY(check_entry_code(edit.entry_code));
   model.edited = true;
-  return edit_and_encode(model, edit);
+  EncodedBody out;
+  CIL_TRY(edit_and_encode(model, edit, out));
+  return out;
 }
 
 }  // namespace cil::il

@@ -41,6 +41,9 @@ enum class RewritePath {
 /// whichever path), or when the edit fails.
 Expected<EncodedBody> rewrite_body(const MethodBody& body, const DecodedCode& code, const BodyEdit& edit,
                                    RewritePath path = RewritePath::Fastest);
+/// The same into `out`, whose buffers are reused (for loops over many bodies).
+Status rewrite_body_into(const MethodBody& body, const DecodedCode& code, const BodyEdit& edit, EncodedBody& out,
+                         RewritePath path = RewritePath::Fastest);
 
 /// A body the tool writes from scratch (the helpers' methods), built as `model` and then edited
 /// by `edit`. Its map is empty: it had no original instructions.
