@@ -61,7 +61,8 @@ class OffsetMap {
   uint32_t old_code_size() const { return entries_.empty() ? 0 : entries_.back().old_offset; }
   /// Size of the rewritten code.
   uint32_t new_code_size() const { return new_code_size_; }
-  /// New offset of the original end boundary: where the original code's last instruction ends.
+  /// New offset of the original end boundary: where the original code now ends, before any
+  /// block appended after it (wrap mode's handlers and exit block start there).
   uint32_t new_end_of_original() const { return entries_.empty() ? 0 : entries_.back().new_offset; }
 
   /// New offset of the original instruction that started at `old_offset` (or of the end boundary
