@@ -108,8 +108,8 @@ void check_edited(const MethodBody& body, const DecodedCode& code, BodyModel mod
                    fmt::format("edited: offset map entry {}", i));
   }
   uint32_t nops_start = at < out.size() ? out[at].offset : again.body.code_size;
-  CIL_FUZZ_CHECK(map.inserted().size() == 1 && map.inserted()[0] == OffsetMap::Range{nops_start, nops_start + uint32_t(pad)},
-                 "edited: inserted range");
+  OffsetMap::Range inserted{nops_start, nops_start + static_cast<uint32_t>(pad)};
+  CIL_FUZZ_CHECK(map.inserted().size() == 1 && map.inserted()[0] == inserted, "edited: inserted range");
   for (size_t i = 0; i < n; ++i) {
     const Instruction& x = code.instructions[i];
     const Instruction& y = out[i < at ? i : i + pad];
