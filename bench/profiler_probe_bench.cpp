@@ -1,5 +1,5 @@
-// The runtime profiler's rewrite, without the runtime: add_entry_probe (parse, decode, model,
-// probe, encode) on every IL body of System.Private.CoreLib, one body per iteration, as the
+// The runtime profiler's rewrite, without the runtime: add_entry_probe (parse, decode, probe,
+// il::rewrite_body) on every IL body of System.Private.CoreLib, one body per iteration, as the
 // profiler does it for each JIT-compiled method. The time per method, next to the profiler's own
 // per-callback timings (CIL_INSTRUMENT_STATS, see bench/README.md), separates the engine from
 // the runtime's part (GetILFunctionBody, names, metadata, SetILFunctionBody).
@@ -41,7 +41,7 @@ void BM_ProfilerProbeRewrite(benchmark::State& state) {
   size_t next = 0;
   int64_t failed = 0;
   for (auto _ : state) {
-    auto bytes = profiler::add_entry_probe(b.bodies[next], 0x00007F0000001000ull, 0x0A000001, 1);
+    auto bytes = profiler::add_entry_probe(b.bodies[next], profiler::native_counter(0x00007F0000001000ull), 0x0A000001, 1);
     if (!bytes) ++failed;
     benchmark::DoNotOptimize(bytes);
     if (++next == b.bodies.size()) next = 0;

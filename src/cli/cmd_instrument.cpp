@@ -52,6 +52,19 @@ std::optional<il::Mode> parse_mode(const std::string& name) {
   return std::nullopt;
 }
 
+/// Methods without IL to rewrite are counted by reason; the others (native or OPTIL code, bodies
+/// that could not be read or rewritten) are counted as "could not be rewritten" and each listed.
+bool counted_by_reason(il::SkipReason reason) {
+  switch (reason) {
+    case il::SkipReason::RuntimeImplemented:
+    case il::SkipReason::Abstract:
+    case il::SkipReason::PInvoke:
+    case il::SkipReason::InternalCall:
+    case il::SkipReason::Extern: return true;
+    default: return false;
+  }
+}
+
 std::optional<uint32_t> parse_rva(const std::string& text) {
   try {
     size_t used = 0;
@@ -181,17 +194,17 @@ int run_instrument(int argc, char** argv) {
   size_t malformed = 0;
   const il::SkippedMethod* first = nullptr;
   for (const auto& s : report->skipped) {
-    if (!s.malformed) continue;
+    if (!s.malformed()) continue;
     if (malformed++ == 0) first = &s;
   }
   if (first)
     print_warning(input, fmt::format("{} method bod{} could not be read and {} left as in the input; the first: 0x{:08X} {}: {}",
                                      malformed, malformed == 1 ? "y" : "ies", malformed == 1 ? "was" : "were",
                                      md::make_token(md::TableId::MethodDef, first->rid),
-                                     md::clip_text(first->name, md::kMaxQuotedText), first->reason));
+                                     md::clip_text(first->name, md::kMaxQuotedText), first->text()));
 
   std::map<std::string, uint32_t> reasons;
-  for (const auto& s : report->skipped) ++reasons[s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0 ? s.reason : "could not be rewritten"];
+  for (const auto& s : report->skipped) ++reasons[counted_by_reason(s.reason) ? std::string(s.text()) : "could not be rewritten"];
   std::string out;
   if (args.count("json")) {
     JsonWriter j;
@@ -215,7 +228,7 @@ int run_instrument(int argc, char** argv) {
       j.begin_object(true);
       j.key("token").value(fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, s.rid)));
       j.key("name").value(s.name);
-      j.key("reason").value(s.reason);
+      j.key("reason").value(s.text());
       j.end_object();
     }
     j.end_array();
@@ -233,9 +246,9 @@ int run_instrument(int argc, char** argv) {
     out += report->skipped.empty() ? "\n" : ":\n";
     for (const auto& [reason, n] : reasons) out += fmt::format("  {:>6}  {}\n", n, printable(reason));
     for (const auto& s : report->skipped) {
-      if (s.reason.rfind("no body", 0) == 0 || s.reason.rfind("runtime", 0) == 0) continue;
+      if (counted_by_reason(s.reason)) continue;
       out += fmt::format("          0x{:08X} {}: {}\n", md::make_token(md::TableId::MethodDef, s.rid), printable(s.name),
-                         printable(s.reason));
+                         printable(s.text()));
     }
     if (report->excluded) out += fmt::format("excluded by the filters: {}\n", report->excluded);
   }

@@ -3,17 +3,12 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
+#include "il/target_check.h"
 
 namespace cil::il {
 
-namespace {
-
-Error model_error(std::string message) { return make_error(ErrorKind::Format, "method body", std::move(message)); }
-
-}  // namespace
-
 Expected<BodyModel> BodyModel::from(const MethodBody& body, const DecodedCode& code) {
+  const auto& ins = code.instructions;
   BodyModel m;
   m.max_stack = body.max_stack;
   m.local_sig_token = body.local_sig_token;
@@ -22,59 +17,40 @@ Expected<BodyModel> BodyModel::from(const MethodBody& body, const DecodedCode& c
   m.original.fat_flags = body.fat_flags;
   m.original.header_size = body.header_size;
   m.original.sections = body.sections;
-
-  const auto& ins = code.instructions;
-  // offset -> instruction index; offsets are ascending, so binary search resolves a target.
-  auto label_at = [&](int64_t offset) -> Expected<uint32_t> {
-    if (offset == static_cast<int64_t>(body.code_size)) return kEndLabel;
-    auto it = std::lower_bound(ins.begin(), ins.end(), offset,
-                               [](const Instruction& in, int64_t off) { return int64_t{in.offset} < off; });
-    if (it == ins.end() || int64_t{it->offset} != offset)
-      return model_error(fmt::format("offset {:#x} is not the start of an instruction", offset));
-    return static_cast<uint32_t>(it - ins.begin());
-  };
-
+  m.original.boundaries.reserve(ins.size() + 1);
   m.instrs.reserve(ins.size());
   for (size_t i = 0; i < ins.size(); ++i) {
     const Instruction& in = ins[i];
+    m.original.boundaries.push_back(in.offset);
     Instr x;
     x.id = static_cast<uint32_t>(i);
     x.op = in.op;
-    x.value = in.value;
     Operand kind = in.info().operand;
-    if (is_branch_operand(kind)) {
-      auto t = label_at(in.value);
-      if (!t) return model_error(fmt::format("branch at IL_{:04x}: {}", in.offset, t.error().message));
-      x.target = *t;
-      x.value = 0;
-    } else if (kind == Operand::Switch) {
-      x.value = 0;
-      for (int64_t target : code.targets_of(in)) {
-        auto t = label_at(target);
-        if (!t) return model_error(fmt::format("switch at IL_{:04x}: {}", in.offset, t.error().message));
-        x.targets.push_back(*t);
-      }
-    }
+    if (kind == Operand::Switch) x.targets.resize(in.count);
+    else if (!is_branch_operand(kind)) x.value = in.value;
     m.instrs.push_back(std::move(x));
   }
+  m.original.boundaries.push_back(body.code_size);
   m.next_id_ = static_cast<uint32_t>(ins.size());
-
-  for (const auto& c : body.clauses) {
-    EhRegion r;
-    r.kind = c.kind;
-    r.class_token = c.class_token;
-    auto label = [&](int64_t offset, const char* what) -> Expected<uint32_t> {
-      auto l = label_at(offset);
-      if (!l) return model_error(fmt::format("exception clause {}: {}", what, l.error().message));
-      return *l;
-    };
-    r.try_start = CIL_TRY(label(c.try_offset, "try start"));
-    r.try_end = CIL_TRY(label(int64_t{c.try_offset} + c.try_length, "try end"));
-    r.handler_start = CIL_TRY(label(c.handler_offset, "handler start"));
-    r.handler_end = CIL_TRY(label(int64_t{c.handler_offset} + c.handler_length, "handler end"));
-    if (c.kind == ClauseKind::Filter) r.filter_start = CIL_TRY(label(c.filter_offset, "filter start"));
-    m.clauses.push_back(r);
+  m.clauses.resize(body.clauses.size());
+  for (size_t k = 0; k < body.clauses.size(); ++k) {
+    m.clauses[k].kind = body.clauses[k].kind;
+    m.clauses[k].class_token = body.clauses[k].class_token;
   }
+
+  // Every target becomes the id of the instruction it names (ids are indexes here).
+  CIL_TRY(resolve_targets(body, code, [&](const TargetSite& site, size_t index) {
+    uint32_t label = index == ins.size() ? kEndLabel : static_cast<uint32_t>(index);
+    switch (site.kind) {
+      case TargetSite::Branch: m.instrs[site.owner].target = label; break;
+      case TargetSite::Switch: m.instrs[site.owner].targets[site.slot] = label; break;
+      case TargetSite::TryStart: m.clauses[site.owner].try_start = label; break;
+      case TargetSite::TryEnd: m.clauses[site.owner].try_end = label; break;
+      case TargetSite::HandlerStart: m.clauses[site.owner].handler_start = label; break;
+      case TargetSite::HandlerEnd: m.clauses[site.owner].handler_end = label; break;
+      case TargetSite::FilterStart: m.clauses[site.owner].filter_start = label; break;
+    }
+  }));
   return m;
 }
 

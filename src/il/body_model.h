@@ -33,18 +33,23 @@ struct EhRegion {
   uint32_t class_token = 0;
 };
 
-/// How the body was stored, so an unedited body re-encodes to identical bytes.
+/// How the body was stored, so an unedited body re-encodes to identical bytes, and where its
+/// instructions were, so the encoder can say where each went (OffsetMap).
 struct OriginalLayout {
   bool fat = false;
   uint16_t fat_flags = 0;
   uint8_t header_size = 0;
   std::vector<EhSectionLayout> sections;
+  /// The offset of every original instruction (the instruction with id i started at
+  /// boundaries[i]), then the code size. Empty for a body the tool writes from scratch.
+  std::vector<uint32_t> boundaries;
 };
 
 class BodyModel {
  public:
-  /// Builds the model from a parsed body and its decoded code. Fails when a branch or a clause
-  /// boundary does not fall on an instruction boundary.
+  /// Builds the model from a parsed body and its decoded code: the original instructions get
+  /// ids 0 to n-1 in order. Fails (check_targets) when a branch or a clause boundary does not
+  /// fall on an instruction boundary.
   static Expected<BodyModel> from(const MethodBody& body, const DecodedCode& code);
 
   std::vector<Instr> instrs;
@@ -55,6 +60,10 @@ class BodyModel {
   OriginalLayout original;
   /// Set by every edit; an unedited body keeps its original header and EH layout.
   bool edited = false;
+  /// The instruction just past the original code (kEndLabel: the end of the whole code). An
+  /// edit that appends blocks after the original code (wrap_body) points it at the first of
+  /// them, so the original end boundary maps to where the original code now ends.
+  uint32_t end_of_original = kEndLabel;
 
   /// A new instruction with a fresh id.
   Instr make(Op op, int64_t value = 0);

@@ -3,10 +3,9 @@
 
 #include <fmt/format.h>
 
-#include "il/body_encoder.h"
 #include "il/code_builder.h"
 #include "il/probes.h"
-#include "il/rewriter.h"
+#include "il/rewrite.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
 
@@ -125,12 +124,11 @@ Expected<Refs> resolve(md::RuntimeRefs& r) {
   return x;
 }
 
-/// Encodes a helper body (no EH unless given), with its max stack computed.
+/// Writes a helper body (no EH unless given), with its max stack computed.
 Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CallEffects& effects, bool returns_value) {
-  body.edited = true;
   body.max_stack = CIL_TRY(compute_max_stack(body, returns_value, effects));
-  std::vector<uint8_t> bytes = CIL_TRY(encode_body(body));
-  return editor.set_method_body(md::token_rid(method), bytes);
+  EncodedBody encoded = CIL_TRY(rewrite_body(std::move(body), {}));
+  return editor.set_method_body(md::token_rid(method), encoded.bytes);
 }
 
 /// AppendChunk(StringBuilder builder, byte[] chunk, int slot) -> int: appends one JSON object per
@@ -308,26 +306,13 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
 }
 
 Status CountMode::measure_probe(CallEffects& effects) {
-  BodyModel body;
-  CounterRef counter{counts_field_, int64_, 0, 0};
-  body.instrs = counter_probe(body, counter, increment_);
-  body.instrs.push_back(body.make(Op::Ret));
-  probe_max_stack_ = CIL_TRY(compute_max_stack(body, false, effects));
+  probe_max_stack_ = CIL_TRY(il::probe_max_stack(CounterRef{counts_field_, int64_, 0, 0}, increment_, effects));
   return ok();
 }
 
-std::vector<Instr> CountMode::next_probe() const {
-  BodyModel scratch;
-  CounterRef counter{counts_field_, int64_, slots_, 0};
-  return counter_probe(scratch, counter, increment_);
-}
-
-void CountMode::add_probe(BodyModel& body) const {
-  CounterRef counter;
-  counter.array_field = counts_field_;
-  counter.int64_type = int64_;
-  counter.slot = slots_;
-  insert_code(body, 0, counter_probe(body, counter, increment_));
+void CountMode::next_probe(std::vector<Instr>& probe) const {
+  BodyModel scratch;  // only hands out instruction ids, which rewrite_body replaces
+  counter_probe(scratch, CounterRef{counts_field_, int64_, slots_, 0}, increment_, probe);
 }
 
 Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {

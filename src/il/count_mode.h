@@ -22,16 +22,13 @@ class CountMode {
   /// Adds the helper type, its counter field and its method rows to the module being edited.
   static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs);
 
-  /// Inserts the probe for the next counter slot at the entry of `body`, for MethodDef `rid`
-  /// whose full name is `name`. The probe uses no argument and leaves the stack as it found it,
-  /// so it goes first even in constructors. Call commit() once the body is kept.
-  void add_probe(BodyModel& body) const;
-  /// The probe for the next slot, as instructions (for prepend_code, which needs no model).
-  std::vector<Instr> next_probe() const;
+  /// The entry probe for the next counter slot (BodyEdit::entry_code), into `probe` (its storage
+  /// reused from body to body). It uses no argument and leaves the stack as it found it, so it
+  /// goes first even in constructors. Call commit() once the body is kept.
+  void next_probe(std::vector<Instr>& probe) const;
   /// Assigns the slot of the last probe to `rid`. A full chunk of the method table goes into the
   /// new section at once (which can fail).
   Status commit(uint32_t rid, std::string_view name);
-  uint32_t slots() const { return slots_; }
   /// The probe's own stack depth, found by simulating it once. The probe runs at entry on an
   /// empty stack and leaves it empty, so a probed body needs max(its own max stack, this).
   uint16_t probe_max_stack() const { return probe_max_stack_; }
@@ -41,9 +38,6 @@ class CountMode {
   /// Writes the helper's bodies: the class constructor that allocates the counters and hooks
   /// ProcessExit and UnhandledException, and the writer of the counts file.
   Status finish(std::string_view assembly, std::string_view mvid, CallEffects& effects);
-
-  /// TypeDef rid of the helper, so callers do not instrument it.
-  uint32_t helper_type() const { return helper_type_; }
 
  private:
   md::ModuleEditor* editor_ = nullptr;

@@ -5,11 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "il/body_encoder.h"
 #include "il/body_reader.h"
 #include "il/constructor.h"
 #include "il/max_stack.h"
-#include "il/prepend.h"
+#include "il/rewrite.h"
 #include "il/rewriter.h"
 #include "il/trace_mode.h"
 #include "metadata/module_editor.h"
@@ -95,21 +94,21 @@ void adjust_image(const md::Module& m, md::ModuleEditor& editor, std::vector<std
     warnings.push_back("the Authenticode signature was removed (it cannot survive the edit)");
 }
 
-std::string skip_reason(const md::Module& m, uint32_t rid) {
+std::optional<SkipReason> skip_reason(const md::Module& m, uint32_t rid) {
   const auto& t = m.tables();
   uint32_t impl = t.get(TableId::MethodDef, rid, md::col::MethodDef::ImplFlags);
   uint32_t flags = t.get(TableId::MethodDef, rid, md::col::MethodDef::Flags);
   switch (impl & 0x3) {
-    case 1: return "native code";
-    case 2: return "OPTIL code";
-    case 3: return "runtime-implemented (delegate or similar)";
+    case 1: return SkipReason::NativeCode;
+    case 2: return SkipReason::OptilCode;
+    case 3: return SkipReason::RuntimeImplemented;
     default: break;
   }
-  if (t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva) != 0) return "";
-  if (flags & 0x0400) return "no body (abstract)";
-  if (flags & 0x2000) return "no body (P/Invoke)";
-  if (impl & 0x1000) return "no body (internal call)";
-  return "no body (extern)";
+  if (t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva) != 0) return std::nullopt;
+  if (flags & 0x0400) return SkipReason::Abstract;
+  if (flags & 0x2000) return SkipReason::PInvoke;
+  if (impl & 0x1000) return SkipReason::InternalCall;
+  return SkipReason::Extern;
 }
 
 struct MethodShape {
@@ -148,6 +147,21 @@ Status wrap_empty(const md::Module& m, md::ModuleEditor& editor, md::RuntimeRefs
 
 }  // namespace
 
+std::string_view skip_reason_text(SkipReason reason) {
+  switch (reason) {
+    case SkipReason::NativeCode: return "native code";
+    case SkipReason::OptilCode: return "OPTIL code";
+    case SkipReason::RuntimeImplemented: return "runtime-implemented (delegate or similar)";
+    case SkipReason::Abstract: return "no body (abstract)";
+    case SkipReason::PInvoke: return "no body (P/Invoke)";
+    case SkipReason::InternalCall: return "no body (internal call)";
+    case SkipReason::Extern: return "no body (extern)";
+    case SkipReason::Malformed: return "malformed body";
+    case SkipReason::Unsupported: return "could not be rewritten";
+  }
+  return "unknown";
+}
+
 Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptions& options) {
   CIL_TRY(check_supported(m));
   InstrumentReport report;
@@ -174,8 +188,9 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   // hold. Only address space: pages that are never written are never resident.
   editor.reserve_bodies(m.bytes().size() + size_t{t.rows(TableId::MethodDef)} * 96 + 4096);
 
-  DecodedCode decoded;       // buffers reused from body to body
-  std::vector<bool> starts;
+  DecodedCode decoded;  // buffers reused from body to body
+  EncodedBody rewritten;
+  std::vector<Instr> probe;
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
     std::string name = printer.method_name(rid);
     uint32_t rva = t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva);
@@ -186,49 +201,51 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       ++report.excluded;
       continue;
     }
-    std::string reason = skip_reason(m, rid);
-    if (!reason.empty()) {
-      report.skipped.push_back({rid, name, reason});
+    if (std::optional<SkipReason> reason = skip_reason(m, rid)) {
+      report.skipped.push_back({rid, name, *reason, {}});
       continue;
     }
     auto rewrite = [&]() -> Status {
       MethodBody body = CIL_TRY(read_body(m, rid));
-      DecodedCode& code = decoded;
-      CIL_TRY(decode_code_into(body.code, body.code_file_offset, code));
-      if (options.mode == Mode::Count) {
-        // Only a prologue: the engine splices it in without building the model. The probe is
-        // stack-neutral and runs on an empty stack, so no path gets deeper than the original's
-        // deepest or the probe's own: the bound needs no new simulation.
-        CIL_TRY(check_targets(body, code, starts));
-        std::vector<Instr> probe = count->next_probe();
-        uint16_t max_stack = std::max(body.max_stack, count->probe_max_stack());
-        std::vector<uint8_t> bytes = CIL_TRY(prepend_code(body, probe, max_stack));
-        return editor.set_method_body(rid, bytes);
-      }
-      BodyModel model = CIL_TRY(BodyModel::from(body, code));
+      CIL_TRY(decode_code_into(body.code, body.code_file_offset, decoded));
+      BodyEdit edit;
       switch (options.mode) {
-        case Mode::Count: break;  // handled above
+        case Mode::Count:
+          // Only a prologue, which the engine splices in without building the model. The probe
+          // is stack-neutral and runs on an empty stack, so no path gets deeper than the
+          // original's deepest or the probe's own: the bound needs no new simulation.
+          count->next_probe(probe);
+          edit.entry_code = probe;
+          edit.entry_max_stack = count->probe_max_stack();
+          break;
         case Mode::Noop: break;
-        case Mode::Wrap: {
-          MethodShape shape = CIL_TRY(method_shape(m, rid));
-          CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape));
-          model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+        case Mode::Wrap:
+          edit.edit = [&](BodyModel& model) -> Status {
+            MethodShape shape = CIL_TRY(method_shape(m, rid));
+            CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape));
+            model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+            return ok();
+          };
           break;
-        }
-        case Mode::Trace: {
-          MethodShape shape = CIL_TRY(method_shape(m, rid));
-          CIL_TRY(trace->instrument(rid, name, model));
-          model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+        case Mode::Trace:
+          edit.edit = [&](BodyModel& model) -> Status {
+            MethodShape shape = CIL_TRY(method_shape(m, rid));
+            CIL_TRY(trace->instrument(rid, name, model));
+            model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
+            return ok();
+          };
           break;
-        }
       }
-      std::vector<uint8_t> bytes = CIL_TRY(encode_body(model));
-      return editor.set_method_body(rid, bytes);
+      CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
+      CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
+      if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
+      return ok();
     };
     Status status = rewrite();
     if (!status) {
       ErrorKind kind = status.error().kind;
-      report.skipped.push_back({rid, name, status.error().to_string(), kind == ErrorKind::Format || kind == ErrorKind::Limit});
+      bool malformed = kind == ErrorKind::Format || kind == ErrorKind::Limit;
+      report.skipped.push_back({rid, name, malformed ? SkipReason::Malformed : SkipReason::Unsupported, status.error().to_string()});
       continue;
     }
     if (count) CIL_TRY(count->commit(rid, name));

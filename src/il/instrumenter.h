@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "il/count_mode.h"
 #include "il/hook_contract.h"
+#include "il/offset_map.h"
 #include "metadata/module.h"
 #include "metadata/module_editor.h"
 #include "metadata/name_pattern.h"
@@ -31,13 +34,36 @@ struct InstrumentOptions {
   /// set_section_sink); without one they are held until the output is returned.
   pe::SectionSink* sink = nullptr;
   size_t sink_chunk = md::ModuleEditor::kSinkChunk;
+  /// Called with the offset map of every body rewritten (in token order), for what must follow
+  /// the code: sequence points, scopes, coverage. Bodies whose rewrite failed are not reported.
+  std::function<void(uint32_t rid, const OffsetMap& map)> on_rewritten;
 };
+
+/// Why a selected method was not instrumented.
+enum class SkipReason : uint8_t {
+  NativeCode,          ///< code type Native (II.23.1.11)
+  OptilCode,           ///< code type OPTIL
+  RuntimeImplemented,  ///< code type Runtime (delegates and the like)
+  Abstract,            ///< no body: abstract
+  PInvoke,             ///< no body: P/Invoke
+  InternalCall,        ///< no body: internal call
+  Extern,              ///< no body, for no other reason
+  Malformed,           ///< the body could not be read or is over a cap: kept as in the input
+  Unsupported,         ///< a body the engine cannot rewrite in this mode (jmp under wrap...)
+};
+
+/// The text shown for a reason without details: "native code", "no body (abstract)"...
+std::string_view skip_reason_text(SkipReason reason);
 
 struct SkippedMethod {
   uint32_t rid = 0;
   std::string name;
-  std::string reason;
-  bool malformed = false;  ///< the body could not be read or is over a cap: kept as in the input
+  SkipReason reason = SkipReason::Unsupported;
+  std::string detail;  ///< Malformed and Unsupported: the error, naming where and why
+
+  /// What the summary shows: the detail when there is one, else the reason's text.
+  std::string_view text() const { return detail.empty() ? skip_reason_text(reason) : std::string_view(detail); }
+  bool malformed() const { return reason == SkipReason::Malformed; }
 };
 
 struct InstrumentReport {

@@ -26,18 +26,6 @@ uint8_t operand_size(Operand operand) {
 
 bool is_branch_operand(Operand operand) { return operand == Operand::ShortBr || operand == Operand::Br; }
 
-bool is_token_operand(Operand operand) {
-  switch (operand) {
-    case Operand::Method:
-    case Operand::Field:
-    case Operand::Type:
-    case Operand::String:
-    case Operand::Sig:
-    case Operand::Tok: return true;
-    default: return false;
-  }
-}
-
 Op long_branch_form(Op op) {
   int16_t other = kTables.branch_pair[static_cast<size_t>(op)];
   return op_info(op).operand == Operand::ShortBr && other >= 0 ? static_cast<Op>(other) : op;

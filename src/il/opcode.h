@@ -115,7 +115,6 @@ inline std::optional<Op> op_from_fe_byte(uint8_t byte) {
 /// Bytes of the operand (for Switch, the size of the count only).
 uint8_t operand_size(Operand operand);
 bool is_branch_operand(Operand operand);
-bool is_token_operand(Operand operand);
 
 /// The long form of a short branch (br.s -> br) and the reverse; identity otherwise.
 Op long_branch_form(Op op);

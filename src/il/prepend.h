@@ -1,14 +1,15 @@
-// The engine's fast path for the commonest rewrite: straight-line code at method entry. The
-// original instructions keep their bytes (branch displacements are relative, and both ends of
-// every branch move together), exception clauses shift, and the header and EH sections are
-// chosen by the same rules as encode_body — so the result is byte-identical to inserting the
-// code into the BodyModel at index 0 and encoding, without building the model.
+// The entry fast path behind rewrite_body: straight-line code spliced in front of an undecoded
+// body without building the model. The original instructions keep their bytes (branch
+// displacements are relative, and both ends of every branch move together), exception clauses
+// shift, and the header and EH section are written by the encoder's own rules (body_writer.h),
+// so the bytes and the map equal those of inserting the code into the BodyModel at index 0 and
+// encoding it (the roundtrip test checks this on every body of the framework and the fixtures).
 #pragma once
 
 #include <cstdint>
 #include <span>
-#include <vector>
 
+#include "il/body_encoder.h"
 #include "il/body_model.h"
 #include "il/instruction.h"
 #include "il/method_body.h"
@@ -16,13 +17,10 @@
 
 namespace cil::il {
 
-/// Checks what BodyModel::from checks: every branch, switch and clause boundary falls on an
-/// instruction boundary (or the end of the code).
-Status check_targets(const MethodBody& body, const DecodedCode& code);
-/// The same with a buffer of the caller's, reused across calls.
-Status check_targets(const MethodBody& body, const DecodedCode& code, std::vector<bool>& starts);
-
-/// `body` with `code` (no branches, no switches) inserted at entry and max stack `max_stack`.
-Expected<std::vector<uint8_t>> prepend_code(const MethodBody& body, std::span<const Instr> code, uint16_t max_stack);
+/// `body` (whose targets check_targets accepted) with `entry` first and max stack `max_stack`;
+/// `code` is its decoded code, for the map. rewrite_body has checked that `entry` does not branch
+/// (its displacements would be written as they are). `out`'s buffers are reused.
+Status prepend_code(const MethodBody& body, const DecodedCode& code, std::span<const Instr> entry, uint16_t max_stack,
+                    EncodedBody& out);
 
 }  // namespace cil::il

@@ -1,11 +1,10 @@
-// The entry probe of count mode, offline and at run time.
+// The entry probe of count mode, offline and at run time, and its stack depth.
 #include "il/probes.h"
 
 namespace cil::il {
 
-std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment) {
-  std::vector<Instr> probe;
-  probe.reserve(5);
+void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe) {
+  probe.clear();
   if (counter.array_field) {
     probe.push_back(body.make(Op::Ldsfld, counter.array_field));
     probe.push_back(body.ldc_i4(static_cast<int32_t>(counter.slot)));
@@ -16,7 +15,20 @@ std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md:
   }
   probe.push_back(body.make(Op::Call, increment));
   probe.push_back(body.make(Op::Pop));
+}
+
+std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment) {
+  std::vector<Instr> probe;
+  probe.reserve(5);
+  counter_probe(body, counter, increment, probe);
   return probe;
+}
+
+Expected<uint16_t> probe_max_stack(const CounterRef& counter, md::Token increment, CallEffects& effects) {
+  BodyModel body;
+  body.instrs = counter_probe(body, counter, increment);
+  body.instrs.push_back(body.make(Op::Ret));
+  return compute_max_stack(body, false, effects);
 }
 
 }  // namespace cil::il

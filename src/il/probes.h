@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "il/body_model.h"
+#include "il/max_stack.h"
 #include "metadata/schema.h"
 
 namespace cil::il {
@@ -27,5 +28,13 @@ struct CounterRef {
 /// included. A native counter is passed as `native int` where a byref is expected: unverifiable
 /// but valid (III.1.1.5.2), and the runtime's own instrumentation does the same.
 std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment);
+/// The same into `probe`, which is cleared first (a loop over many bodies reuses its storage).
+void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe);
+
+/// The probe's own stack depth, found by simulating it (`effects` reads Increment's signature).
+/// It runs at entry on an empty stack and leaves it empty, so a probed body needs max(its own
+/// max stack, this): offline count mode and the profiler both pass it as
+/// BodyEdit::entry_max_stack.
+Expected<uint16_t> probe_max_stack(const CounterRef& counter, md::Token increment, CallEffects& effects);
 
 }  // namespace cil::il

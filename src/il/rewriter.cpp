@@ -125,11 +125,13 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
   }
   instrs = std::move(rewritten);
 
-  // Clauses that ended at the end of the code now end where the new handlers begin.
+  // Clauses that ended at the end of the code now end where the new handlers begin, and so does
+  // the original code.
   for (auto& c : body.clauses) {
     for (uint32_t* label : {&c.try_end, &c.handler_end})
       if (*label == kEndLabel) *label = catch_id;
   }
+  if (body.end_of_original == kEndLabel) body.end_of_original = catch_id;
   instrs.insert(instrs.end(), catch_block.begin(), catch_block.end());
   instrs.insert(instrs.end(), finally_block.begin(), finally_block.end());
   instrs.insert(instrs.end(), exit_block.begin(), exit_block.end());

@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
-#include "il/body_encoder.h"
 #include "il/code_builder.h"
 #include "il/constructor.h"
+#include "il/rewrite.h"
 #include "il/rewriter.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
@@ -154,10 +154,9 @@ Status TraceMode::finish(CallEffects& effects) {
   c.emit(Op::Stsfld, guard_field_);
   c.emit(Op::Ret);
   body.instrs = c.take();
-  body.edited = true;
   body.max_stack = CIL_TRY(compute_max_stack(body, false, effects));
-  std::vector<uint8_t> bytes = CIL_TRY(encode_body(body));
-  return editor_->set_method_body(md::token_rid(cctor_), bytes);
+  EncodedBody encoded = CIL_TRY(rewrite_body(std::move(body), {}));
+  return editor_->set_method_body(md::token_rid(cctor_), encoded.bytes);
 }
 
 bool TraceMode::is_byref_like(Token type) {

@@ -131,7 +131,7 @@ Status CountProfiler::set_up(CountModule& state) {
     state.increment = CIL_TRY(state.sink->member_ref(type, "Increment", kIncrementSig));
   }
   il::CallEffects effects(*state.sink);
-  state.probe_depth = CIL_TRY(probe_max_stack(state.increment, effects));
+  state.probe_depth = CIL_TRY(il::probe_max_stack(native_counter(0), state.increment, effects));
   return ok();
 }
 
@@ -142,8 +142,10 @@ Status CountProfiler::instrument(CountModule& state, mdMethodDef token) {
   if (HRESULT hr = info()->GetILFunctionBody(module, token, &header, &size); FAILED(hr) || !header)
     return com_error("GetILFunctionBody", hr);
   int64_t* counter = counters_.allocate();
-  std::vector<uint8_t> body = CIL_TRY(add_entry_probe(std::span<const uint8_t>(header, size),
-                                                      reinterpret_cast<uint64_t>(counter), state.increment, state.probe_depth));
+  il::EncodedBody rewritten = CIL_TRY(add_entry_probe(std::span<const uint8_t>(header, size),
+                                                      native_counter(reinterpret_cast<uint64_t>(counter)), state.increment,
+                                                      state.probe_depth));
+  const std::vector<uint8_t>& body = rewritten.bytes;
   // The runtime keeps this memory as the method's IL for good (it is never freed).
   void* memory = state.allocator->Alloc(static_cast<ULONG>(body.size()));
   if (!memory) return make_error(ErrorKind::Io, "IMethodMalloc", fmt::format("cannot allocate {} bytes", body.size()));

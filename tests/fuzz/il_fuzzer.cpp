@@ -3,7 +3,9 @@
 // code, one byte for how many nops, then the body. Aborts on any mismatch:
 //  - unedited: decode, model, encode, decode again gives the same instructions and clauses;
 //  - edited (nops inserted before one instruction): every original instruction, branch target
-//    and clause boundary is found again, moved by the insertion; short branches may widen.
+//    and clause boundary is found again, moved by the insertion, where the offset map says;
+//    short branches may widen;
+//  - at entry, the fast path of rewrite_body gives the model's bytes and map.
 #include <algorithm>
 #include <string>
 
@@ -14,6 +16,7 @@
 #include "il/body_model.h"
 #include "il/instruction.h"
 #include "il/method_body.h"
+#include "il/rewrite.h"
 
 namespace {
 
@@ -50,9 +53,11 @@ bool same_clause(const ExceptionClause& a, const ExceptionClause& b) {
 }
 
 void check_unedited(const MethodBody& body, const DecodedCode& code, BodyModel model) {
-  auto bytes = encode_body(model);
-  CIL_FUZZ_CHECK(bytes, "unedited body does not encode: " + bytes.error().to_string());
-  Decoded again = reread(*bytes, "unedited");
+  auto encoded = encode_body(model);
+  CIL_FUZZ_CHECK(encoded, "unedited body does not encode: " + encoded.error().to_string());
+  CIL_FUZZ_CHECK(encoded->map.is_identity(), "unedited: the offset map is not the identity");
+  CIL_FUZZ_CHECK(encoded->map.entries().size() == code.instructions.size() + 1, "unedited: offset map size");
+  Decoded again = reread(encoded->bytes, "unedited");
   check_header(body, again.body, "unedited: header differs");
   CIL_FUZZ_CHECK(body.fat == again.body.fat, "unedited: tiny/fat changed");
   CIL_FUZZ_CHECK(body.code_size == again.body.code_size, "unedited: code size changed");
@@ -75,9 +80,9 @@ void check_edited(const MethodBody& body, const DecodedCode& code, BodyModel mod
   for (size_t i = 0; i < pad; ++i) nops.push_back(model.make(Op::Nop));
   model.instrs.insert(model.instrs.begin() + static_cast<ptrdiff_t>(at), nops.begin(), nops.end());
   model.edited = true;
-  auto bytes = encode_body(model);
-  CIL_FUZZ_CHECK(bytes, "edited body does not encode: " + bytes.error().to_string());
-  Decoded again = reread(*bytes, "edited");
+  auto encoded = encode_body(model);
+  CIL_FUZZ_CHECK(encoded, "edited body does not encode: " + encoded.error().to_string());
+  Decoded again = reread(encoded->bytes, "edited");
   check_header(body, again.body, "edited: header differs");
   const auto& out = again.code.instructions;
   CIL_FUZZ_CHECK(out.size() == n + pad, "edited: instruction count");
@@ -95,6 +100,16 @@ void check_edited(const MethodBody& body, const DecodedCode& code, BodyModel mod
     return static_cast<size_t>(it - code.instructions.begin());
   };
   for (size_t i = 0; i < pad; ++i) CIL_FUZZ_CHECK(out[at + i].op == Op::Nop, "edited: inserted code changed");
+  const OffsetMap& map = encoded->map;
+  CIL_FUZZ_CHECK(map.entries().size() == n + 1 && map.new_code_size() == again.body.code_size, "edited: offset map size");
+  for (size_t i = 0; i <= n; ++i) {
+    uint32_t old_offset = i < n ? code.instructions[i].offset : body.code_size;
+    CIL_FUZZ_CHECK(map.entries()[i].old_offset == old_offset && map.find(old_offset) == std::optional<uint32_t>(moved(i)),
+                   fmt::format("edited: offset map entry {}", i));
+  }
+  uint32_t nops_start = at < out.size() ? out[at].offset : again.body.code_size;
+  OffsetMap::Range inserted{nops_start, nops_start + static_cast<uint32_t>(pad)};
+  CIL_FUZZ_CHECK(map.inserted().size() == 1 && map.inserted()[0] == inserted, "edited: inserted range");
   for (size_t i = 0; i < n; ++i) {
     const Instruction& x = code.instructions[i];
     const Instruction& y = out[i < at ? i : i + pad];
@@ -125,6 +140,24 @@ void check_edited(const MethodBody& body, const DecodedCode& code, BodyModel mod
   }
 }
 
+void check_fast_path(const MethodBody& body, const DecodedCode& code, size_t pad) {
+  BodyModel scratch;
+  std::vector<Instr> entry;
+  for (size_t i = 0; i < pad; ++i) entry.push_back(scratch.make(Op::Nop));
+  BodyEdit edit;
+  edit.entry_code = entry;
+  edit.entry_max_stack = 1;
+  auto fast = rewrite_body(body, code, edit, RewritePath::Fastest);
+  auto model = rewrite_body(body, code, edit, RewritePath::Model);
+  CIL_FUZZ_CHECK(fast.has_value() == model.has_value(), "fast path: one path failed, the other did not");
+  if (!fast) {
+    CIL_FUZZ_CHECK(fast.error().to_string() == model.error().to_string(), "fast path: another error than the model's");
+    return;
+  }
+  CIL_FUZZ_CHECK(fast->bytes == model->bytes, "fast path: bytes differ from the model's");
+  CIL_FUZZ_CHECK(fast->map == model->map, "fast path: offset map differs from the model's");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -142,5 +175,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!model) return 0;
   check_unedited(*body, *code, *model);
   check_edited(*body, *code, std::move(*model), at, pad);
+  check_fast_path(*body, *code, pad);
   return 0;
 }

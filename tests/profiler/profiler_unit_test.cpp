@@ -1,5 +1,6 @@
 // Unit tests of the profiler's parts that need no runtime: configuration, value text,
-// statistics, the CLSID, and the count probe through the engine on real method bodies.
+// statistics, the CLSID, and the count probe through the engine on real method bodies, against
+// offline count mode's.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,7 +16,10 @@
 #include "il/body_model.h"
 #include "il/body_reader.h"
 #include "il/instruction.h"
+#include "il/instrumenter.h"
 #include "il/method_body.h"
+#include "il/offset_map.h"
+#include "il/probes.h"
 #include "metadata/module.h"
 #include "metadata/signature.h"
 #include "profiler/arg_text.h"
@@ -218,10 +222,12 @@ TEST(ProfilerClsid, TextMatchesGuid) {
 
 namespace {
 
-/// Just enough of a MetadataSink for the probe: Interlocked.Increment's signature.
+/// Just enough of a MetadataSink for the probe: Interlocked.Increment's signature, under
+/// `increment`.
 class IncrementSink final : public md::MetadataSink {
  public:
   static constexpr md::Token kIncrement = 0x0A000099;
+  explicit IncrementSink(md::Token increment = kIncrement) : increment_(increment) {}
   Expected<md::Token> assembly_ref(const md::AssemblyRefSpec&) override { return refuse(); }
   Expected<md::Token> type_ref(md::Token, std::string_view, std::string_view) override { return refuse(); }
   Expected<md::Token> member_ref(md::Token, std::string_view, std::span<const uint8_t>) override { return refuse(); }
@@ -230,11 +236,12 @@ class IncrementSink final : public md::MetadataSink {
   Expected<md::Token> standalone_sig(std::span<const uint8_t>) override { return refuse(); }
   Expected<md::Token> user_string(std::u16string_view) override { return refuse(); }
   Expected<std::vector<uint8_t>> signature_of(md::Token token) override {
-    if (token == kIncrement) return std::vector<uint8_t>{0x00, 0x01, 0x0A, 0x10, 0x0A};
+    if (token == increment_) return std::vector<uint8_t>{0x00, 0x01, 0x0A, 0x10, 0x0A};
     return refuse();
   }
 
  private:
+  md::Token increment_;
   static Error refuse() { return make_error(ErrorKind::Unsupported, "test sink", "not available"); }
 };
 
@@ -243,9 +250,12 @@ class IncrementSink final : public md::MetadataSink {
 TEST(ProfilerProbe, ProbeDepthIsOne) {
   IncrementSink sink;
   il::CallEffects effects(sink);
-  auto depth = probe_max_stack(IncrementSink::kIncrement, effects);
+  auto depth = il::probe_max_stack(native_counter(0), IncrementSink::kIncrement, effects);
   ASSERT_TRUE(depth) << depth.error().to_string();
   EXPECT_EQ(*depth, 1);
+  auto offline = il::probe_max_stack(il::CounterRef{0x04000001, 0x01000001, 7, 0}, IncrementSink::kIncrement, effects);
+  ASSERT_TRUE(offline) << offline.error().to_string();
+  EXPECT_EQ(*offline, 2);  // ldsfld, ldc.i4
 }
 
 // Every IL body of the fixtures (release and debug C#, hand-written IL with tiny/fat headers,
@@ -265,11 +275,11 @@ TEST(ProfilerProbe, EveryFixtureBody) {
       auto original = il::read_body(m, rid);
       ASSERT_TRUE(original);
       std::span<const uint8_t> bytes = m.bytes().subspan(original->file_offset, original->total_size);
-      auto rewritten = add_entry_probe(bytes, kCounter, IncrementSink::kIncrement, 1);
+      auto rewritten = add_entry_probe(bytes, native_counter(kCounter), IncrementSink::kIncrement, 1);
       ASSERT_TRUE(rewritten) << name << " rid " << rid << ": " << rewritten.error().to_string();
-      auto body = il::parse_method_body(ByteReader(*rewritten, 0, "rewritten body"));
+      auto body = il::parse_method_body(ByteReader(rewritten->bytes, 0, "rewritten body"));
       ASSERT_TRUE(body) << body.error().to_string();
-      EXPECT_EQ(body->total_size, rewritten->size());
+      EXPECT_EQ(body->total_size, rewritten->bytes.size());
       auto code = il::decode_code(body->code, 0);
       auto old_code = il::decode_code(original->code, 0);
       ASSERT_TRUE(code && old_code);
@@ -300,4 +310,117 @@ TEST(ProfilerProbe, EveryFixtureBody) {
     }
   }
   EXPECT_GT(bodies, 300u);
+}
+
+namespace {
+
+/// Bytes of the probe at the start of a body (its first `count` instructions).
+uint32_t probe_size(const il::MethodBody& body, const il::DecodedCode& code, size_t count) {
+  return count < code.instructions.size() ? code.instructions[count].offset : body.code_size;
+}
+
+}  // namespace
+
+// Offline count mode (il::instrument) and the profiler give every fixture body the same bytes and
+// the same offset map when the probe names the same counter: the profiler gets the original body
+// as GetILFunctionBody hands it over, the counter of the slot offline count mode gave the method,
+// and that probe's depth. With the profiler's own counter (a native address: ldc.i8 + conv.u in
+// place of ldsfld + ldc.i4 + ldelema) the difference is exactly the probe: the original code has
+// the same bytes after it, every map entry and clause moves by the difference of the two probes'
+// sizes, and the header follows the encoder's rules for the new size and depth.
+TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
+  constexpr uint64_t kCounter = 0x00007F1122334450ull;
+  size_t files = 0, bodies = 0;
+  for (const auto& file : std::filesystem::recursive_directory_iterator(std::string(CIL_TESTDATA_DIR) + "/bin")) {
+    std::string ext = file.path().extension().string();
+    if (!file.is_regular_file() || (ext != ".dll" && ext != ".exe")) continue;
+    std::string name = file.path().string();
+    auto module = md::Module::load(name);
+    ASSERT_TRUE(module) << name << ": " << module.error().to_string();
+    const md::Module& m = **module;
+    std::map<uint32_t, il::OffsetMap> maps;
+    il::InstrumentOptions options;
+    options.mode = il::Mode::Count;
+    options.on_rewritten = [&](uint32_t rid, const il::OffsetMap& map) { maps.emplace(rid, map); };
+    auto report = il::instrument(m, options);
+    ASSERT_TRUE(report) << name << ": " << report.error().to_string();
+    std::vector<uint8_t> image = report->output.flatten();
+    auto out = md::Module::parse(image);
+    ASSERT_TRUE(out) << name << ": " << out.error().to_string();
+    ASSERT_EQ(maps.size(), report->instrumented.size()) << name;
+    ++files;
+    for (size_t slot = 0; slot < report->instrumented.size(); ++slot) {
+      uint32_t rid = report->instrumented[slot];
+      SCOPED_TRACE(fmt::format("{} MethodDef 0x{:08X}", name, md::make_token(md::TableId::MethodDef, rid)));
+      auto original = il::read_body(m, rid);
+      auto probed = il::read_body(**out, rid);
+      ASSERT_TRUE(original && probed);
+      auto probed_code = il::decode_code(probed->code, 0);
+      ASSERT_TRUE(probed_code);
+      const auto& in = probed_code->instructions;
+      ASSERT_GE(in.size(), 5u);
+      ASSERT_EQ(in[0].op, il::Op::Ldsfld);
+      ASSERT_EQ(in[2].op, il::Op::Ldelema);
+      ASSERT_EQ(in[3].op, il::Op::Call);
+      ASSERT_EQ(in[4].op, il::Op::Pop);
+      md::Token increment = static_cast<md::Token>(in[3].value);
+      il::CounterRef counter{static_cast<md::Token>(in[0].value), static_cast<md::Token>(in[2].value),
+                             static_cast<uint32_t>(slot), 0};
+      IncrementSink sink(increment);
+      il::CallEffects effects(sink);
+      auto depth = il::probe_max_stack(counter, increment, effects);
+      ASSERT_TRUE(depth) << depth.error().to_string();
+
+      std::span<const uint8_t> input = m.bytes().subspan(original->file_offset, original->total_size);
+      std::span<const uint8_t> offline = (*out)->bytes().subspan(probed->file_offset, probed->total_size);
+      auto same = add_entry_probe(input, counter, increment, *depth);
+      ASSERT_TRUE(same) << same.error().to_string();
+      EXPECT_TRUE(std::equal(same->bytes.begin(), same->bytes.end(), offline.begin(), offline.end()));
+      const il::OffsetMap& offline_map = maps.at(rid);
+      EXPECT_EQ(same->map, offline_map);
+
+      auto native_depth = il::probe_max_stack(native_counter(kCounter), increment, effects);
+      ASSERT_TRUE(native_depth);
+      auto native = add_entry_probe(input, native_counter(kCounter), increment, *native_depth);
+      ASSERT_TRUE(native) << native.error().to_string();
+      auto native_body = il::parse_method_body(ByteReader(native->bytes, 0, "native-probed body"));
+      ASSERT_TRUE(native_body);
+      auto native_code = il::decode_code(native_body->code, 0);
+      ASSERT_TRUE(native_code);
+      ASSERT_GE(native_code->instructions.size(), 4u);
+      EXPECT_EQ(native_code->instructions[0].op, il::Op::Ldc_I8);
+      EXPECT_EQ(static_cast<uint64_t>(native_code->instructions[0].value), kCounter);
+      uint32_t native_size = probe_size(*native_body, *native_code, 4), offline_size = probe_size(*probed, *probed_code, 5);
+      int64_t delta = int64_t{native_size} - offline_size;
+      EXPECT_TRUE(std::equal(native_body->code.begin() + native_size, native_body->code.end(),
+                             probed->code.begin() + offline_size, probed->code.end()));
+      ASSERT_EQ(native->map.entries().size(), offline_map.entries().size());
+      EXPECT_EQ(int64_t{native->map.new_code_size()}, offline_map.new_code_size() + delta);
+      for (size_t k = 0; k < offline_map.entries().size(); ++k) {
+        EXPECT_EQ(native->map.entries()[k].old_offset, offline_map.entries()[k].old_offset);
+        EXPECT_EQ(int64_t{native->map.entries()[k].new_offset}, offline_map.entries()[k].new_offset + delta);
+      }
+      ASSERT_EQ(native_body->clauses.size(), probed->clauses.size());
+      for (size_t k = 0; k < probed->clauses.size(); ++k) {
+        const il::ExceptionClause &a = native_body->clauses[k], &b = probed->clauses[k];
+        EXPECT_EQ(int64_t{a.try_offset}, b.try_offset + delta);
+        EXPECT_EQ(int64_t{a.handler_offset}, b.handler_offset + delta);
+        EXPECT_EQ(a.try_length, b.try_length);
+        EXPECT_EQ(a.handler_length, b.handler_length);
+        EXPECT_EQ(a.kind, b.kind);
+        if (a.kind == il::ClauseKind::Filter) EXPECT_EQ(int64_t{a.filter_offset}, b.filter_offset + delta);
+        else EXPECT_EQ(a.class_token, b.class_token);
+      }
+      EXPECT_EQ(native_body->local_sig_token, probed->local_sig_token);
+      EXPECT_EQ(native_body->init_locals(), probed->init_locals());
+      uint16_t native_stack = std::max(original->max_stack, *native_depth);
+      bool tiny = native_body->code_size <= il::kTinyMaxCodeSize && native_stack <= il::kTinyMaxStack &&
+                  original->local_sig_token == 0 && original->clauses.empty() && !original->init_locals();
+      EXPECT_EQ(native_body->fat, !tiny);
+      EXPECT_EQ(native_body->max_stack, tiny ? il::kTinyMaxStack : native_stack);
+      ++bodies;
+    }
+  }
+  EXPECT_GE(files, 30u);
+  EXPECT_GT(bodies, 700u);
 }

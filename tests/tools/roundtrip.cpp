@@ -1,18 +1,18 @@
 // Decode/encode identity over real assemblies: every IL body, decoded into the engine's model and
-// encoded again without edits, must give back its exact bytes; and the simulated max stack of
-// every body must not exceed the one its compiler declared.
+// encoded again without edits, must give back its exact bytes and an identity offset map; the
+// entry fast path of il::rewrite_body must give the bytes and the map of the model path for the
+// same probe; and the simulated max stack of every body must not exceed the one its compiler
+// declared.
 //   cil_roundtrip FILE...
 #include <cstdio>
 #include <cstring>
 
 #include <fmt/format.h>
 
-#include "il/body_encoder.h"
 #include "il/body_model.h"
 #include "il/body_reader.h"
 #include "il/max_stack.h"
-#include "il/prepend.h"
-#include "il/rewriter.h"
+#include "il/rewrite.h"
 #include "metadata/module.h"
 #include "metadata/module_editor.h"
 #include "metadata/signature.h"
@@ -42,34 +42,61 @@ int main(int argc, char** argv) {
       }
       ++methods;
       auto code = il::decode_code(body->code, body->code_file_offset);
-      auto model = code ? il::BodyModel::from(*body, *code) : Expected<il::BodyModel>(code.error());
-      auto bytes = model ? il::encode_body(*model) : Expected<std::vector<uint8_t>>(model.error());
+      il::BodyEdit noop;
+      auto encoded = code ? il::rewrite_body(*body, *code, noop) : Expected<il::EncodedBody>(code.error());
       std::span<const uint8_t> original = m.bytes().subspan(body->file_offset, body->total_size);
-      if (!bytes || bytes->size() != original.size() || std::memcmp(bytes->data(), original.data(), original.size()) != 0) {
+      if (!encoded || encoded->bytes.size() != original.size() ||
+          std::memcmp(encoded->bytes.data(), original.data(), original.size()) != 0 || !encoded->map.is_identity() ||
+          encoded->map.entries().size() != code->instructions.size() + 1) {
         if (file_failures++ < 5)
           fmt::print(stderr, "{}: MethodDef 0x{:08X}: re-encoding differs{}\n", argv[i],
-                     md::make_token(md::TableId::MethodDef, rid), bytes ? "" : ": " + bytes.error().to_string());
+                     md::make_token(md::TableId::MethodDef, rid), encoded ? "" : ": " + encoded.error().to_string());
         continue;
       }
       ++identical;
-      // The splice fast path must give what the model gives for the same prologue.
+      // The entry fast path must give what the model gives for the same prologue (count mode's
+      // probe, with a slot that takes every ldc.i4 form).
       {
-        il::BodyModel edited = *model;
-        std::vector<il::Instr> probe = {edited.make(il::Op::Ldsfld, 0x04000001), edited.ldc_i4(static_cast<int32_t>(rid)),
-                                        edited.make(il::Op::Ldelema, 0x01000001), edited.make(il::Op::Call, 0x0A000001),
-                                        edited.make(il::Op::Pop)};
-        std::vector<il::Instr> copy = probe;
-        il::insert_code(edited, 0, std::move(copy));
-        edited.max_stack = std::max<uint16_t>(edited.max_stack, 2);
-        auto via_model = il::encode_body(edited);
-        auto via_splice = il::prepend_code(*body, probe, edited.max_stack);
-        if (!via_model || !via_splice || *via_model != *via_splice) {
+        il::BodyModel scratch;
+        std::vector<il::Instr> probe = {scratch.make(il::Op::Ldsfld, 0x04000001), scratch.ldc_i4(static_cast<int32_t>(rid)),
+                                        scratch.make(il::Op::Ldelema, 0x01000001), scratch.make(il::Op::Call, 0x0A000001),
+                                        scratch.make(il::Op::Pop)};
+        il::BodyEdit edit;
+        edit.entry_code = probe;
+        edit.entry_max_stack = 2;
+        auto via_splice = il::rewrite_body(*body, *code, edit, il::RewritePath::Fastest);
+        auto via_model = il::rewrite_body(*body, *code, edit, il::RewritePath::Model);
+        if (!via_model || !via_splice || via_model->bytes != via_splice->bytes || via_model->map != via_splice->map) {
           if (file_failures++ < 5)
-            fmt::print(stderr, "{}: MethodDef 0x{:08X}: prepend_code differs from the model\n", argv[i],
-                       md::make_token(md::TableId::MethodDef, rid));
+            fmt::print(stderr, "{}: MethodDef 0x{:08X}: the entry fast path differs from the model{}\n", argv[i],
+                       md::make_token(md::TableId::MethodDef, rid),
+                       !via_model ? ": " + via_model.error().to_string() : !via_splice ? ": " + via_splice.error().to_string() : "");
+          continue;
+        }
+        // And that map is the plain shift of every original boundary by the probe's size, which
+        // is the one inserted range.
+        uint32_t shift = via_model->map.new_code_size() - body->code_size;
+        const auto entries = via_model->map.entries();
+        const auto inserted = via_model->map.inserted();
+        bool shifted = entries.size() == code->instructions.size() + 1 && entries.back().old_offset == body->code_size &&
+                       entries.back().new_offset == body->code_size + shift && inserted.size() == 1 &&
+                       inserted[0] == il::OffsetMap::Range{0, shift};
+        for (size_t k = 0; shifted && k < code->instructions.size(); ++k)
+          shifted = entries[k].old_offset == code->instructions[k].offset && entries[k].new_offset == entries[k].old_offset + shift;
+        if (!shifted) {
+          if (file_failures++ < 5)
+            fmt::print(stderr, "{}: MethodDef 0x{:08X}: the probed body's map is not a shift by {}\n", argv[i],
+                       md::make_token(md::TableId::MethodDef, rid), shift);
           continue;
         }
         ++spliced;
+      }
+      auto model = il::BodyModel::from(*body, *code);
+      if (!model) {
+        if (file_failures++ < 5)
+          fmt::print(stderr, "{}: MethodDef 0x{:08X}: {}\n", argv[i], md::make_token(md::TableId::MethodDef, rid),
+                     model.error().to_string());
+        continue;
       }
       auto sig = m.blobs().reader(m.tables().get(md::TableId::MethodDef, rid, md::col::MethodDef::Signature), "sig");
       auto msig = sig ? md::decode_method_sig(*sig) : Expected<md::MethodSig>(sig.error());
@@ -93,7 +120,7 @@ int main(int argc, char** argv) {
     }
     failures += file_failures;
   }
-  fmt::print("{} bodies: {} re-encoded identically, {} spliced like the model; fat headers: max stack equal to the declared one in {}, lower in {}; {} unreadable\n",
+  fmt::print("{} bodies: {} re-encoded identically (identity maps), {} spliced like the model (bytes and maps); fat headers: max stack equal to the declared one in {}, lower in {}; {} unreadable\n",
              methods, identical, spliced, stack_equal, stack_lower, unreadable);
   if (failures) fmt::print("{} failure(s)\n", failures);
   return failures ? 1 : 0;

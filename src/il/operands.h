@@ -1,0 +1,130 @@
+// Operand bytes (III.1.2, III.1.9), read and written in one place from the Operand column of
+// opcodes.def: the decoder reads through read_operand, every encoder writes through
+// write_instruction. Header-only: both run once per instruction and must inline.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "il/instruction.h"
+#include "support/byte_reader.h"
+
+namespace cil::il {
+
+/// Bytes of `op` with its operand; a switch with `switch_targets` targets.
+inline uint32_t instruction_size(Op op, size_t switch_targets = 0) {
+  const OpInfo& info = op_info(op);
+  uint32_t size = info.opcode_size() + operand_size(info.operand);
+  if (info.operand == Operand::Switch) size += 4 * static_cast<uint32_t>(switch_targets);
+  return size;
+}
+
+/// Reads the operand of `in.op` from `r`, whose cursor is just past the opcode, into `in`.
+/// Branch targets become absolute: the displacement counts from the end of the instruction
+/// (III.3.15). A switch's targets are appended to `switch_targets`. Inline: the decoder runs it
+/// for every instruction of every body.
+[[gnu::always_inline]] inline Status read_operand(ByteReader& r, Instruction& in, std::vector<int64_t>& switch_targets) {
+  switch (op_info(in.op).operand) {
+    case Operand::None: break;
+    case Operand::ShortI: in.value = static_cast<int8_t>(CIL_TRY(r.u8())); break;
+    case Operand::ShortU:
+    case Operand::ShortVar: in.value = CIL_TRY(r.u8()); break;
+    case Operand::Var: in.value = CIL_TRY(r.u16()); break;
+    case Operand::I: in.value = static_cast<int32_t>(CIL_TRY(r.u32())); break;
+    case Operand::I8: in.value = static_cast<int64_t>(CIL_TRY(r.u64())); break;
+    case Operand::ShortR: {
+      uint32_t bits = CIL_TRY(r.u32());
+      float f;
+      std::memcpy(&f, &bits, 4);
+      in.real = f;
+      in.value = bits;
+      break;
+    }
+    case Operand::R: {
+      uint64_t bits = CIL_TRY(r.u64());
+      std::memcpy(&in.real, &bits, 8);
+      in.value = static_cast<int64_t>(bits);
+      break;
+    }
+    case Operand::ShortBr: {
+      int8_t delta = static_cast<int8_t>(CIL_TRY(r.u8()));
+      in.value = static_cast<int64_t>(r.position()) + delta;
+      break;
+    }
+    case Operand::Br: {
+      int32_t delta = static_cast<int32_t>(CIL_TRY(r.u32()));
+      in.value = static_cast<int64_t>(r.position()) + delta;
+      break;
+    }
+    case Operand::Switch: {
+      uint32_t n = CIL_TRY(r.u32());
+      if (n > r.remaining() / 4)
+        return r.error_at(in.offset, fmt::format("switch with {} targets runs past the end of the code", n));
+      int64_t base = static_cast<int64_t>(r.position()) + int64_t{n} * 4;
+      in.value = static_cast<int64_t>(switch_targets.size());
+      in.count = n;
+      for (uint32_t i = 0; i < n; ++i) switch_targets.push_back(base + static_cast<int32_t>(CIL_TRY(r.u32())));
+      break;
+    }
+    case Operand::Method:
+    case Operand::Field:
+    case Operand::Type:
+    case Operand::String:
+    case Operand::Sig:
+    case Operand::Tok: in.value = CIL_TRY(r.u32()); break;
+  }
+  return ok();
+}
+
+namespace detail {
+template <class T>
+void append_le(std::vector<uint8_t>& out, T value) {
+  uint8_t bytes[sizeof(T)];
+  store_le(bytes, value);
+  out.insert(out.end(), bytes, bytes + sizeof(T));
+}
+}  // namespace detail
+
+/// Appends the opcode of `op` (0xFE first for two-byte opcodes).
+inline void write_opcode(std::vector<uint8_t>& out, Op op) {
+  const OpInfo& info = op_info(op);
+  if (info.two_byte()) out.push_back(0xFE);
+  out.push_back(static_cast<uint8_t>(info.code & 0xFF));
+}
+
+/// Appends `op` and its operand. `operand` is what the decoder puts in Instruction::value: the
+/// constant, token, argument or local index, or the raw bits of a real; for a branch, the
+/// displacement from the end of the instruction (the caller has chosen a form it fits); for a
+/// switch, the number of targets, whose displacements follow through write_switch_target.
+/// Inline, like read_operand: the encoder runs it for every instruction.
+[[gnu::always_inline]] inline void write_instruction(std::vector<uint8_t>& out, Op op, int64_t operand) {
+  write_opcode(out, op);
+  switch (op_info(op).operand) {
+    case Operand::None: break;
+    case Operand::ShortI:
+    case Operand::ShortU:
+    case Operand::ShortVar:
+    case Operand::ShortBr: out.push_back(static_cast<uint8_t>(operand)); break;
+    case Operand::Var: detail::append_le(out, static_cast<uint16_t>(operand)); break;
+    case Operand::I:
+    case Operand::ShortR:
+    case Operand::Br:
+    case Operand::Switch:
+    case Operand::Method:
+    case Operand::Field:
+    case Operand::Type:
+    case Operand::String:
+    case Operand::Sig:
+    case Operand::Tok: detail::append_le(out, static_cast<uint32_t>(operand)); break;
+    case Operand::I8:
+    case Operand::R: detail::append_le(out, static_cast<uint64_t>(operand)); break;
+  }
+}
+
+/// Appends one switch displacement (from the end of the switch instruction).
+inline void write_switch_target(std::vector<uint8_t>& out, int32_t displacement) { detail::append_le(out, displacement); }
+
+}  // namespace cil::il
