@@ -110,10 +110,4 @@ std::vector<uint32_t> Module::params_of(uint32_t method_rid) const {
   return out;
 }
 
-std::string_view Module::string_or_placeholder(uint32_t index) const {
-  auto s = strings().get(index);
-  if (!s) return "<bad string index>";
-  return *s;
-}
-
 }  // namespace cil::md
