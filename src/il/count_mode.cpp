@@ -392,9 +392,7 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
       Token field = CIL_TRY(editor.add_row(TableId::Field, {kFieldAssemblyStatic | kFieldHasRva, editor.add_string("Data"), editor.add_blob(sig)}));
       if (field_ptr) CIL_TRY(editor.add_row(TableId::FieldPtr, {md::token_rid(field)}));
       Token rva_row = CIL_TRY(editor.add_row(TableId::FieldRVA, {chunk.rva, md::token_rid(field)}));
-      if (!chunk.rva)
-        CIL_TRY(editor.add_section_data(std::move(chunk.bytes), kChunkAlignment, TableId::FieldRVA, md::token_rid(rva_row),
-                                        md::col::FieldRVA::Rva));
+      if (!chunk.rva) CIL_TRY(editor.add_section_data(std::move(chunk.bytes), kChunkAlignment, md::token_rid(rva_row)));
       chunks.push_back({field, size});
     }
     table_.clear();
