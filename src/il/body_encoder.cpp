@@ -166,7 +166,7 @@ Expected<std::vector<uint8_t>> encode_body(const BodyModel& body) {
     out.push_back(static_cast<uint8_t>((code_size << 2) | kTinyFormat));
   } else {
     uint16_t flags = body.original.fat ? body.original.fat_flags : 0;
-    flags &= static_cast<uint16_t>(~(kMoreSects | kInitLocals | 0x3));
+    flags &= static_cast<uint16_t>(~(kMoreSects | kInitLocals | kFormatMask));
     flags |= kFatFormat;
     if (body.init_locals) flags |= kInitLocals;
     if (!clauses.empty()) flags |= kMoreSects;

@@ -50,13 +50,8 @@ class ModuleEditor final : public MetadataSink {
 #undef CIL_TABLE
 #undef CIL_COLUMN
 #undef CIL_TABLE_END
-  /// Appends a row given its cells in schema order; returns its token.
-  Expected<Token> add_row(TableId table, std::vector<uint32_t> cells);
   /// Rows in a table, original and appended.
   uint32_t rows(TableId table) const;
-  /// A cell of an original or appended row (after changes).
-  uint32_t cell(TableId table, uint32_t rid, uint8_t column) const;
-  void set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value);
 
   /// Gives MethodDef `rid` (original or appended) a new body: complete bytes, header included.
   /// The body goes straight into the new section, so bodies are not held twice.
@@ -102,6 +97,11 @@ class ModuleEditor final : public MetadataSink {
     uint32_t number = 0;
     std::string_view bytes;
   };
+  /// Appends a row given its cells in schema order; returns its token.
+  Expected<Token> add_row(TableId table, std::vector<uint32_t> cells);
+  /// A cell of an original or appended row (after changes).
+  uint32_t cell(TableId table, uint32_t rid, uint8_t column) const;
+  void set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value);
   /// A coded index cell for `token` (0 for a nil token), or an error naming the column.
   Expected<uint32_t> coded_cell(CodedIndex kind, Token token, TableId table, uint8_t column) const;
 
