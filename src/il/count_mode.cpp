@@ -230,10 +230,10 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   mode.refs_ = &refs;
   const md::Module& m = editor.module();
   Token object = CIL_TRY(refs.type("System", "Object"));
-  Token interlocked = CIL_TRY(refs.type("System.Threading", "Interlocked"));
+  Token interlocked = CIL_TRY(increment_type(refs));
   TypeSig i8 = prim(ElementType::I8);
   mode.int64_ = CIL_TRY(refs.type("System", "Int64"));
-  mode.increment_ = CIL_TRY(refs.member(interlocked, "Increment", method_sig(false, i8, {md::wrap(ElementType::ByRef, i8)})));
+  mode.increment_ = CIL_TRY(increment_method(refs, interlocked));
 
   // Rows: the TypeDef's member lists start at the current ends of Field and MethodDef (or of
   // their Ptr tables, in uncompressed metadata), and the new members follow.

@@ -1,5 +1,7 @@
-// The entry probe of count mode, offline and at run time.
+// The entry probe of count mode and its callee, offline and at run time.
 #include "il/probes.h"
+
+#include "metadata/signature.h"
 
 namespace cil::il {
 
@@ -17,6 +19,18 @@ std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md:
   probe.push_back(body.make(Op::Call, increment));
   probe.push_back(body.make(Op::Pop));
   return probe;
+}
+
+Expected<md::Token> increment_type(md::RuntimeRefs& refs) { return refs.type(kIncrementNamespace, kIncrementType); }
+
+Expected<md::Token> increment_method(md::RuntimeRefs& refs, md::Token interlocked) {
+  md::TypeSig i8 = md::primitive(md::ElementType::I8);
+  return refs.member(interlocked, "Increment", md::method_signature(false, i8, {md::wrap(md::ElementType::ByRef, i8)}));
+}
+
+Expected<md::Token> resolve_increment(md::RuntimeRefs& refs) {
+  md::Token interlocked = CIL_TRY(increment_type(refs));
+  return increment_method(refs, interlocked);
 }
 
 }  // namespace cil::il

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "metadata/signature.h"
 
 namespace cil::md {
 
@@ -154,8 +155,7 @@ std::string_view as_chars(std::span<const uint8_t> bytes) {
 Expected<Token> ModuleEditor::assembly_ref(const AssemblyRefSpec& spec) {
   // An existing reference with the same name serves, whatever its version: the runtime binds by
   // name and accepts any version at least as high as the reference.
-  for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::AssemblyRef); ++rid)
-    if (module_.row<TableId::AssemblyRef>(rid).name() == spec.name) return make_token(TableId::AssemblyRef, rid);
+  if (Token found = CIL_TRY(find_assembly_ref(spec.name))) return found;
   auto it = added_assemblies_.find(spec.name);
   if (it != added_assemblies_.end()) return it->second;
   Token token = CIL_TRY(add(AssemblyRefRow{.major_version = spec.version[0],
@@ -167,6 +167,46 @@ Expected<Token> ModuleEditor::assembly_ref(const AssemblyRefSpec& spec) {
                                            .culture = spec.culture}));
   added_assemblies_.emplace(spec.name, token);
   return token;
+}
+
+Expected<std::string> ModuleEditor::assembly_name() {
+  if (!module_.tables().rows(TableId::Assembly)) return std::string();
+  return std::string(module_.row<TableId::Assembly>(1).name());
+}
+
+Expected<Token> ModuleEditor::find_assembly_ref(std::string_view name) {
+  for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::AssemblyRef); ++rid)
+    if (module_.row<TableId::AssemblyRef>(rid).name() == name) return make_token(TableId::AssemblyRef, rid);
+  return Token{0};
+}
+
+Expected<Token> ModuleEditor::find_type_def(std::string_view ns, std::string_view name) {
+  for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::TypeDef); ++rid) {
+    auto type = module_.row<TableId::TypeDef>(rid);
+    if (module_.enclosing_type(rid) == 0 && type.type_name() == name && type.type_namespace() == ns)
+      return make_token(TableId::TypeDef, rid);
+  }
+  return Token{0};
+}
+
+Expected<Token> ModuleEditor::find_member_def(Token type, std::string_view name, std::span<const uint8_t> signature) {
+  auto same = [&](const Expected<std::span<const uint8_t>>& blob) {
+    return blob && std::equal(blob->begin(), blob->end(), signature.begin(), signature.end());
+  };
+  if (token_table(type) != TableId::TypeDef) return Token{0};
+  if (!signature.empty() && signature[0] == kSigField) {
+    for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::Field); ++rid) {
+      if (module_.field_owner(rid) != token_rid(type)) continue;
+      auto field = module_.row<TableId::Field>(rid);
+      if (field.name() == name && same(field.signature())) return make_token(TableId::Field, rid);
+    }
+  } else {
+    for (uint32_t rid : module_.methods_of(token_rid(type))) {
+      auto method = module_.row<TableId::MethodDef>(rid);
+      if (method.name() == name && same(method.signature())) return make_token(TableId::MethodDef, rid);
+    }
+  }
+  return Token{0};
 }
 
 Expected<Token> ModuleEditor::type_ref(Token scope, std::string_view ns, std::string_view name) {

@@ -35,6 +35,10 @@ class ModuleEditor final : public MetadataSink {
   Expected<Token> standalone_sig(std::span<const uint8_t> signature) override;
   Expected<Token> user_string(std::u16string_view text) override;
   Expected<std::vector<uint8_t>> signature_of(Token token) override;
+  Expected<std::string> assembly_name() override;
+  Expected<Token> find_assembly_ref(std::string_view name) override;
+  Expected<Token> find_type_def(std::string_view ns, std::string_view name) override;
+  Expected<Token> find_member_def(Token type, std::string_view name, std::span<const uint8_t> signature) override;
 
   /// Heap entries (find or add).
   uint32_t add_string(std::string_view text) { return strings_.add(text); }

@@ -9,7 +9,8 @@
 
 #include "il/body_reader.h"
 #include "il/count_mode.h"
-#include "metadata/signature.h"
+#include "il/probes.h"
+#include "metadata/runtime_refs.h"
 #include "support/file_io.h"
 #include "profiler/probe_rewrite.h"
 
@@ -23,14 +24,12 @@ double micros_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
 }
 
-/// int64 (int64&), the signature of Interlocked.Increment(ref long).
-const std::vector<uint8_t> kIncrementSig = {md::kCallDefault, 1, 0x0A, 0x10, 0x0A};
-/// System.Private.CoreLib's public key token.
-const std::vector<uint8_t> kMicrosoftToken = {0x7c, 0xec, 0x85, 0xd7, 0xbe, 0xa7, 0x79, 0x8e};
-
 /// The probe's own callee is never instrumented (the JIT expands it inline, but a probe
 /// calling a probed method must not be possible at all).
-bool never_instrumented(std::string_view name) { return name.rfind("System.Threading.Interlocked::", 0) == 0; }
+bool never_instrumented(std::string_view name) {
+  static const std::string kPrefix = fmt::format("{}.{}::", il::kIncrementNamespace, il::kIncrementType);
+  return name.rfind(kPrefix, 0) == 0;
+}
 
 std::string token_text(mdToken token) { return fmt::format("0x{:08X}", token); }
 
@@ -110,26 +109,10 @@ Status CountProfiler::set_up(CountModule& state) {
   state.sink = CIL_TRY(EmitSink::open(info(), state.entry->id));
   if (HRESULT hr = info()->GetILFunctionBodyAllocator(state.entry->id, state.allocator.out_as<IMethodMalloc>()); FAILED(hr))
     return com_error("GetILFunctionBodyAllocator", hr);
-  IMetaDataImport2* import = state.sink->import();
-  mdTypeDef object = 0;
-  if (import->FindTypeDefByName(u"System.Object", mdTokenNil, &object) == S_OK) {
-    // The core library itself: its own Interlocked.Increment definition.
-    mdTypeDef interlocked = 0;
-    mdMethodDef increment = 0;
-    if (import->FindTypeDefByName(u"System.Threading.Interlocked", mdTokenNil, &interlocked) != S_OK ||
-        import->FindMethod(interlocked, u"Increment", kIncrementSig.data(), static_cast<ULONG>(kIncrementSig.size()),
-                           &increment) != S_OK)
-      return make_error(ErrorKind::Unsupported, "core library", "no System.Threading.Interlocked::Increment(int64&)");
-    state.increment = increment;
-  } else {
-    md::AssemblyRefSpec corelib;
-    corelib.name = "System.Private.CoreLib";
-    corelib.version[0] = 4;
-    corelib.public_key_token = kMicrosoftToken;
-    md::Token scope = CIL_TRY(state.sink->assembly_ref(corelib));
-    md::Token type = CIL_TRY(state.sink->type_ref(scope, "System.Threading", "Interlocked"));
-    state.increment = CIL_TRY(state.sink->member_ref(type, "Increment", kIncrementSig));
-  }
+  // As offline count mode: scoped to the module's core library, or its own definition when the
+  // module is the core library.
+  md::RuntimeRefs refs = CIL_TRY(md::RuntimeRefs::create(*state.sink));
+  state.increment = CIL_TRY(il::resolve_increment(refs));
   il::CallEffects effects(*state.sink);
   state.probe_depth = CIL_TRY(probe_max_stack(state.increment, effects));
   return ok();
