@@ -8,6 +8,7 @@
 #include "il/helper_attributes.h"
 #include "il/probes.h"
 #include "il/rewriter.h"
+#include "il/runtime_contract.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
 
@@ -132,15 +133,17 @@ Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CallEff
 Status write_append_chunk(md::ModuleEditor& editor, const Refs& x, Token method, Token counts_field, CallEffects& effects) {
   enum : uint32_t { kLines, kIndex, kLine };
   enum : uint32_t { kBuilder, kChunk, kSlot };
+  constexpr auto kDigits = static_cast<int32_t>(contract::kTokenDigits);  // each line starts with the token's digits
   std::vector<uint8_t> locals{md::kSigLocals, 3};
   md::encode_type(locals, md::wrap(ElementType::SzArray, prim(ElementType::String)));
   md::encode_type(locals, prim(ElementType::I4));
   md::encode_type(locals, prim(ElementType::String));
-  Token open_token = CIL_TRY(editor.user_string(u"{\"token\": \"0x"));
-  Token open_name = CIL_TRY(editor.user_string(u"\", \"name\": "));
-  Token open_count = CIL_TRY(editor.user_string(u", \"count\": "));
-  Token comma = CIL_TRY(editor.user_string(u", "));
-  Token close_brace = CIL_TRY(editor.user_string(u"}"));
+  auto utf16 = [](std::string_view s) { return md::utf8_to_utf16(s); };
+  Token open_token = CIL_TRY(editor.user_string(utf16(contract::counts_method_open())));
+  Token open_name = CIL_TRY(editor.user_string(utf16(contract::counts_method_name())));
+  Token open_count = CIL_TRY(editor.user_string(utf16(contract::counts_method_count())));
+  Token comma = CIL_TRY(editor.user_string(utf16(contract::kCountsSeparator)));
+  Token close_brace = CIL_TRY(editor.user_string(utf16(contract::kCountsMethodClose)));
 
   BodyModel body;
   body.local_sig_token = CIL_TRY(editor.standalone_sig(locals));
@@ -181,16 +184,16 @@ Status write_append_chunk(md::ModuleEditor& editor, const Refs& x, Token method,
   c.ldarg(kBuilder);
   c.ldloc(kLine);
   c.ldc_i4(0);
-  c.ldc_i4(8);
+  c.ldc_i4(kDigits);
   c.emit(Op::Callvirt, x.sb_append_range);
   c.emit(Op::Pop);
   append_string(open_name);
   c.ldarg(kBuilder);
   c.ldloc(kLine);
-  c.ldc_i4(8);
+  c.ldc_i4(kDigits);
   c.ldloc(kLine);
   c.emit(Op::Callvirt, x.string_length);
-  c.ldc_i4(8);
+  c.ldc_i4(kDigits);
   c.emit(Op::Sub);
   c.emit(Op::Callvirt, x.sb_append_range);
   c.emit(Op::Pop);
@@ -276,13 +279,9 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
 }
 
 Status CountMode::commit(uint32_t rid, std::string_view name) {
-  // "0600002A" then the name as a JSON string, without a formatting pass.
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  char token[8];
-  uint32_t t = md::make_token(TableId::MethodDef, rid);
-  for (int i = 0; i < 8; ++i) token[i] = kHex[(t >> (28 - 4 * i)) & 0xF];
+  // The token's digits ("0600002A") then the name as a JSON string, without a formatting pass.
   std::string quoted = json_string(name);
-  size_t line = sizeof token + quoted.size();
+  size_t line = contract::kTokenDigits + quoted.size();
   if (table_.empty() || table_.back().bytes.size() + line + 1 > kChunkSize) {
     if (!table_.empty()) {
       TableChunk& full = table_.back();
@@ -295,7 +294,7 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
     table_.back().bytes.push_back('\n');  // JSON strings hold no raw newline: lines split cleanly
   }
   auto& bytes = table_.back().bytes;
-  bytes.insert(bytes.end(), token, token + sizeof token);
+  contract::append_token_digits(bytes, md::make_token(TableId::MethodDef, rid));
   bytes.insert(bytes.end(), quoted.begin(), quoted.end());
   table_.back().size = static_cast<uint32_t>(bytes.size());
   ++slots_;
@@ -397,15 +396,14 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
     table_.shrink_to_fit();
   }
 
-  std::string header = fmt::format("{{\"assembly\": {}, \"mvid\": {}, \"methods\": [", json_string(assembly), json_string(mvid));
   auto utf16 = [](std::string_view s) { return md::utf8_to_utf16(s); };
-  Token header_str = CIL_TRY(editor.user_string(utf16(header)));
-  Token variable = CIL_TRY(editor.user_string(u"CIL_INSTRUMENT_OUTPUT"));
+  Token header_str = CIL_TRY(editor.user_string(utf16(contract::counts_header(json_string(assembly), json_string(mvid)))));
+  Token variable = CIL_TRY(editor.user_string(utf16(contract::kEnvOutput)));
   Token dot = CIL_TRY(editor.user_string(u"."));
   CIL_TRY(write_append_chunk(editor, x, append_chunk_, counts_field_, effects));
-  Token tail = CIL_TRY(editor.user_string(u"]}\n"));
-  Token prefix = CIL_TRY(editor.user_string(utf16(std::string(assembly) + ".")));
-  Token suffix = CIL_TRY(editor.user_string(u".counts.json"));
+  Token tail = CIL_TRY(editor.user_string(utf16(contract::kCountsTail)));
+  Token prefix = CIL_TRY(editor.user_string(utf16(contract::counts_file_prefix(assembly))));
+  Token suffix = CIL_TRY(editor.user_string(utf16(contract::kCountsFileSuffix)));
   Token failure = CIL_TRY(editor.user_string(u"cil-instrument: cannot write call counts: "));
 
   // WriteCounts. Locals: 0 dir, 1 builder, 2 slot, 3 pid.

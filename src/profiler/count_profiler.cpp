@@ -10,6 +10,7 @@
 #include "il/body_reader.h"
 #include "il/count_mode.h"
 #include "il/probes.h"
+#include "il/runtime_contract.h"
 #include "metadata/runtime_refs.h"
 #include "support/file_io.h"
 #include "profiler/probe_rewrite.h"
@@ -31,7 +32,7 @@ bool never_instrumented(std::string_view name) {
   return name.rfind(kPrefix, 0) == 0;
 }
 
-std::string token_text(mdToken token) { return fmt::format("0x{:08X}", token); }
+std::string token_text(mdToken token) { return contract::token_text(token); }
 
 /// Per thread: the state of the exception being dispatched.
 struct Dispatch {
@@ -282,18 +283,23 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
     }
   }
 
-  std::string json = fmt::format("{{\"assembly\": {}, \"mvid\": {}, \"methods\": [", il::json_string(assembly),
-                                 il::json_string(mvid));
+  // The pieces offline count mode's injected code writes, in the same order.
+  std::string json = contract::counts_header(il::json_string(assembly), il::json_string(mvid));
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (i) json += ", ";
-    json += fmt::format("{{\"token\": \"{}\", \"name\": {}, \"count\": {}}}", token_text(rows[i].token),
-                        il::json_string(rows[i].name), rows[i].count);
+    if (i) json += contract::kCountsSeparator;
+    json += contract::counts_method_open();
+    contract::append_token_digits(json, rows[i].token);
+    json += contract::counts_method_name();
+    json += il::json_string(rows[i].name);
+    json += contract::counts_method_count();
+    json += std::to_string(rows[i].count);
+    json += contract::kCountsMethodClose;
   }
-  json += "]}\n";
+  json += contract::kCountsTail;
   // Two modules with one assembly name (loaded twice, in two load contexts): number the second.
-  std::string base = fmt::format("{}/{}.{}", config_.output_dir, assembly, pid_);
-  std::string path = base + ".counts.json";
-  for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}.counts.json", base, n);
+  std::string base = fmt::format("{}/{}", config_.output_dir, contract::counts_file_prefix(assembly)) + std::to_string(pid_);
+  std::string path = base + std::string(contract::kCountsFileSuffix);
+  for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}{}", base, n, contract::kCountsFileSuffix);
   used_names.insert(path);
   Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
   if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));
