@@ -253,11 +253,9 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
   modules_->with_file(entry, [&](const md::Module* file, md::Printer* printer) {
     if (!file) return;
     const auto& t = file->tables();
-    if (t.rows(md::TableId::Assembly))
-      assembly = file->string_or_placeholder(t.get(md::TableId::Assembly, 1, md::col::Assembly::Name));
+    if (t.rows(md::TableId::Assembly)) assembly = file->row<md::TableId::Assembly>(1).name();
     if (t.rows(md::TableId::Module))
-      if (auto guid = file->metadata().guids().get(t.get(md::TableId::Module, 1, md::col::Module::Mvid)))
-        mvid = md::format_guid(*guid);
+      if (auto guid = file->row<md::TableId::Module>(1).mvid()) mvid = md::format_guid(*guid);
     // Like offline count mode: every selected method with an IL body, those never called too.
     for (uint32_t rid = 1; rid <= t.rows(md::TableId::MethodDef); ++rid) {
       mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
