@@ -64,10 +64,11 @@ class Module {
  private:
   Module() = default;
   Status init();
-  /// The list column of every row of `owner` as a running maximum, index 0 unused. ECMA-335
-  /// lists are sorted (II.22.37); an unsorted hostile column would otherwise let every row own
-  /// most of the list, costing rows x list entries. Sorted columns are unchanged.
-  std::vector<uint32_t> list_starts(TableId owner, uint8_t column) const;
+  /// A list column (`column(rid)` for rows 1 to `rows` of its table) as a running maximum, index
+  /// 0 unused. ECMA-335 lists are sorted (II.22.37); an unsorted hostile column would otherwise
+  /// let every row own most of the list, costing rows x list entries. Sorted columns are unchanged.
+  template <class ListColumn>
+  std::vector<uint32_t> list_starts(uint32_t rows, ListColumn column) const;
   /// [first, last) list range of row `rid` of `owner` from its list starts, clamped to the list.
   std::pair<uint32_t, uint32_t> list_range(const std::vector<uint32_t>& starts, uint32_t rid, TableId list) const;
   uint32_t list_entry(TableId ptr_table, TableId target, uint32_t index) const;
