@@ -34,7 +34,7 @@ struct Side {
 /// The listing with labels instead of offsets and without RVA and tokens, so that code inserted
 /// at the start of a method, or a method inserted before it, changes only what really changed.
 std::string normalized_listing(md::Printer& printer, const md::Module& m, uint32_t rid, std::string& error) {
-  uint32_t rva = m.tables().get(TableId::MethodDef, rid, md::col::MethodDef::Rva);
+  uint32_t rva = m.row<TableId::MethodDef>(rid).rva();
   Expected<il::MethodBody> body = il::read_body(m, rid);
   Expected<il::DecodedCode> code = Error{};
   if (!body) {

@@ -29,7 +29,7 @@ struct MethodDump {
 MethodDump load_method(const md::Module& m, uint32_t rid) {
   MethodDump d;
   d.rid = rid;
-  d.rva = m.tables().get(TableId::MethodDef, rid, md::col::MethodDef::Rva);
+  d.rva = m.row<TableId::MethodDef>(rid).rva();
   d.body = il::read_body(m, rid);
   if (!d.body) {
     d.error = d.body.error().to_string();

@@ -84,7 +84,7 @@ std::vector<std::string> files_of(const std::string& dir, pid_t pid) {
     std::string name = entry.path().filename().string();
     // <Assembly>.<pid>.counts.json, or <Assembly>.<pid>.2.counts.json for a second module with
     // the same assembly name.
-    bool count_file = name.find(pid_part) != std::string::npos && name.ends_with(".counts.json");
+    bool count_file = name.find(pid_part) != std::string::npos && name.ends_with(contract::kCountsFileSuffix);
     if (count_file || name.rfind(ours, 0) == 0) found.push_back((fs::path(dir) / name).string());
   }
   std::sort(found.begin(), found.end());

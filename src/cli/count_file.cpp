@@ -10,6 +10,8 @@
 
 #include "cli/json_reader.h"
 #include "cli/json_writer.h"
+#include "il/runtime_contract.h"
+#include "metadata/schema.h"
 #include "support/file_io.h"
 
 namespace cil::cli {
@@ -41,16 +43,19 @@ int hex_value(char c) {
   return -1;
 }
 
-/// "0x06xxxxxx" with a non-zero row: a MethodDef token (II.22.26).
+/// The contract's token text (any case) naming a MethodDef with a non-zero row (II.22.26).
 std::optional<uint32_t> parse_method_token(const std::string& text) {
-  if (text.size() != 10 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return std::nullopt;
+  const std::string_view prefix = contract::kTokenPrefix;
+  if (text.size() != prefix.size() + contract::kTokenDigits) return std::nullopt;
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return std::nullopt;
   uint32_t token = 0;
-  for (size_t i = 2; i < 10; ++i) {
+  for (size_t i = prefix.size(); i < text.size(); ++i) {
     int d = hex_value(text[i]);
     if (d < 0) return std::nullopt;
     token = token << 4 | static_cast<uint32_t>(d);
   }
-  if ((token >> 24) != 0x06 || (token & 0xFFFFFF) == 0) return std::nullopt;
+  if (md::token_table(token) != md::TableId::MethodDef || md::token_rid(token) == 0) return std::nullopt;
   return token;
 }
 
@@ -72,34 +77,42 @@ Expected<CountFile> parse_count_file(std::string_view text) {
   JsonValue root = CIL_TRY(parse_json(text));
   if (!root.is_object()) return shape_error(fmt::format("the top level must be an object, not {}", JsonValue::kind_name(root.kind())));
   CountFile out;
-  out.assembly = CIL_TRY(member(root, "assembly", JsonValue::Kind::String, ""))->text();
-  if (out.assembly.empty()) return shape_error("\"assembly\" is empty");
-  const JsonValue* mvid = CIL_TRY(member(root, "mvid", JsonValue::Kind::String, ""));
+  out.assembly = CIL_TRY(member(root, contract::kCountsKeyAssembly, JsonValue::Kind::String, ""))->text();
+  if (out.assembly.empty()) return shape_error(fmt::format("\"{}\" is empty", contract::kCountsKeyAssembly));
+  const JsonValue* mvid = CIL_TRY(member(root, contract::kCountsKeyMvid, JsonValue::Kind::String, ""));
   auto parsed_mvid = parse_mvid(mvid->text());
-  if (!parsed_mvid) return shape_error(fmt::format("\"mvid\" must be a GUID like 01234567-89ab-cdef-0123-456789abcdef, not {}", describe(*mvid)));
+  if (!parsed_mvid)
+    return shape_error(fmt::format("\"{}\" must be a GUID like 01234567-89ab-cdef-0123-456789abcdef, not {}",
+                                   contract::kCountsKeyMvid, describe(*mvid)));
   out.mvid = *parsed_mvid;
-  const JsonValue* methods = CIL_TRY(member(root, "methods", JsonValue::Kind::Array, ""));
+  const JsonValue* methods = CIL_TRY(member(root, contract::kCountsKeyMethods, JsonValue::Kind::Array, ""));
 
   std::unordered_map<uint32_t, size_t> seen;
   out.methods.reserve(methods->items().size());
   for (size_t i = 0; i < methods->items().size(); ++i) {
     const JsonValue& m = methods->items()[i];
-    std::string where = fmt::format("methods[{}]", i);
+    std::string where = fmt::format("{}[{}]", contract::kCountsKeyMethods, i);
     if (!m.is_object()) return shape_error(fmt::format("{} must be an object, not {}", where, JsonValue::kind_name(m.kind())));
     where += ": ";
-    const JsonValue* token = CIL_TRY(member(m, "token", JsonValue::Kind::String, where));
-    const JsonValue* name = CIL_TRY(member(m, "name", JsonValue::Kind::String, where));
-    const JsonValue* count = CIL_TRY(member(m, "count", JsonValue::Kind::Number, where));
+    const JsonValue* token = CIL_TRY(member(m, contract::kCountsKeyToken, JsonValue::Kind::String, where));
+    const JsonValue* name = CIL_TRY(member(m, contract::kCountsKeyName, JsonValue::Kind::String, where));
+    const JsonValue* count = CIL_TRY(member(m, contract::kCountsKeyCount, JsonValue::Kind::Number, where));
     MethodCount mc;
     auto parsed_token = parse_method_token(token->text());
-    if (!parsed_token) return shape_error(fmt::format("{}\"token\" must be a MethodDef token like \"0x06000001\", not {}", where, describe(*token)));
+    if (!parsed_token)
+      return shape_error(fmt::format("{}\"{}\" must be a MethodDef token like \"{}\", not {}", where, contract::kCountsKeyToken,
+                                     contract::token_text(md::make_token(md::TableId::MethodDef, 1)), describe(*token)));
     mc.token = *parsed_token;
     auto value = count->as_uint64();
-    if (!value) return shape_error(fmt::format("{}\"count\" must be an integer from 0 to 18446744073709551615, not {}", where, describe(*count)));
+    if (!value)
+      return shape_error(fmt::format("{}\"{}\" must be an integer from 0 to 18446744073709551615, not {}", where,
+                                     contract::kCountsKeyCount, describe(*count)));
     mc.count = *value;
     mc.name = name->text();
     auto [it, added] = seen.emplace(mc.token, i);
-    if (!added) return shape_error(fmt::format("{}token 0x{:08X} is listed twice (also methods[{}])", where, mc.token, it->second));
+    if (!added)
+      return shape_error(fmt::format("{}{} {} is listed twice (also {}[{}])", where, contract::kCountsKeyToken,
+                                     contract::token_text(mc.token), contract::kCountsKeyMethods, it->second));
     out.methods.push_back(std::move(mc));
   }
   return out;
@@ -135,8 +148,8 @@ Expected<std::vector<std::string>> CountMerger::add(const std::string& file, con
   for (const MethodCount& mc : counts.methods) {
     auto it = build.by_token.find(mc.token);
     if (it != build.by_token.end() && build.methods[it->second].count > UINT64_MAX - mc.count)
-      return shape_error(fmt::format("the counts of 0x{:08X} {} add up to more than 18446744073709551615 with the earlier files",
-                                     mc.token, json_quote(mc.name)));
+      return shape_error(fmt::format("the counts of {} {} add up to more than 18446744073709551615 with the earlier files",
+                                     contract::token_text(mc.token), json_quote(mc.name)));
   }
   files_.push_back(file);
   ++build.files;
@@ -150,7 +163,7 @@ Expected<std::vector<std::string>> CountMerger::add(const std::string& file, con
     MethodCount& merged = build.methods[it->second];
     merged.count += mc.count;
     if (merged.name != mc.name)
-      warnings.push_back(fmt::format("0x{:08X} is named {} here but {} in {}; keeping the first name", mc.token,
+      warnings.push_back(fmt::format("{} is named {} here but {} in {}; keeping the first name", contract::token_text(mc.token),
                                      json_quote(mc.name), json_quote(merged.name), files_[build.named_by[it->second]]));
   }
   return warnings;

@@ -9,15 +9,14 @@ using md::TableId;
 
 std::string assembly_name(const md::Module& m) {
   const auto& t = m.tables();
-  if (t.rows(TableId::Assembly)) return std::string(m.string_or_placeholder(t.get(TableId::Assembly, 1, md::col::Assembly::Name)));
-  if (t.rows(TableId::Module)) return std::string(m.string_or_placeholder(t.get(TableId::Module, 1, md::col::Module::Name)));
+  if (t.rows(TableId::Assembly)) return std::string(m.row<TableId::Assembly>(1).name());
+  if (t.rows(TableId::Module)) return std::string(m.row<TableId::Module>(1).name());
   return "";
 }
 
 std::string module_mvid(const md::Module& m) {
-  const auto& t = m.tables();
-  if (!t.rows(TableId::Module)) return md::format_guid({});
-  auto g = m.metadata().guids().get(t.get(TableId::Module, 1, md::col::Module::Mvid));
+  if (!m.tables().rows(TableId::Module)) return md::format_guid({});
+  auto g = m.row<TableId::Module>(1).mvid();
   return md::format_guid(g ? *g : md::Guid{});
 }
 

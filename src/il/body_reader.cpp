@@ -6,11 +6,10 @@
 namespace cil::il {
 
 bool has_il_body(const md::Module& module, uint32_t rid) {
-  const auto& t = module.tables();
-  if (!t.valid_rid(md::TableId::MethodDef, rid)) return false;
-  uint32_t rva = t.get(md::TableId::MethodDef, rid, md::col::MethodDef::Rva);
-  uint32_t impl = t.get(md::TableId::MethodDef, rid, md::col::MethodDef::ImplFlags);
-  return rva != 0 && (impl & 0x3) == 0;
+  if (!module.tables().valid_rid(md::TableId::MethodDef, rid)) return false;
+  auto method = module.row<md::TableId::MethodDef>(rid);
+  using md::MethodImplAttributes;
+  return method.rva() != 0 && (method.impl_flags() & MethodImplAttributes::CodeTypeMask) == MethodImplAttributes::IL;
 }
 
 Expected<MethodBody> read_body(const md::Module& module, uint32_t rid) {
@@ -18,7 +17,7 @@ Expected<MethodBody> read_body(const md::Module& module, uint32_t rid) {
     e.structure = fmt::format("MethodDef 0x{:08X} body", md::make_token(md::TableId::MethodDef, rid));
     return e;
   };
-  uint32_t rva = module.tables().get(md::TableId::MethodDef, rid, md::col::MethodDef::Rva);
+  uint32_t rva = module.row<md::TableId::MethodDef>(rid).rva();
   auto reader = module.image().reader_from(rva, "method body");
   if (!reader) return named(std::move(reader).error());
   auto body = parse_method_body(*reader);

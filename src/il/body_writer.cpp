@@ -60,7 +60,7 @@ void write_header(std::vector<uint8_t>& out, const HeaderFields& f) {
     out.push_back(static_cast<uint8_t>((f.code_size << 2) | kTinyFormat));
     return;
   }
-  uint16_t flags = f.original_flags & static_cast<uint16_t>(~(kMoreSects | kInitLocals | 0x3));
+  uint16_t flags = f.original_flags & static_cast<uint16_t>(~(kMoreSects | kInitLocals | kFormatMask));
   flags |= kFatFormat;
   if (f.init_locals) flags |= kInitLocals;
   if (f.has_clauses) flags |= kMoreSects;

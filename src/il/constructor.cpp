@@ -10,15 +10,13 @@ namespace {
 using md::TableId;
 
 std::string_view type_name_of(const md::Module& m, md::Token t, std::string_view* ns) {
-  const auto& tables = m.tables();
-  uint32_t rid = md::token_rid(t);
-  if (md::token_table(t) == TableId::TypeRef && tables.valid_rid(TableId::TypeRef, rid)) {
-    *ns = m.string_or_placeholder(tables.get(TableId::TypeRef, rid, md::col::TypeRef::TypeNamespace));
-    return m.string_or_placeholder(tables.get(TableId::TypeRef, rid, md::col::TypeRef::TypeName));
+  if (auto ref = m.find_row<TableId::TypeRef>(t)) {
+    *ns = ref->type_namespace();
+    return ref->type_name();
   }
-  if (md::token_table(t) == TableId::TypeDef && tables.valid_rid(TableId::TypeDef, rid)) {
-    *ns = m.string_or_placeholder(tables.get(TableId::TypeDef, rid, md::col::TypeDef::TypeNamespace));
-    return m.string_or_placeholder(tables.get(TableId::TypeDef, rid, md::col::TypeDef::TypeName));
+  if (auto def = m.find_row<TableId::TypeDef>(t)) {
+    *ns = def->type_namespace();
+    return def->type_name();
   }
   return {};
 }
@@ -26,8 +24,9 @@ std::string_view type_name_of(const md::Module& m, md::Token t, std::string_view
 /// The type a constructor's owner token denotes: the generic type of a TypeSpec instantiation
 /// (`class G`1<!0>` names G`1 itself inside its own constructors), otherwise the token.
 md::Token underlying_type(const md::Module& m, md::Token t) {
-  if (md::token_table(t) != TableId::TypeSpec || !m.tables().valid_rid(TableId::TypeSpec, md::token_rid(t))) return t;
-  auto r = m.blobs().reader(m.tables().get(TableId::TypeSpec, md::token_rid(t), md::col::TypeSpec::Signature), "TypeSpec");
+  auto spec = m.find_row<TableId::TypeSpec>(t);
+  if (!spec) return t;
+  auto r = spec->signature_reader("TypeSpec");
   if (!r) return t;
   auto sig = md::decode_type_spec(*r);
   if (!sig || sig->element != md::ElementType::GenericInst || sig->children.empty()) return t;
@@ -37,13 +36,12 @@ md::Token underlying_type(const md::Module& m, md::Token t) {
 }  // namespace
 
 std::optional<size_t> constructed_index(const md::Module& m, uint32_t method_rid, const BodyModel& body) {
-  const auto& t = m.tables();
-  if (m.string_or_placeholder(t.get(TableId::MethodDef, method_rid, md::col::MethodDef::Name)) != ".ctor") return 0;
-  uint16_t flags = static_cast<uint16_t>(t.get(TableId::MethodDef, method_rid, md::col::MethodDef::Flags));
-  if (flags & 0x0010) return 0;  // static
+  auto method = m.row<TableId::MethodDef>(method_rid);
+  if (method.name() != ".ctor") return 0;
+  if (md::has(method.flags(), md::MethodAttributes::Static)) return 0;
   uint32_t owner = m.method_owner(method_rid);
   if (!owner) return std::nullopt;
-  md::Token extends = t.decode(md::CodedIndex::TypeDefOrRef, t.get(TableId::TypeDef, owner, md::col::TypeDef::Extends));
+  md::Token extends = m.row<TableId::TypeDef>(owner).extends();
   if (md::token_rid(extends) == 0) return 0;  // System.Object itself: nothing to call
   std::string_view ns;
   std::string_view base = type_name_of(m, extends, &ns);
@@ -55,15 +53,14 @@ std::optional<size_t> constructed_index(const md::Module& m, uint32_t method_rid
     const Instr& in = body.instrs[i];
     if (in.op != Op::Call) continue;
     md::Token callee = static_cast<md::Token>(in.value);
-    uint32_t rid = md::token_rid(callee);
     md::Token parent = 0;
     std::string_view name;
-    if (md::token_table(callee) == TableId::MemberRef && t.valid_rid(TableId::MemberRef, rid)) {
-      parent = t.decode(md::CodedIndex::MemberRefParent, t.get(TableId::MemberRef, rid, md::col::MemberRef::Class));
-      name = m.string_or_placeholder(t.get(TableId::MemberRef, rid, md::col::MemberRef::Name));
-    } else if (md::token_table(callee) == TableId::MethodDef && t.valid_rid(TableId::MethodDef, rid)) {
-      parent = md::make_token(TableId::TypeDef, m.method_owner(rid));
-      name = m.string_or_placeholder(t.get(TableId::MethodDef, rid, md::col::MethodDef::Name));
+    if (auto ref = m.find_row<TableId::MemberRef>(callee)) {
+      parent = ref->class_();
+      name = ref->name();
+    } else if (auto def = m.find_row<TableId::MethodDef>(callee)) {
+      parent = md::make_token(TableId::TypeDef, m.method_owner(def->rid()));
+      name = def->name();
     }
     if (name != ".ctor") continue;
     md::Token called = underlying_type(m, parent);

@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include "il/code_builder.h"
+#include "il/helper_attributes.h"
 #include "il/probes.h"
 #include "il/rewrite.h"
+#include "il/runtime_contract.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
 
@@ -18,18 +20,10 @@ using md::TableId;
 using md::Token;
 using md::TypeSig;
 
-// Method attributes (II.23.1.10), type attributes (II.23.1.15), field attributes (II.23.1.5).
-constexpr uint32_t kTypeAbstractSealed = 0x0080 | 0x0100;
-constexpr uint32_t kFieldAssemblyStatic = 0x0003 | 0x0010;
-constexpr uint32_t kFieldHasRva = 0x0100;
-constexpr uint32_t kTypeExplicitSealed = 0x0010 | 0x0100;
 /// Mono refuses value types over 1 MiB, so the method table is split into chunks below that
 /// (a single longer line, which no real name makes, gets a chunk of its own).
 constexpr size_t kChunkSize = 512 * 1024;
 constexpr uint32_t kChunkAlignment = 8;
-constexpr uint32_t kMethodPrivateStatic = 0x0001 | 0x0010 | 0x0080;
-constexpr uint32_t kMethodAssemblyStatic = 0x0003 | 0x0010 | 0x0080;
-constexpr uint32_t kMethodCctor = 0x0001 | 0x0010 | 0x0080 | 0x0800 | 0x1000;
 
 std::vector<uint8_t> method_sig(bool has_this, const TypeSig& ret, const std::vector<TypeSig>& params) {
   return md::method_signature(has_this, ret, params);
@@ -137,15 +131,17 @@ Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CallEff
 Status write_append_chunk(md::ModuleEditor& editor, const Refs& x, Token method, Token counts_field, CallEffects& effects) {
   enum : uint32_t { kLines, kIndex, kLine };
   enum : uint32_t { kBuilder, kChunk, kSlot };
+  constexpr auto kDigits = static_cast<int32_t>(contract::kTokenDigits);  // each line starts with the token's digits
   std::vector<uint8_t> locals{md::kSigLocals, 3};
   md::encode_type(locals, md::wrap(ElementType::SzArray, prim(ElementType::String)));
   md::encode_type(locals, prim(ElementType::I4));
   md::encode_type(locals, prim(ElementType::String));
-  Token open_token = CIL_TRY(editor.user_string(u"{\"token\": \"0x"));
-  Token open_name = CIL_TRY(editor.user_string(u"\", \"name\": "));
-  Token open_count = CIL_TRY(editor.user_string(u", \"count\": "));
-  Token comma = CIL_TRY(editor.user_string(u", "));
-  Token close_brace = CIL_TRY(editor.user_string(u"}"));
+  auto utf16 = [](std::string_view s) { return md::utf8_to_utf16(s); };
+  Token open_token = CIL_TRY(editor.user_string(utf16(contract::counts_method_open())));
+  Token open_name = CIL_TRY(editor.user_string(utf16(contract::counts_method_name())));
+  Token open_count = CIL_TRY(editor.user_string(utf16(contract::counts_method_count())));
+  Token comma = CIL_TRY(editor.user_string(utf16(contract::kCountsSeparator)));
+  Token close_brace = CIL_TRY(editor.user_string(utf16(contract::kCountsMethodClose)));
 
   BodyModel body;
   body.local_sig_token = CIL_TRY(editor.standalone_sig(locals));
@@ -186,16 +182,16 @@ Status write_append_chunk(md::ModuleEditor& editor, const Refs& x, Token method,
   c.ldarg(kBuilder);
   c.ldloc(kLine);
   c.ldc_i4(0);
-  c.ldc_i4(8);
+  c.ldc_i4(kDigits);
   c.emit(Op::Callvirt, x.sb_append_range);
   c.emit(Op::Pop);
   append_string(open_name);
   c.ldarg(kBuilder);
   c.ldloc(kLine);
-  c.ldc_i4(8);
+  c.ldc_i4(kDigits);
   c.ldloc(kLine);
   c.emit(Op::Callvirt, x.string_length);
-  c.ldc_i4(8);
+  c.ldc_i4(kDigits);
   c.emit(Op::Sub);
   c.emit(Op::Callvirt, x.sb_append_range);
   c.emit(Op::Pop);
@@ -235,10 +231,10 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   mode.refs_ = &refs;
   const md::Module& m = editor.module();
   Token object = CIL_TRY(refs.type("System", "Object"));
-  Token interlocked = CIL_TRY(refs.type("System.Threading", "Interlocked"));
+  Token interlocked = CIL_TRY(increment_type(refs));
   TypeSig i8 = prim(ElementType::I8);
   mode.int64_ = CIL_TRY(refs.type("System", "Int64"));
-  mode.increment_ = CIL_TRY(refs.member(interlocked, "Increment", method_sig(false, i8, {md::wrap(ElementType::ByRef, i8)})));
+  mode.increment_ = CIL_TRY(increment_method(refs, interlocked));
 
   // Rows: the TypeDef's member lists start at the current ends of Field and MethodDef (or of
   // their Ptr tables, in uncompressed metadata), and the new members follow.
@@ -247,31 +243,33 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
   uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;
   uint32_t param_list = (m.tables().rows(TableId::ParamPtr) ? editor.rows(TableId::ParamPtr) : editor.rows(TableId::Param)) + 1;
-  uint32_t extends = *md::encode_coded_index(md::CodedIndex::TypeDefOrRef, object);
-  Token type = CIL_TRY(editor.add_row(TableId::TypeDef, {kTypeAbstractSealed, editor.add_string(kHelperTypeName), 0, extends,
-                                                         field_list, method_list}));
+  Token type = CIL_TRY(editor.add(md::TypeDefRow{.flags = kStaticClass,
+                                                  .type_name = kHelperTypeName,
+                                                  .extends = object,
+                                                  .field_list = field_list,
+                                                  .method_list = method_list}));
   mode.helper_type_ = md::token_rid(type);
 
   std::vector<uint8_t> field_sig{md::kSigField};
   md::encode_type(field_sig, md::wrap(ElementType::SzArray, i8));
-  mode.counts_field_ = CIL_TRY(editor.add_row(TableId::Field, {kFieldAssemblyStatic, editor.add_string("counts"), editor.add_blob(field_sig)}));
-  if (field_ptr) CIL_TRY(editor.add_row(TableId::FieldPtr, {md::token_rid(mode.counts_field_)}));
+  mode.counts_field_ = CIL_TRY(editor.add(md::FieldRow{.flags = kHelperField, .name = "counts", .signature = field_sig}));
+  if (field_ptr) CIL_TRY(editor.add(md::FieldPtrRow{.field = md::token_rid(mode.counts_field_)}));
 
   Token event_args = CIL_TRY(refs.type("System", "EventArgs"));
   Token unhandled_args = CIL_TRY(refs.type("System", "UnhandledExceptionEventArgs"));
   TypeSig vd = prim(ElementType::Void), obj = prim(ElementType::Object);
-  auto add_method = [&](uint32_t flags, std::string_view name, std::vector<uint8_t> sig) -> Expected<Token> {
-    Token t = CIL_TRY(editor.add_row(TableId::MethodDef, {0, 0, flags, editor.add_string(name), editor.add_blob(sig), param_list}));
-    if (method_ptr) CIL_TRY(editor.add_row(TableId::MethodPtr, {md::token_rid(t)}));
+  auto add_method = [&](md::MethodAttributes flags, std::string_view name, std::vector<uint8_t> sig) -> Expected<Token> {
+    Token t = CIL_TRY(editor.add(md::MethodDefRow{.flags = flags, .name = name, .signature = sig, .param_list = param_list}));
+    if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(t)}));
     return t;
   };
-  mode.cctor_ = CIL_TRY(add_method(kMethodCctor, ".cctor", method_sig(false, vd, {})));
-  mode.write_ = CIL_TRY(add_method(kMethodAssemblyStatic, "WriteCounts", method_sig(false, vd, {})));
-  mode.on_exit_ = CIL_TRY(add_method(kMethodPrivateStatic, "OnProcessExit", method_sig(false, vd, {obj, md::class_type(event_args)})));
-  mode.on_unhandled_ = CIL_TRY(add_method(kMethodPrivateStatic, "OnUnhandledException",
+  mode.cctor_ = CIL_TRY(add_method(kTypeInitializer, ".cctor", method_sig(false, vd, {})));
+  mode.write_ = CIL_TRY(add_method(kHelperMethod, "WriteCounts", method_sig(false, vd, {})));
+  mode.on_exit_ = CIL_TRY(add_method(kPrivateHelperMethod, "OnProcessExit", method_sig(false, vd, {obj, md::class_type(event_args)})));
+  mode.on_unhandled_ = CIL_TRY(add_method(kPrivateHelperMethod, "OnUnhandledException",
                                           method_sig(false, vd, {obj, md::class_type(unhandled_args)})));
   Token builder = CIL_TRY(refs.type("System.Text", "StringBuilder"));
-  mode.append_chunk_ = CIL_TRY(add_method(kMethodPrivateStatic, "AppendChunk",
+  mode.append_chunk_ = CIL_TRY(add_method(kPrivateHelperMethod, "AppendChunk",
                                           method_sig(false, prim(ElementType::I4),
                                                      {md::class_type(builder), md::wrap(ElementType::SzArray, prim(ElementType::U1)),
                                                       prim(ElementType::I4)})));
@@ -279,13 +277,9 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
 }
 
 Status CountMode::commit(uint32_t rid, std::string_view name) {
-  // "0600002A" then the name as a JSON string, without a formatting pass.
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  char token[8];
-  uint32_t t = md::make_token(TableId::MethodDef, rid);
-  for (int i = 0; i < 8; ++i) token[i] = kHex[(t >> (28 - 4 * i)) & 0xF];
+  // The token's digits ("0600002A") then the name as a JSON string, without a formatting pass.
   std::string quoted = json_string(name);
-  size_t line = sizeof token + quoted.size();
+  size_t line = contract::kTokenDigits + quoted.size();
   if (table_.empty() || table_.back().bytes.size() + line + 1 > kChunkSize) {
     if (!table_.empty()) {
       TableChunk& full = table_.back();
@@ -298,7 +292,7 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
     table_.back().bytes.push_back('\n');  // JSON strings hold no raw newline: lines split cleanly
   }
   auto& bytes = table_.back().bytes;
-  bytes.insert(bytes.end(), token, token + sizeof token);
+  contract::append_token_digits(bytes, md::make_token(TableId::MethodDef, rid));
   bytes.insert(bytes.end(), quoted.begin(), quoted.end());
   table_.back().size = static_cast<uint32_t>(bytes.size());
   ++slots_;
@@ -363,38 +357,38 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
     bool field_ptr = m.tables().rows(TableId::FieldPtr) > 0;
     bool method_ptr = m.tables().rows(TableId::MethodPtr) > 0;
     Token value_type = CIL_TRY(refs_->type("System", "ValueType"));
-    uint32_t extends = *md::encode_coded_index(md::CodedIndex::TypeDefOrRef, value_type);
     for (auto& chunk : table_) {
       uint32_t size = chunk.size;
       uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
       uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;
-      Token type = CIL_TRY(editor.add_row(TableId::TypeDef, {kTypeExplicitSealed,
-                                                             editor.add_string(fmt::format("<CilInstrument>Methods{}", chunks.size())),
-                                                             0, extends, field_list, method_list}));
-      CIL_TRY(editor.add_row(TableId::ClassLayout, {1, std::max<uint32_t>(size, 1), md::token_rid(type)}));
+      std::string type_name = fmt::format("<CilInstrument>Methods{}", chunks.size());
+      Token type = CIL_TRY(editor.add(md::TypeDefRow{.flags = kDataType,
+                                                    .type_name = type_name,
+                                                    .extends = value_type,
+                                                    .field_list = field_list,
+                                                    .method_list = method_list}));
+      CIL_TRY(editor.add(md::ClassLayoutRow{.packing_size = 1, .class_size = std::max<uint32_t>(size, 1), .parent = md::token_rid(type)}));
       std::vector<uint8_t> sig{md::kSigField};
       md::encode_type(sig, md::value_type(type));
-      Token field = CIL_TRY(editor.add_row(TableId::Field, {kFieldAssemblyStatic | kFieldHasRva, editor.add_string("Data"), editor.add_blob(sig)}));
-      if (field_ptr) CIL_TRY(editor.add_row(TableId::FieldPtr, {md::token_rid(field)}));
-      Token rva_row = CIL_TRY(editor.add_row(TableId::FieldRVA, {chunk.rva, md::token_rid(field)}));
-      if (!chunk.rva)
-        CIL_TRY(editor.add_section_data(std::move(chunk.bytes), kChunkAlignment, TableId::FieldRVA, md::token_rid(rva_row),
-                                        md::col::FieldRVA::Rva));
+      Token field = CIL_TRY(editor.add(
+          md::FieldRow{.flags = kHelperField | md::FieldAttributes::HasFieldRVA, .name = "Data", .signature = sig}));
+      if (field_ptr) CIL_TRY(editor.add(md::FieldPtrRow{.field = md::token_rid(field)}));
+      Token rva_row = CIL_TRY(editor.add(md::FieldRVARow{.rva = chunk.rva, .field = md::token_rid(field)}));
+      if (!chunk.rva) CIL_TRY(editor.add_section_data(std::move(chunk.bytes), kChunkAlignment, md::token_rid(rva_row)));
       chunks.push_back({field, size});
     }
     table_.clear();
     table_.shrink_to_fit();
   }
 
-  std::string header = fmt::format("{{\"assembly\": {}, \"mvid\": {}, \"methods\": [", json_string(assembly), json_string(mvid));
   auto utf16 = [](std::string_view s) { return md::utf8_to_utf16(s); };
-  Token header_str = CIL_TRY(editor.user_string(utf16(header)));
-  Token variable = CIL_TRY(editor.user_string(u"CIL_INSTRUMENT_OUTPUT"));
+  Token header_str = CIL_TRY(editor.user_string(utf16(contract::counts_header(json_string(assembly), json_string(mvid)))));
+  Token variable = CIL_TRY(editor.user_string(utf16(contract::kEnvOutput)));
   Token dot = CIL_TRY(editor.user_string(u"."));
   CIL_TRY(write_append_chunk(editor, x, append_chunk_, counts_field_, effects));
-  Token tail = CIL_TRY(editor.user_string(u"]}\n"));
-  Token prefix = CIL_TRY(editor.user_string(utf16(std::string(assembly) + ".")));
-  Token suffix = CIL_TRY(editor.user_string(u".counts.json"));
+  Token tail = CIL_TRY(editor.user_string(utf16(contract::kCountsTail)));
+  Token prefix = CIL_TRY(editor.user_string(utf16(contract::counts_file_prefix(assembly))));
+  Token suffix = CIL_TRY(editor.user_string(utf16(contract::kCountsFileSuffix)));
   Token failure = CIL_TRY(editor.user_string(u"cil-instrument: cannot write call counts: "));
 
   // WriteCounts. Locals: 0 dir, 1 builder, 2 slot, 3 pid.

@@ -67,20 +67,21 @@ bool type_matches(md::Printer& printer, HookParam p, const md::TypeSig& t) {
 }
 
 Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32_t type_rid, std::string_view hook) {
-  const auto& t = m.tables();
   HookMethod result;
   result.name = std::string(hook);
   uint32_t found = 0;
   for (uint32_t rid : m.methods_of(type_rid)) {
-    if (m.string_or_placeholder(t.get(TableId::MethodDef, rid, md::col::MethodDef::Name)) != hook) continue;
+    if (m.row<TableId::MethodDef>(rid).name() != hook) continue;
     if (found) return contract_error(fmt::format("{} is overloaded; declare it once", hook));
     found = rid;
   }
   if (!found) return result;
-  uint32_t flags = t.get(TableId::MethodDef, found, md::col::MethodDef::Flags);
-  if ((flags & 0x7) != 6 || !(flags & 0x10))
+  auto method = m.row<TableId::MethodDef>(found);
+  using md::MethodAttributes;
+  if ((method.flags() & MethodAttributes::MemberAccessMask) != MethodAttributes::Public ||
+      !md::has(method.flags(), MethodAttributes::Static))
     return contract_error(fmt::format("{} must be public static", hook));
-  auto r = m.blobs().reader(t.get(TableId::MethodDef, found, md::col::MethodDef::Signature), "hook signature");
+  auto r = method.signature_reader("hook signature");
   if (!r) return contract_error(fmt::format("{}: {}", hook, r.error().message));
   auto sig = md::decode_method_sig(*r);
   if (!sig) return contract_error(fmt::format("{}: {}", hook, sig.error().message));
@@ -94,9 +95,9 @@ Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32
   }
   std::vector<std::string> names(sig->params.size());
   for (uint32_t p : m.params_of(found)) {
-    uint32_t seq = t.get(TableId::Param, p, md::col::Param::Sequence);
-    if (seq >= 1 && seq <= names.size())
-      names[seq - 1] = std::string(m.string_or_placeholder(t.get(TableId::Param, p, md::col::Param::Name)));
+    auto param = m.row<TableId::Param>(p);
+    uint32_t seq = param.sequence();
+    if (seq >= 1 && seq <= names.size()) names[seq - 1] = std::string(param.name());
   }
   for (size_t i = 0; i < sig->params.size(); ++i) {
     const ParamRule* rule = nullptr;
@@ -117,9 +118,8 @@ Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32
 }
 
 bool declares_hook(const md::Module& m, uint32_t type_rid) {
-  const auto& t = m.tables();
   for (uint32_t rid : m.methods_of(type_rid)) {
-    std::string_view name = m.string_or_placeholder(t.get(TableId::MethodDef, rid, md::col::MethodDef::Name));
+    std::string_view name = m.row<TableId::MethodDef>(rid).name();
     if (name == "OnEnter" || name == "OnLeave" || name == "OnException") return true;
   }
   return false;
@@ -131,7 +131,7 @@ std::vector<bool> generic_types(const md::Module& m) {
   const auto& t = m.tables();
   std::vector<bool> generic(size_t{t.rows(TableId::TypeDef)} + 1);
   for (uint32_t rid = 1; rid <= t.rows(TableId::GenericParam); ++rid) {
-    md::Token owner = t.decode(md::CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, rid, md::col::GenericParam::Owner));
+    md::Token owner = m.row<TableId::GenericParam>(rid).owner();
     if (md::token_table(owner) == TableId::TypeDef && md::token_rid(owner) < generic.size()) generic[md::token_rid(owner)] = true;
   }
   return generic;
@@ -178,13 +178,14 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   const auto& t = m.tables();
   HookContract c;
   if (!t.rows(TableId::Assembly)) return contract_error("the hooks module has no Assembly row: it must be an assembly");
-  c.assembly = std::string(m.string_or_placeholder(t.get(TableId::Assembly, 1, md::col::Assembly::Name)));
-  c.version[0] = static_cast<uint16_t>(t.get(TableId::Assembly, 1, md::col::Assembly::MajorVersion));
-  c.version[1] = static_cast<uint16_t>(t.get(TableId::Assembly, 1, md::col::Assembly::MinorVersion));
-  c.version[2] = static_cast<uint16_t>(t.get(TableId::Assembly, 1, md::col::Assembly::BuildNumber));
-  c.version[3] = static_cast<uint16_t>(t.get(TableId::Assembly, 1, md::col::Assembly::RevisionNumber));
-  c.culture = std::string(m.string_or_placeholder(t.get(TableId::Assembly, 1, md::col::Assembly::Culture)));
-  auto key = m.blobs().get(t.get(TableId::Assembly, 1, md::col::Assembly::PublicKey));
+  auto assembly = m.row<TableId::Assembly>(1);
+  c.assembly = std::string(assembly.name());
+  c.version[0] = assembly.major_version();
+  c.version[1] = assembly.minor_version();
+  c.version[2] = assembly.build_number();
+  c.version[3] = assembly.revision_number();
+  c.culture = std::string(assembly.culture());
+  auto key = assembly.public_key();
   if (key) c.public_key_token = md::public_key_token(*key);
   if (framework_assembly_name(c.assembly))
     return contract_error(fmt::format("the hooks assembly is named {}, a name the runtime resolves to the framework's own "
@@ -194,6 +195,8 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   // One printer for every name: it caches names by type, and each type is named once, so this
   // stays linear in the number of types.
   md::Printer printer(m);
+  using md::TypeAttributes;
+  auto is_public = [](TypeAttributes flags) { return (flags & TypeAttributes::VisibilityMask) == TypeAttributes::Public; };
   uint32_t type = 0;
   if (hook_type) {
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid)
@@ -202,8 +205,8 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   } else {
     std::vector<uint32_t> candidates;
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid) {
-      uint32_t flags = t.get(TableId::TypeDef, rid, md::col::TypeDef::Flags);
-      if ((flags & 0x7) == 1 && m.enclosing_type(rid) == 0 && declares_hook(m, rid)) candidates.push_back(rid);
+      if (is_public(m.row<TableId::TypeDef>(rid).flags()) && m.enclosing_type(rid) == 0 && declares_hook(m, rid))
+        candidates.push_back(rid);
     }
     if (candidates.empty())
       return contract_error(fmt::format("no hook type found: {} has no public type declaring OnEnter, OnLeave or OnException",
@@ -217,14 +220,14 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
     type = candidates.front();
   }
   std::string type_name = quoted(printer.type_def_name(type));
-  uint32_t flags = t.get(TableId::TypeDef, type, md::col::TypeDef::Flags);
-  if ((flags & 0x7) != 1 || m.enclosing_type(type) != 0)
+  auto type_row = m.row<TableId::TypeDef>(type);
+  if (!is_public(type_row.flags()) || m.enclosing_type(type) != 0)
     return contract_error(fmt::format("hook type {} must be a public top-level type", type_name));
   if (generic_types(m)[type])
     return contract_error(fmt::format("hook type {} must not be generic: the instrumented code calls it without type arguments",
                                       type_name));
-  c.type_namespace = std::string(m.string_or_placeholder(t.get(TableId::TypeDef, type, md::col::TypeDef::TypeNamespace)));
-  c.type_name = std::string(m.string_or_placeholder(t.get(TableId::TypeDef, type, md::col::TypeDef::TypeName)));
+  c.type_namespace = std::string(type_row.type_namespace());
+  c.type_name = std::string(type_row.type_name());
   c.on_enter = CIL_TRY(read_hook(m, printer, type, "OnEnter"));
   c.on_leave = CIL_TRY(read_hook(m, printer, type, "OnLeave"));
   c.on_exception = CIL_TRY(read_hook(m, printer, type, "OnException"));

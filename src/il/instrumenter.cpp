@@ -30,10 +30,9 @@ Status check_supported(const md::Module& m) {
   if (!cli.il_only() && !ready_to_run)
     return refuse("mixed-mode image (native code and IL, the CLI header's ILONLY flag is clear): not supported");
   if (cli.native_entry_point()) return refuse("the image has a native entry point: not supported");
-  const auto& t = m.tables();
-  for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid) {
-    if (m.string_or_placeholder(t.get(TableId::TypeDef, rid, md::col::TypeDef::TypeName)) == kHelperTypeName &&
-        m.string_or_placeholder(t.get(TableId::TypeDef, rid, md::col::TypeDef::TypeNamespace)).empty())
+  for (uint32_t rid = 1; rid <= m.tables().rows(TableId::TypeDef); ++rid) {
+    auto type = m.row<TableId::TypeDef>(rid);
+    if (type.type_name() == kHelperTypeName && type.type_namespace().empty())
       return refuse(fmt::format("already instrumented by cil-instrument (it defines {}); instrument the original instead",
                                 kHelperTypeName));
   }
@@ -46,9 +45,8 @@ Status check_supported(const md::Module& m) {
 /// reproducible. Runtimes key caches by MVID (Mono's AOT images): a changed module must not be
 /// paired with native code compiled for the original.
 Status renew_mvid(const md::Module& m, md::ModuleEditor& editor, Mode mode) {
-  const auto& t = m.tables();
-  if (!t.rows(TableId::Module)) return ok();
-  auto old = m.metadata().guids().get(t.get(TableId::Module, 1, md::col::Module::Mvid));
+  if (!m.tables().rows(TableId::Module)) return ok();
+  auto old = m.row<TableId::Module>(1).mvid();
   md::Guid seed = old ? *old : md::Guid{};
   // Two FNV-1a hashes over the old MVID, the tool's name and the mode.
   auto fnv = [&](uint64_t h) {
@@ -64,8 +62,11 @@ Status renew_mvid(const md::Module& m, md::ModuleEditor& editor, Mode mode) {
     mvid[i] = static_cast<uint8_t>(a >> (8 * i));
     mvid[8 + i] = static_cast<uint8_t>(b >> (8 * i));
   }
-  mvid[7] = static_cast<uint8_t>((mvid[7] & 0x0F) | 0x40);  // version 4 layout, RFC 4122 variant
-  mvid[8] = static_cast<uint8_t>((mvid[8] & 0x3F) | 0x80);
+  // Version 4 layout and the RFC 4122 variant (RFC 4122 4.1.1, 4.1.3; byte 7 is the high byte
+  // of the third field as .NET stores it).
+  constexpr uint8_t kVersionMask = 0xF0, kVersion4 = 0x40, kVariantMask = 0xC0, kVariantRfc4122 = 0x80;
+  mvid[7] = static_cast<uint8_t>((mvid[7] & ~kVersionMask) | kVersion4);
+  mvid[8] = static_cast<uint8_t>((mvid[8] & ~kVariantMask) | kVariantRfc4122);
   return editor.set_mvid(mvid);
 }
 
@@ -95,19 +96,21 @@ void adjust_image(const md::Module& m, md::ModuleEditor& editor, std::vector<std
 }
 
 std::optional<SkipReason> skip_reason(const md::Module& m, uint32_t rid) {
-  const auto& t = m.tables();
-  uint32_t impl = t.get(TableId::MethodDef, rid, md::col::MethodDef::ImplFlags);
-  uint32_t flags = t.get(TableId::MethodDef, rid, md::col::MethodDef::Flags);
-  switch (impl & 0x3) {
-    case 1: return SkipReason::NativeCode;
-    case 2: return SkipReason::OptilCode;
-    case 3: return SkipReason::RuntimeImplemented;
+  using md::MethodAttributes;
+  using md::MethodImplAttributes;
+  auto method = m.row<TableId::MethodDef>(rid);
+  MethodImplAttributes impl = method.impl_flags();
+  MethodAttributes flags = method.flags();
+  switch (impl & MethodImplAttributes::CodeTypeMask) {
+    case MethodImplAttributes::Native: return SkipReason::NativeCode;
+    case MethodImplAttributes::OPTIL: return SkipReason::OptilCode;
+    case MethodImplAttributes::Runtime: return SkipReason::RuntimeImplemented;
     default: break;
   }
-  if (t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva) != 0) return std::nullopt;
-  if (flags & 0x0400) return SkipReason::Abstract;
-  if (flags & 0x2000) return SkipReason::PInvoke;
-  if (impl & 0x1000) return SkipReason::InternalCall;
+  if (method.rva() != 0) return std::nullopt;
+  if (md::has(flags, MethodAttributes::Abstract)) return SkipReason::Abstract;
+  if (md::has(flags, MethodAttributes::PInvokeImpl)) return SkipReason::PInvoke;
+  if (md::has(impl, MethodImplAttributes::InternalCall)) return SkipReason::InternalCall;
   return SkipReason::Extern;
 }
 
@@ -117,7 +120,7 @@ struct MethodShape {
 };
 
 Expected<MethodShape> method_shape(const md::Module& m, uint32_t rid) {
-  auto r = m.blobs().reader(m.tables().get(TableId::MethodDef, rid, md::col::MethodDef::Signature), "method signature");
+  auto r = m.row<TableId::MethodDef>(rid).signature_reader("method signature");
   if (!r) return r.error();
   md::MethodSig sig = CIL_TRY(md::decode_method_sig(*r));
   MethodShape shape;
@@ -193,7 +196,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   std::vector<Instr> probe;
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
     std::string name = printer.method_name(rid);
-    uint32_t rva = t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva);
+    uint32_t rva = m.row<TableId::MethodDef>(rid).rva();
     bool selected = options.filter.selects(name) &&
                     (options.method_rvas.empty() ||
                      std::find(options.method_rvas.begin(), options.method_rvas.end(), rva) != options.method_rvas.end());
@@ -253,8 +256,9 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   }
 
   if (count) {
-    std::string assembly = t.rows(TableId::Assembly) ? std::string(m.string_or_placeholder(t.get(TableId::Assembly, 1, md::col::Assembly::Name)))
-                                                      : std::string(m.string_or_placeholder(t.get(TableId::Module, 1, md::col::Module::Name)));
+    std::string assembly(t.rows(TableId::Assembly) ? m.row<TableId::Assembly>(1).name()
+                         : t.rows(TableId::Module) ? m.row<TableId::Module>(1).name()
+                                                   : std::string_view());
     md::Guid mvid = editor.mvid();
     CIL_TRY(count->finish(assembly, md::format_guid(mvid), effects));
   }

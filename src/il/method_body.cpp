@@ -53,7 +53,7 @@ Status parse_sections(ByteReader& r, MethodBody& body) {
       return r.error_at(section_start, fmt::format("EH section DataSize {} is smaller than its header", layout.data_size));
     if (!r.contains(section_start, layout.data_size))
       return r.error_at(section_start, fmt::format("EH section of {} bytes runs past the end of the section", layout.data_size));
-    layout.kind = kind & 0x3F;
+    layout.kind = kind & kSectKindMask;
     if (layout.kind != kSectEhTable) {
       // Not an EH table (OptILTable is reserved): keep its bytes, read no clauses from it.
       CIL_TRY(r.seek(section_start + 4));
@@ -102,13 +102,13 @@ Expected<MethodBody> parse_method_body(ByteReader r) {
   MethodBody body;
   body.file_offset = r.base_offset();
   uint8_t first = CIL_TRY(r.u8());
-  if ((first & 0x3) == kTinyFormat) {
+  if ((first & kFormatMask) == kTinyFormat) {
     body.code_size = first >> 2;
-  } else if ((first & 0x3) == kFatFormat) {
+  } else if ((first & kFormatMask) == kFatFormat) {
     uint8_t second = CIL_TRY(r.u8());
     uint16_t word = static_cast<uint16_t>(first | (second << 8));
     body.fat = true;
-    body.fat_flags = word & 0x0FFF;
+    body.fat_flags = word & kFatFlagsMask;
     body.header_size = static_cast<uint8_t>((word >> 12) * 4);
     if (body.header_size < 12)
       return r.error_at(0, fmt::format("fat header size {} is smaller than 12 bytes", body.header_size));

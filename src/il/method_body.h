@@ -18,10 +18,13 @@ inline constexpr uint32_t kMaxEhSections = 1024;
 inline constexpr uint32_t kMaxCodeSize = 16u << 20;
 
 // Header and section flags (II.25.4.1, II.25.4.4, II.25.4.5)
+inline constexpr uint8_t kFormatMask = 0x3;  ///< the header's format bits, tiny or fat
 inline constexpr uint8_t kTinyFormat = 0x2;
 inline constexpr uint8_t kFatFormat = 0x3;
+inline constexpr uint16_t kFatFlagsMask = 0x0FFF;  ///< a fat header's flags; the top 4 bits are its size
 inline constexpr uint16_t kMoreSects = 0x8;
 inline constexpr uint16_t kInitLocals = 0x10;
+inline constexpr uint8_t kSectKindMask = 0x3F;  ///< a data section's kind bits (EH table, OptIL table)
 inline constexpr uint8_t kSectEhTable = 0x1;
 inline constexpr uint8_t kSectOptIlTable = 0x2;
 inline constexpr uint8_t kSectFatFormat = 0x40;

@@ -1,5 +1,7 @@
-// The entry probe of count mode, offline and at run time, and its stack depth.
+// The entry probe of count mode and its callee, offline and at run time.
 #include "il/probes.h"
+
+#include "metadata/signature.h"
 
 namespace cil::il {
 
@@ -29,6 +31,18 @@ Expected<uint16_t> probe_max_stack(const CounterRef& counter, md::Token incremen
   body.instrs = counter_probe(body, counter, increment);
   body.instrs.push_back(body.make(Op::Ret));
   return compute_max_stack(body, false, effects);
+}
+
+Expected<md::Token> increment_type(md::RuntimeRefs& refs) { return refs.type(kIncrementNamespace, kIncrementType); }
+
+Expected<md::Token> increment_method(md::RuntimeRefs& refs, md::Token interlocked) {
+  md::TypeSig i8 = md::primitive(md::ElementType::I8);
+  return refs.member(interlocked, "Increment", md::method_signature(false, i8, {md::wrap(md::ElementType::ByRef, i8)}));
+}
+
+Expected<md::Token> resolve_increment(md::RuntimeRefs& refs) {
+  md::Token interlocked = CIL_TRY(increment_type(refs));
+  return increment_method(refs, interlocked);
 }
 
 }  // namespace cil::il

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "il/body_model.h"
 #include "il/max_stack.h"
+#include "metadata/runtime_refs.h"
 #include "metadata/schema.h"
 
 namespace cil::il {
@@ -36,5 +38,17 @@ void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increme
 /// max stack, this): offline count mode and the profiler both pass it as
 /// BodyEdit::entry_max_stack.
 Expected<uint16_t> probe_max_stack(const CounterRef& counter, md::Token increment, CallEffects& effects);
+
+/// The probe's callee's type, System.Threading.Interlocked.
+inline constexpr std::string_view kIncrementNamespace = "System.Threading";
+inline constexpr std::string_view kIncrementType = "Interlocked";
+
+/// The probe's callee, resolved through `refs` (a MemberRef, or the core library's own MethodDef)
+/// in two steps, its type and then the method, because offline count mode resolves another type
+/// in between and its outputs keep that order of references.
+Expected<md::Token> increment_type(md::RuntimeRefs& refs);
+Expected<md::Token> increment_method(md::RuntimeRefs& refs, md::Token interlocked);
+/// Both steps: the token of int64 System.Threading.Interlocked::Increment(int64&).
+Expected<md::Token> resolve_increment(md::RuntimeRefs& refs);
 
 }  // namespace cil::il

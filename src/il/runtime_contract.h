@@ -1,8 +1,12 @@
 // The contract between the tool, the code it injects and the profiler library: the CLSID, the
-// library's file name and the environment variables that configure a run. Every side includes
-// this one header (it sits in il/, below both cli/ and profiler/).
+// library's file name, the environment variables that configure a run, and the counts file.
+// Every side includes this one header (it sits in il/, below both cli/ and profiler/); no other
+// file spells these names.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace cil::contract {
@@ -30,5 +34,59 @@ inline constexpr const char* kEnvStats = "CIL_INSTRUMENT_STATS";
 /// Separator of the patterns in CIL_INSTRUMENT_INCLUDE and CIL_INSTRUMENT_EXCLUDE (no method
 /// name a C# or VB compiler emits contains it).
 inline constexpr char kPatternSeparator = ';';
+
+// The counts file, one per process and module: written by the code offline count mode injects
+// (il/count_mode.cpp, as ldstr pieces) and by the profiler (profiler/count_profiler.cpp), read by
+// `report` (cli/count_file.cpp). One line:
+//   {"assembly": "App", "mvid": "0123...", "methods": [{"token": "0x0600002A", "name": "Ns.T::M",
+//    "count": 12}, {...}]}
+// Both writers assemble it from the pieces below; the reader knows it by its keys.
+inline constexpr std::string_view kCountsKeyAssembly = "assembly";
+inline constexpr std::string_view kCountsKeyMvid = "mvid";
+inline constexpr std::string_view kCountsKeyMethods = "methods";
+inline constexpr std::string_view kCountsKeyToken = "token";
+inline constexpr std::string_view kCountsKeyName = "name";
+inline constexpr std::string_view kCountsKeyCount = "count";
+
+/// A token as text: the prefix, then 8 upper-case hexadecimal digits ("0x0600002A").
+inline constexpr std::string_view kTokenPrefix = "0x";
+inline constexpr size_t kTokenDigits = 8;
+/// Appends the 8 digits of `token` to a string or byte vector (no formatting pass: count mode
+/// makes one per method).
+template <class Out>
+void append_token_digits(Out& out, uint32_t token) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (size_t i = 0; i < kTokenDigits; ++i) out.push_back(kHex[(token >> (28 - 4 * i)) & 0xF]);
+}
+inline std::string token_text(uint32_t token) {
+  std::string out(kTokenPrefix);
+  append_token_digits(out, token);
+  return out;
+}
+
+/// The file's name: "<Assembly>." then the process id then the suffix. A second module with the
+/// same assembly name in one process adds ".<n>" (from 2) before the suffix.
+inline constexpr std::string_view kCountsFileSuffix = ".counts.json";
+inline std::string counts_file_prefix(std::string_view assembly) { return std::string(assembly) + "."; }
+inline std::string counts_file_name(std::string_view assembly, std::string_view pid) {
+  return counts_file_prefix(assembly) + std::string(pid) + std::string(kCountsFileSuffix);
+}
+
+/// `"key": ` as the counts file spells a member's start.
+inline std::string counts_key(std::string_view key) { return "\"" + std::string(key) + "\": "; }
+/// The file up to its first method; `assembly` and `mvid` are JSON strings, quotes included.
+inline std::string counts_header(std::string_view assembly, std::string_view mvid) {
+  return "{" + counts_key(kCountsKeyAssembly) + std::string(assembly) + ", " + counts_key(kCountsKeyMvid) +
+         std::string(mvid) + ", " + counts_key(kCountsKeyMethods) + "[";
+}
+/// A method: opening, token digits, name piece, the name as a JSON string, count piece, the
+/// count, closing; methods are separated by kCountsSeparator.
+inline std::string counts_method_open() { return "{" + counts_key(kCountsKeyToken) + "\"" + std::string(kTokenPrefix); }
+inline std::string counts_method_name() { return "\", " + counts_key(kCountsKeyName); }
+inline std::string counts_method_count() { return ", " + counts_key(kCountsKeyCount); }
+inline constexpr std::string_view kCountsMethodClose = "}";
+inline constexpr std::string_view kCountsSeparator = ", ";
+/// After the last method.
+inline constexpr std::string_view kCountsTail = "]}\n";
 
 }  // namespace cil::contract

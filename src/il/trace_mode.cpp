@@ -6,6 +6,7 @@
 #include "il/code_builder.h"
 #include "il/constructor.h"
 #include "il/rewrite.h"
+#include "il/helper_attributes.h"
 #include "il/rewriter.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
@@ -18,11 +19,6 @@ using md::ElementType;
 using md::TableId;
 using md::Token;
 using md::TypeSig;
-
-constexpr uint32_t kTypeAbstractSealed = 0x0080 | 0x0100;
-constexpr uint32_t kFieldAssemblyStatic = 0x0003 | 0x0010;
-constexpr uint32_t kMethodCctor = 0x0001 | 0x0010 | 0x0080 | 0x0800 | 0x1000;
-constexpr uint16_t kGenericAllowByRefLike = 0x0020;  // GenericParamAttributes.AllowByRefLike
 
 Error trace_error(std::string message) { return make_error(ErrorKind::Unsupported, "trace", std::move(message)); }
 
@@ -78,9 +74,7 @@ Expected<TraceMode> TraceMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   mode.refs_ = &refs;
   mode.contract_ = &contract;
   const md::Module& m = editor.module();
-  std::string_view own = m.tables().rows(TableId::Assembly)
-                             ? m.string_or_placeholder(m.tables().get(TableId::Assembly, 1, md::col::Assembly::Name))
-                             : std::string_view();
+  std::string_view own = m.tables().rows(TableId::Assembly) ? m.row<TableId::Assembly>(1).name() : std::string_view();
   if (own == contract.assembly)
     return make_error(ErrorKind::Usage, "trace", fmt::format("{} is the hooks assembly itself: its methods are never instrumented", own));
 
@@ -132,18 +126,21 @@ Expected<TraceMode> TraceMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
   uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;
   uint32_t param_list = (m.tables().rows(TableId::ParamPtr) ? editor.rows(TableId::ParamPtr) : editor.rows(TableId::Param)) + 1;
-  Token helper = CIL_TRY(editor.add_row(TableId::TypeDef, {kTypeAbstractSealed, editor.add_string("<CilInstrument>"), 0,
-                                                           *md::encode_coded_index(md::CodedIndex::TypeDefOrRef, mode.object_),
-                                                           field_list, method_list}));
+  Token helper = CIL_TRY(editor.add(md::TypeDefRow{.flags = kStaticClass,
+                                                    .type_name = "<CilInstrument>",
+                                                    .extends = mode.object_,
+                                                    .field_list = field_list,
+                                                    .method_list = method_list}));
   mode.helper_type_ = md::token_rid(helper);
   std::vector<uint8_t> field_sig{md::kSigField};
   md::encode_type(field_sig, inst);
-  mode.guard_field_ = CIL_TRY(editor.add_row(TableId::Field, {kFieldAssemblyStatic, editor.add_string("inHook"), editor.add_blob(field_sig)}));
-  if (field_ptr) CIL_TRY(editor.add_row(TableId::FieldPtr, {md::token_rid(mode.guard_field_)}));
-  mode.cctor_ = CIL_TRY(editor.add_row(TableId::MethodDef, {0, 0, kMethodCctor, editor.add_string(".cctor"),
-                                                            editor.add_blob(method_sig(false, md::primitive(ElementType::Void), {})),
-                                                            param_list}));
-  if (method_ptr) CIL_TRY(editor.add_row(TableId::MethodPtr, {md::token_rid(mode.cctor_)}));
+  mode.guard_field_ = CIL_TRY(editor.add(md::FieldRow{.flags = kHelperField, .name = "inHook", .signature = field_sig}));
+  if (field_ptr) CIL_TRY(editor.add(md::FieldPtrRow{.field = md::token_rid(mode.guard_field_)}));
+  mode.cctor_ = CIL_TRY(editor.add(md::MethodDefRow{.flags = kTypeInitializer,
+                                                    .name = ".cctor",
+                                                    .signature = method_sig(false, md::primitive(ElementType::Void), {}),
+                                                    .param_list = param_list}));
+  if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(mode.cctor_)}));
   return mode;
 }
 
@@ -166,38 +163,30 @@ bool TraceMode::is_byref_like(Token type) {
     byref_like_scanned_ = true;
     // TypeDefs carrying System.Runtime.CompilerServices.IsByRefLikeAttribute.
     for (uint32_t row = 1; row <= t.rows(TableId::CustomAttribute); ++row) {
-      Token parent = t.decode(md::CodedIndex::HasCustomAttribute, t.get(TableId::CustomAttribute, row, md::col::CustomAttribute::Parent));
+      auto attribute = m.row<TableId::CustomAttribute>(row);
+      Token parent = attribute.parent();
       if (md::token_table(parent) != TableId::TypeDef) continue;
-      Token ctor = t.decode(md::CodedIndex::CustomAttributeType, t.get(TableId::CustomAttribute, row, md::col::CustomAttribute::Type));
+      Token ctor = attribute.type();
       Token owner = 0;
-      if (md::token_table(ctor) == TableId::MemberRef && t.valid_rid(TableId::MemberRef, md::token_rid(ctor)))
-        owner = t.decode(md::CodedIndex::MemberRefParent, t.get(TableId::MemberRef, md::token_rid(ctor), md::col::MemberRef::Class));
-      else if (md::token_table(ctor) == TableId::MethodDef)
-        owner = md::make_token(TableId::TypeDef, m.method_owner(md::token_rid(ctor)));
+      if (auto ref = m.find_row<TableId::MemberRef>(ctor)) owner = ref->class_();
+      else if (md::token_table(ctor) == TableId::MethodDef) owner = md::make_token(TableId::TypeDef, m.method_owner(md::token_rid(ctor)));
       std::string_view name;
-      if (md::token_table(owner) == TableId::TypeRef && t.valid_rid(TableId::TypeRef, md::token_rid(owner)))
-        name = m.string_or_placeholder(t.get(TableId::TypeRef, md::token_rid(owner), md::col::TypeRef::TypeName));
-      else if (md::token_table(owner) == TableId::TypeDef && t.valid_rid(TableId::TypeDef, md::token_rid(owner)))
-        name = m.string_or_placeholder(t.get(TableId::TypeDef, md::token_rid(owner), md::col::TypeDef::TypeName));
+      if (auto ref = m.find_row<TableId::TypeRef>(owner)) name = ref->type_name();
+      else if (auto def = m.find_row<TableId::TypeDef>(owner)) name = def->type_name();
       if (name == "IsByRefLikeAttribute") byref_like_defs_.insert(md::token_rid(parent));
     }
   }
-  uint32_t rid = md::token_rid(type);
-  if (md::token_table(type) == TableId::TypeDef) return byref_like_defs_.count(rid) != 0;
-  if (md::token_table(type) == TableId::TypeRef && t.valid_rid(TableId::TypeRef, rid)) {
-    std::string_view ns = m.string_or_placeholder(t.get(TableId::TypeRef, rid, md::col::TypeRef::TypeNamespace));
-    std::string_view name = m.string_or_placeholder(t.get(TableId::TypeRef, rid, md::col::TypeRef::TypeName));
-    return known_byref_like(ns, name);
-  }
+  if (md::token_table(type) == TableId::TypeDef) return byref_like_defs_.count(md::token_rid(type)) != 0;
+  if (auto ref = m.find_row<TableId::TypeRef>(type)) return known_byref_like(ref->type_namespace(), ref->type_name());
   return false;
 }
 
 bool TraceMode::generic_allows_byref_like(Token owner, uint32_t number) {
-  const auto& t = editor_->module().tables();
-  for (uint32_t row = 1; row <= t.rows(TableId::GenericParam); ++row) {
-    if (t.get(TableId::GenericParam, row, md::col::GenericParam::Number) != number) continue;
-    if (t.decode(md::CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, row, md::col::GenericParam::Owner)) != owner) continue;
-    return t.get(TableId::GenericParam, row, md::col::GenericParam::Flags) & kGenericAllowByRefLike;
+  const md::Module& m = editor_->module();
+  for (uint32_t row = 1; row <= m.tables().rows(TableId::GenericParam); ++row) {
+    auto param = m.row<TableId::GenericParam>(row);
+    if (param.number() != number || param.owner() != owner) continue;
+    return md::has(param.flags(), md::GenericParamAttributes::AllowByRefLike);
   }
   return false;
 }
@@ -384,7 +373,7 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
   cx.name = name;
   cx.token = md::make_token(TableId::MethodDef, rid);
   cx.body = &body;
-  auto r = m.blobs().reader(t.get(TableId::MethodDef, rid, md::col::MethodDef::Signature), "method signature");
+  auto r = m.row<TableId::MethodDef>(rid).signature_reader("method signature");
   if (!r) return r.error();
   cx.sig = CIL_TRY(md::decode_method_sig(*r));
   if (cx.sig.kind() == md::kCallVarArg) {
@@ -397,14 +386,14 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
   // How `this` is passed: a reference as is; a value type's `this` is a byref, boxed from a copy.
   uint32_t owner = m.method_owner(rid);
   if (!cx.is_static && owner) {
-    Token extends = t.decode(md::CodedIndex::TypeDefOrRef, t.get(TableId::TypeDef, owner, md::col::TypeDef::Extends));
+    Token extends = m.row<TableId::TypeDef>(owner).extends();
     std::string_view base_ns, base_name;
-    if (md::token_table(extends) == TableId::TypeRef && t.valid_rid(TableId::TypeRef, md::token_rid(extends))) {
-      base_ns = m.string_or_placeholder(t.get(TableId::TypeRef, md::token_rid(extends), md::col::TypeRef::TypeNamespace));
-      base_name = m.string_or_placeholder(t.get(TableId::TypeRef, md::token_rid(extends), md::col::TypeRef::TypeName));
-    } else if (md::token_table(extends) == TableId::TypeDef && t.valid_rid(TableId::TypeDef, md::token_rid(extends))) {
-      base_ns = m.string_or_placeholder(t.get(TableId::TypeDef, md::token_rid(extends), md::col::TypeDef::TypeNamespace));
-      base_name = m.string_or_placeholder(t.get(TableId::TypeDef, md::token_rid(extends), md::col::TypeDef::TypeName));
+    if (auto ref = m.find_row<TableId::TypeRef>(extends)) {
+      base_ns = ref->type_namespace();
+      base_name = ref->type_name();
+    } else if (auto def = m.find_row<TableId::TypeDef>(extends)) {
+      base_ns = def->type_namespace();
+      base_name = def->type_name();
     }
     bool value_type = base_ns == "System" && (base_name == "ValueType" || base_name == "Enum");
     if (value_type) {
@@ -414,8 +403,7 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
       } else {
         uint32_t generic_count = 0;
         for (uint32_t row = 1; row <= t.rows(TableId::GenericParam); ++row)
-          if (t.decode(md::CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, row, md::col::GenericParam::Owner)) == self)
-            ++generic_count;
+          if (m.row<TableId::GenericParam>(row).owner() == self) ++generic_count;
         cx.self.kind = Boxing::Value;
         if (generic_count) {
           TypeSig inst;

@@ -33,6 +33,11 @@ Expected<std::string_view> StringHeap::get(uint32_t index) const {
   return std::string_view(reinterpret_cast<const char*>(start), static_cast<const uint8_t*>(nul) - start);
 }
 
+std::string_view StringHeap::get_or_placeholder(uint32_t index) const {
+  auto s = get(index);
+  return s ? *s : std::string_view("<bad string index>");
+}
+
 Expected<ByteReader> BlobHeap::reader(uint32_t index, std::string_view structure) const {
   if (index == 0 && data_.empty()) return ByteReader({}, file_offset_, structure);
   if (index >= data_.size()) return index_error("#Blob heap", index);

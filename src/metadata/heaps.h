@@ -38,6 +38,9 @@ class StringHeap : public Heap {
   using Heap::Heap;
   /// The NUL-terminated UTF-8 string at `index`; index 0 is the empty string.
   Expected<std::string_view> get(uint32_t index) const;
+  /// The string at `index`, or a placeholder naming a bad index (for display and for names
+  /// compared with known ones, which the placeholder never equals).
+  std::string_view get_or_placeholder(uint32_t index) const;
 };
 
 class BlobHeap : public Heap {

@@ -1,4 +1,5 @@
-// The seam between the rewrite engine and metadata: find-or-add references and read signatures.
+// The seam between the rewrite engine and metadata: find-or-add references, read signatures,
+// and the few look-ups RuntimeRefs needs to scope references (core library, local definitions).
 // The offline writer (ModuleEditor) implements it over a module being rewritten; the runtime
 // profiler implements it over IMetaDataEmit/IMetaDataImport.
 #pragma once
@@ -39,6 +40,17 @@ class MetadataSink {
   /// The signature blob behind a token: MethodDef, MemberRef, Field, StandAloneSig, TypeSpec;
   /// for a MethodSpec, the signature of the generic method it instantiates.
   virtual Expected<std::vector<uint8_t>> signature_of(Token token) = 0;
+
+  // Look-ups in the module's own metadata (rows this sink added may or may not be seen).
+  /// The name of the module's assembly (its Assembly row); empty when it has none.
+  virtual Expected<std::string> assembly_name() = 0;
+  /// The first AssemblyRef with this name; 0 when there is none.
+  virtual Expected<Token> find_assembly_ref(std::string_view name) = 0;
+  /// The top-level TypeDef with this namespace and name; 0 when there is none.
+  virtual Expected<Token> find_type_def(std::string_view ns, std::string_view name) = 0;
+  /// The member of TypeDef `type` with this name and exactly this signature: a Field for a field
+  /// signature (II.23.2.4), otherwise a MethodDef; 0 when there is none.
+  virtual Expected<Token> find_member_def(Token type, std::string_view name, std::span<const uint8_t> signature) = 0;
 };
 
 }  // namespace cil::md

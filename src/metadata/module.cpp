@@ -38,9 +38,9 @@ Status Module::init() {
 
   const TablesStream& t = tables();
   uint32_t types = t.rows(TableId::TypeDef);
-  method_lists_ = list_starts(TableId::TypeDef, col::TypeDef::MethodList);
-  field_lists_ = list_starts(TableId::TypeDef, col::TypeDef::FieldList);
-  param_lists_ = list_starts(TableId::MethodDef, col::MethodDef::ParamList);
+  method_lists_ = list_starts(types, [this](uint32_t rid) { return row<TableId::TypeDef>(rid).method_list(); });
+  field_lists_ = list_starts(types, [this](uint32_t rid) { return row<TableId::TypeDef>(rid).field_list(); });
+  param_lists_ = list_starts(t.rows(TableId::MethodDef), [this](uint32_t rid) { return row<TableId::MethodDef>(rid).param_list(); });
   method_owner_.assign(size_t{t.rows(TableId::MethodDef)} + 1, 0);
   field_owner_.assign(size_t{t.rows(TableId::Field)} + 1, 0);
   for (uint32_t type = 1; type <= types; ++type) {
@@ -56,19 +56,20 @@ Status Module::init() {
     }
   }
   enclosing_.assign(size_t{types} + 1, 0);
-  for (uint32_t row = 1; row <= t.rows(TableId::NestedClass); ++row) {
-    uint32_t nested = t.get(TableId::NestedClass, row, col::NestedClass::NestedClass);
-    uint32_t enclosing = t.get(TableId::NestedClass, row, col::NestedClass::EnclosingClass);
+  for (uint32_t rid = 1; rid <= t.rows(TableId::NestedClass); ++rid) {
+    auto nesting = row<TableId::NestedClass>(rid);
+    uint32_t nested = nesting.nested_class();
+    uint32_t enclosing = nesting.enclosing_class();
     if (nested >= 1 && nested <= types && enclosing <= types && nested != enclosing) enclosing_[nested] = enclosing;
   }
   return ok();
 }
 
-std::vector<uint32_t> Module::list_starts(TableId owner, uint8_t column) const {
-  const TablesStream& t = tables();
-  std::vector<uint32_t> starts(size_t{t.rows(owner)} + 1, 0);
+template <class ListColumn>
+std::vector<uint32_t> Module::list_starts(uint32_t rows, ListColumn column) const {
+  std::vector<uint32_t> starts(size_t{rows} + 1, 0);
   uint32_t high = 0;
-  for (uint32_t rid = 1; rid <= t.rows(owner); ++rid) starts[rid] = high = std::max(high, t.get(owner, rid, column));
+  for (uint32_t rid = 1; rid <= rows; ++rid) starts[rid] = high = std::max(high, column(rid));
   return starts;
 }
 
@@ -108,12 +109,6 @@ std::vector<uint32_t> Module::params_of(uint32_t method_rid) const {
     if (uint32_t p = list_entry(TableId::ParamPtr, TableId::Param, i)) out.push_back(p);
   }
   return out;
-}
-
-std::string_view Module::string_or_placeholder(uint32_t index) const {
-  auto s = strings().get(index);
-  if (!s) return "<bad string index>";
-  return *s;
 }
 
 }  // namespace cil::md

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "metadata/metadata.h"
+#include "metadata/rows.h"
 #include "pe/cli_header.h"
 #include "support/error.h"
 #include "support/file_io.h"
@@ -35,6 +36,17 @@ class Module {
   const StringHeap& strings() const { return metadata_.strings(); }
   const BlobHeap& blobs() const { return metadata_.blobs(); }
 
+  /// Row `rid` of table T as a typed view: row<TableId::MethodDef>(rid).flags(). `rid` must be
+  /// valid (1 to tables().rows(T)), as for TablesStream::get.
+  template <TableId T>
+  RowViewOf<T> row(uint32_t rid) const { return RowViewOf<T>(metadata_, rid); }
+  /// The row `token` names when it is a valid row of table T; nullopt otherwise.
+  template <TableId T>
+  std::optional<RowViewOf<T>> find_row(Token token) const {
+    if (token_table(token) != T || !tables().valid_rid(T, token_rid(token))) return std::nullopt;
+    return RowViewOf<T>(metadata_, token_rid(token));
+  }
+
   /// TypeDef rid that owns MethodDef `rid`, or 0 when no type lists it.
   uint32_t method_owner(uint32_t rid) const { return rid < method_owner_.size() ? method_owner_[rid] : 0; }
   /// TypeDef rid that owns Field `rid`, or 0.
@@ -47,15 +59,16 @@ class Module {
   std::vector<uint32_t> params_of(uint32_t method_rid) const;
 
   /// A string from #Strings, or a placeholder naming the bad index (for display only).
-  std::string_view string_or_placeholder(uint32_t index) const;
+  std::string_view string_or_placeholder(uint32_t index) const { return strings().get_or_placeholder(index); }
 
  private:
   Module() = default;
   Status init();
-  /// The list column of every row of `owner` as a running maximum, index 0 unused. ECMA-335
-  /// lists are sorted (II.22.37); an unsorted hostile column would otherwise let every row own
-  /// most of the list, costing rows x list entries. Sorted columns are unchanged.
-  std::vector<uint32_t> list_starts(TableId owner, uint8_t column) const;
+  /// A list column (`column(rid)` for rows 1 to `rows` of its table) as a running maximum, index
+  /// 0 unused. ECMA-335 lists are sorted (II.22.37); an unsorted hostile column would otherwise
+  /// let every row own most of the list, costing rows x list entries. Sorted columns are unchanged.
+  template <class ListColumn>
+  std::vector<uint32_t> list_starts(uint32_t rows, ListColumn column) const;
   /// [first, last) list range of row `rid` of `owner` from its list starts, clamped to the list.
   std::pair<uint32_t, uint32_t> list_range(const std::vector<uint32_t>& starts, uint32_t rid, TableId list) const;
   uint32_t list_entry(TableId ptr_table, TableId target, uint32_t index) const;

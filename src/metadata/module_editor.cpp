@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "metadata/signature.h"
 
 namespace cil::md {
 
@@ -38,6 +39,45 @@ void ModuleEditor::set_cell(TableId table, uint32_t rid, uint8_t column, uint32_
   if (rid <= original) edits_.change(table, original, rid, column, value);
   else edits_.added[static_cast<uint8_t>(table)][(rid - original - 1) * column_count(table) + column] = value;
 }
+
+Expected<uint32_t> ModuleEditor::coded_cell(CodedIndex kind, Token token, TableId table, uint8_t column) const {
+  if (token_rid(token) == 0) return 0;
+  auto coded = encode_coded_index(kind, token);
+  if (!coded)
+    return edit_error(fmt::format("{}.{} cannot hold 0x{:08X} (a {} coded index)", table_schema(table).name,
+                                  table_schema(table).columns[column].name, token, coded_index_schema(kind).name));
+  return *coded;
+}
+
+// One add() per table, from its builder: cells in schema order, heap entries added in that
+// order (so the heaps grow exactly as they would for the same cells given by hand).
+#define CIL_CELL_U16(Table, Column, value, Arg) static_cast<uint32_t>(value)
+#define CIL_CELL_U32(Table, Column, value, Arg) static_cast<uint32_t>(value)
+#define CIL_CELL_String(Table, Column, value, Arg) strings_.add(value)
+#define CIL_CELL_Blob(Table, Column, value, Arg) blobs_.add(value)
+#define CIL_CELL_Guid(Table, Column, value, Arg) value
+#define CIL_CELL_Table(Table, Column, value, Arg) value
+#define CIL_CELL_Coded(Table, Column, value, Arg) \
+  CIL_TRY(coded_cell(CodedIndex::Arg, value, TableId::Table, col::Table::Column))
+#define CIL_TABLE(id, Table)                              \
+  Expected<Token> ModuleEditor::add(const Table##Row& row) { \
+    std::vector<uint32_t> cells;                           \
+    cells.reserve(col::Table::kColumnCount);
+#define CIL_COLUMN(Table, Column, field, Kind, Arg) cells.push_back(CIL_CELL_##Kind(Table, Column, row.field, Arg));
+#define CIL_TABLE_END(Table)                      \
+    return add_row(Table##Row::kTable, std::move(cells)); \
+  }
+#include "metadata/tables.def"
+#undef CIL_TABLE
+#undef CIL_COLUMN
+#undef CIL_TABLE_END
+#undef CIL_CELL_U16
+#undef CIL_CELL_U32
+#undef CIL_CELL_String
+#undef CIL_CELL_Blob
+#undef CIL_CELL_Guid
+#undef CIL_CELL_Table
+#undef CIL_CELL_Coded
 
 Expected<Token> ModuleEditor::add_row(TableId table, std::vector<uint32_t> cells) {
   if (cells.size() != column_count(table)) return edit_error(fmt::format("a {} row needs {} cells", table_schema(table).name, column_count(table)));
@@ -115,17 +155,58 @@ std::string_view as_chars(std::span<const uint8_t> bytes) {
 Expected<Token> ModuleEditor::assembly_ref(const AssemblyRefSpec& spec) {
   // An existing reference with the same name serves, whatever its version: the runtime binds by
   // name and accepts any version at least as high as the reference.
-  const TablesStream& t = module_.tables();
-  for (uint32_t rid = 1; rid <= t.rows(TableId::AssemblyRef); ++rid)
-    if (module_.string_or_placeholder(t.get(TableId::AssemblyRef, rid, col::AssemblyRef::Name)) == spec.name)
-      return make_token(TableId::AssemblyRef, rid);
+  if (Token found = CIL_TRY(find_assembly_ref(spec.name))) return found;
   auto it = added_assemblies_.find(spec.name);
   if (it != added_assemblies_.end()) return it->second;
-  Token token = CIL_TRY(add_row(TableId::AssemblyRef,
-                                {spec.version[0], spec.version[1], spec.version[2], spec.version[3], 0,
-                                 blobs_.add(spec.public_key_token), strings_.add(spec.name), strings_.add(spec.culture), 0}));
+  Token token = CIL_TRY(add(AssemblyRefRow{.major_version = spec.version[0],
+                                           .minor_version = spec.version[1],
+                                           .build_number = spec.version[2],
+                                           .revision_number = spec.version[3],
+                                           .public_key_or_token = spec.public_key_token,
+                                           .name = spec.name,
+                                           .culture = spec.culture}));
   added_assemblies_.emplace(spec.name, token);
   return token;
+}
+
+Expected<std::string> ModuleEditor::assembly_name() {
+  if (!module_.tables().rows(TableId::Assembly)) return std::string();
+  return std::string(module_.row<TableId::Assembly>(1).name());
+}
+
+Expected<Token> ModuleEditor::find_assembly_ref(std::string_view name) {
+  for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::AssemblyRef); ++rid)
+    if (module_.row<TableId::AssemblyRef>(rid).name() == name) return make_token(TableId::AssemblyRef, rid);
+  return Token{0};
+}
+
+Expected<Token> ModuleEditor::find_type_def(std::string_view ns, std::string_view name) {
+  for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::TypeDef); ++rid) {
+    auto type = module_.row<TableId::TypeDef>(rid);
+    if (module_.enclosing_type(rid) == 0 && type.type_name() == name && type.type_namespace() == ns)
+      return make_token(TableId::TypeDef, rid);
+  }
+  return Token{0};
+}
+
+Expected<Token> ModuleEditor::find_member_def(Token type, std::string_view name, std::span<const uint8_t> signature) {
+  auto same = [&](const Expected<std::span<const uint8_t>>& blob) {
+    return blob && std::equal(blob->begin(), blob->end(), signature.begin(), signature.end());
+  };
+  if (token_table(type) != TableId::TypeDef) return Token{0};
+  if (!signature.empty() && signature[0] == kSigField) {
+    for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::Field); ++rid) {
+      if (module_.field_owner(rid) != token_rid(type)) continue;
+      auto field = module_.row<TableId::Field>(rid);
+      if (field.name() == name && same(field.signature())) return make_token(TableId::Field, rid);
+    }
+  } else {
+    for (uint32_t rid : module_.methods_of(token_rid(type))) {
+      auto method = module_.row<TableId::MethodDef>(rid);
+      if (method.name() == name && same(method.signature())) return make_token(TableId::MethodDef, rid);
+    }
+  }
+  return Token{0};
 }
 
 Expected<Token> ModuleEditor::type_ref(Token scope, std::string_view ns, std::string_view name) {
@@ -259,7 +340,7 @@ Status ModuleEditor::set_mvid(const Guid& mvid) {
 Guid ModuleEditor::mvid() const {
   if (mvid_) return *mvid_;
   if (module_.tables().rows(TableId::Module) == 0) return Guid{};
-  auto found = module_.metadata().guids().get(module_.tables().get(TableId::Module, 1, col::Module::Mvid));
+  auto found = module_.row<TableId::Module>(1).mvid();
   return found ? *found : Guid{};
 }
 
@@ -267,10 +348,10 @@ Expected<uint32_t> ModuleEditor::place_section_data(std::span<const uint8_t> byt
   return append_aligned(bytes, alignment, "static data exceeds the address space");
 }
 
-Status ModuleEditor::add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, TableId table, uint32_t rid,
-                                       uint8_t column) {
+Status ModuleEditor::add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, uint32_t field_rva) {
   if (alignment == 0 || (alignment & (alignment - 1))) return edit_error("data alignment must be a power of two");
-  data_.push_back({std::move(bytes), alignment, table, rid, column});
+  if (field_rva == 0 || field_rva > rows(TableId::FieldRVA)) return edit_error(fmt::format("no FieldRVA row {}", field_rva));
+  data_.push_back({std::move(bytes), alignment, field_rva});
   return ok();
 }
 
@@ -303,7 +384,7 @@ Expected<pe::OutputImage> ModuleEditor::write() {
   CIL_TRY(align_section(4));
   for (auto& piece : data_) {
     uint32_t rva = CIL_TRY(append_aligned(piece.bytes, piece.alignment, "static data exceeds the address space"));
-    set_cell(piece.table, piece.rid, piece.column, rva);
+    set_cell(TableId::FieldRVA, piece.field_rva, col::FieldRVA::Rva, rva);
     std::vector<uint8_t>().swap(piece.bytes);
   }
   data_.clear();

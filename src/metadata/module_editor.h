@@ -35,25 +35,34 @@ class ModuleEditor final : public MetadataSink {
   Expected<Token> standalone_sig(std::span<const uint8_t> signature) override;
   Expected<Token> user_string(std::u16string_view text) override;
   Expected<std::vector<uint8_t>> signature_of(Token token) override;
+  Expected<std::string> assembly_name() override;
+  Expected<Token> find_assembly_ref(std::string_view name) override;
+  Expected<Token> find_type_def(std::string_view ns, std::string_view name) override;
+  Expected<Token> find_member_def(Token type, std::string_view name, std::span<const uint8_t> signature) override;
 
   /// Heap entries (find or add).
   uint32_t add_string(std::string_view text) { return strings_.add(text); }
   uint32_t add_blob(std::span<const uint8_t> blob) { return blobs_.add(blob); }
 
-  /// Appends a row given its cells in schema order; returns its token.
-  Expected<Token> add_row(TableId table, std::vector<uint32_t> cells);
+  /// Appends a row (metadata/rows.h: one builder per table, fields named as the columns);
+  /// returns its token. Heap fields go into their heaps and coded fields are encoded, in column
+  /// order; a token a coded column cannot hold fails, naming the column.
+#define CIL_TABLE(id, Table) Expected<Token> add(const Table##Row& row);
+#define CIL_COLUMN(Table, Column, field, Kind, Arg)
+#define CIL_TABLE_END(Table)
+#include "metadata/tables.def"
+#undef CIL_TABLE
+#undef CIL_COLUMN
+#undef CIL_TABLE_END
   /// Rows in a table, original and appended.
   uint32_t rows(TableId table) const;
-  /// A cell of an original or appended row (after changes).
-  uint32_t cell(TableId table, uint32_t rid, uint8_t column) const;
-  void set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value);
 
   /// Gives MethodDef `rid` (original or appended) a new body: complete bytes, header included.
   /// The body goes straight into the new section, so bodies are not held twice.
   Status set_method_body(uint32_t rid, std::span<const uint8_t> body);
-  /// Places static data in the new section, after the bodies, and writes its RVA into the given
-  /// cell (a FieldRVA row's Rva) when the layout is final.
-  Status add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, TableId table, uint32_t rid, uint8_t column);
+  /// Places static data in the new section, after the bodies, and writes its RVA into FieldRVA
+  /// row `field_rva` (original or appended) when the layout is final.
+  Status add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, uint32_t field_rva);
   /// Places static data in the new section now, after the bodies so far, and returns its RVA
   /// (for data made while bodies are still being added, so that it need not wait in memory).
   Expected<uint32_t> place_section_data(std::span<const uint8_t> bytes, uint32_t alignment);
@@ -92,6 +101,14 @@ class ModuleEditor final : public MetadataSink {
     uint32_t number = 0;
     std::string_view bytes;
   };
+  /// Appends a row given its cells in schema order; returns its token.
+  Expected<Token> add_row(TableId table, std::vector<uint32_t> cells);
+  /// A cell of an original or appended row (after changes).
+  uint32_t cell(TableId table, uint32_t rid, uint8_t column) const;
+  void set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value);
+  /// A coded index cell for `token` (0 for a nil token), or an error naming the column.
+  Expected<uint32_t> coded_cell(CodedIndex kind, Token token, TableId table, uint8_t column) const;
+
   static std::string row_key(std::span<const Value> values);
   std::string original_row_key(TableId table, uint32_t rid) const;
   /// Finds a row whose values equal `values`, or appends one with `cells`.
@@ -123,9 +140,7 @@ class ModuleEditor final : public MetadataSink {
   struct DataPiece {
     std::vector<uint8_t> bytes;
     uint32_t alignment;
-    TableId table;
-    uint32_t rid;
-    uint8_t column;
+    uint32_t field_rva;  ///< the FieldRVA row that gets the data's RVA
   };
   std::vector<DataPiece> data_;
   std::optional<uint32_t> cli_flags_;

@@ -126,8 +126,9 @@ std::string Printer::type_def_name(uint32_t rid) {
   std::string name = truncated ? "<nesting too deep>/" : "";
   for (size_t i = chain.size(); i-- > 0;) {
     uint32_t r = chain[i];
-    std::string_view ns = module_.string_or_placeholder(t.get(TableId::TypeDef, r, col::TypeDef::TypeNamespace));
-    std::string_view n = module_.string_or_placeholder(t.get(TableId::TypeDef, r, col::TypeDef::TypeName));
+    auto type = module_.row<TableId::TypeDef>(r);
+    std::string_view ns = type.type_namespace();
+    std::string_view n = type.type_name();
     if (i + 1 < chain.size()) name += '/';
     if (!ns.empty()) {
       name += ns;
@@ -152,8 +153,9 @@ std::string Printer::type_def_ref(uint32_t rid) {
   }
   for (size_t i = chain.size(); i-- > 0;) {
     uint32_t r = chain[i];
-    std::string_view ns = module_.string_or_placeholder(t.get(TableId::TypeDef, r, col::TypeDef::TypeNamespace));
-    std::string_view n = module_.string_or_placeholder(t.get(TableId::TypeDef, r, col::TypeDef::TypeName));
+    auto type = module_.row<TableId::TypeDef>(r);
+    std::string_view ns = type.type_namespace();
+    std::string_view n = type.type_name();
     if (i + 1 < chain.size()) out += '/';
     if (!ns.empty()) {
       out += quote_dotted(ns);
@@ -171,10 +173,10 @@ std::string Printer::scope_prefix(Token scope, unsigned depth) {
   switch (token_table(scope)) {
     case TableId::AssemblyRef:
       if (!t.valid_rid(TableId::AssemblyRef, rid)) return bad_token(scope);
-      return "[" + quote_dotted(module_.string_or_placeholder(t.get(TableId::AssemblyRef, rid, col::AssemblyRef::Name))) + "]";
+      return "[" + quote_dotted(module_.row<TableId::AssemblyRef>(rid).name()) + "]";
     case TableId::ModuleRef:
       if (!t.valid_rid(TableId::ModuleRef, rid)) return bad_token(scope);
-      return "[.module " + quote_dotted(module_.string_or_placeholder(t.get(TableId::ModuleRef, rid, col::ModuleRef::Name))) + "]";
+      return "[.module " + quote_dotted(module_.row<TableId::ModuleRef>(rid).name()) + "]";
     case TableId::TypeRef:
       if (!t.valid_rid(TableId::TypeRef, rid)) return bad_token(scope);
       return type_ref_name(rid, depth + 1) + "/";
@@ -188,10 +190,10 @@ std::string Printer::type_ref_name(uint32_t rid, unsigned depth) {
   if (!t.valid_rid(TableId::TypeRef, rid)) return bad_token(make_token(TableId::TypeRef, rid));
   if (!type_ref_names_[rid].empty()) return type_ref_names_[rid];
   if (depth > kMaxNestingDepth) return "<nesting too deep>";
-  Token scope = t.decode(CodedIndex::ResolutionScope, t.get(TableId::TypeRef, rid, col::TypeRef::ResolutionScope));
-  std::string name = scope_prefix(scope, depth);
-  std::string_view ns = module_.string_or_placeholder(t.get(TableId::TypeRef, rid, col::TypeRef::TypeNamespace));
-  std::string_view n = module_.string_or_placeholder(t.get(TableId::TypeRef, rid, col::TypeRef::TypeName));
+  auto ref = module_.row<TableId::TypeRef>(rid);
+  std::string name = scope_prefix(ref.resolution_scope(), depth);
+  std::string_view ns = ref.type_namespace();
+  std::string_view n = ref.type_name();
   if (!ns.empty()) {
     name += quote_dotted(ns);
     name += '.';
@@ -213,7 +215,7 @@ std::string Printer::type_spec(uint32_t rid) {
   type_spec_names_[rid] = fmt::format("<recursive TypeSpec {}>", token_text(token));
   ++spec_depth_;
   std::string text;
-  auto r = module_.blobs().reader(t.get(TableId::TypeSpec, rid, col::TypeSpec::Signature), "TypeSpec signature");
+  auto r = module_.row<TableId::TypeSpec>(rid).signature_reader("TypeSpec signature");
   if (!r) {
     text = bad_blob("TypeSpec signature", r.error());
   } else {
@@ -351,7 +353,7 @@ std::string Printer::method_name(uint32_t rid) {
   uint32_t owner = module_.method_owner(rid);
   std::string out = owner ? type_def_name(owner) : "?";
   out += "::";
-  out += module_.string_or_placeholder(t.get(TableId::MethodDef, rid, col::MethodDef::Name));
+  out += module_.row<TableId::MethodDef>(rid).name();
   return clip(std::move(out));
 }
 
@@ -361,40 +363,38 @@ std::string Printer::field_name(uint32_t rid) {
   uint32_t owner = module_.field_owner(rid);
   std::string out = owner ? type_def_name(owner) : "?";
   out += "::";
-  out += module_.string_or_placeholder(t.get(TableId::Field, rid, col::Field::Name));
+  out += module_.row<TableId::Field>(rid).name();
   return clip(std::move(out));
 }
 
 std::string Printer::method_token(Token token) {
-  const TablesStream& t = module_.tables();
-  uint32_t rid = token_rid(token);
   switch (token_table(token)) {
     case TableId::MethodDef: {
-      if (!t.valid_rid(TableId::MethodDef, rid)) return bad_token(token);
-      auto r = module_.blobs().reader(t.get(TableId::MethodDef, rid, col::MethodDef::Signature), "method signature");
+      auto def = module_.find_row<TableId::MethodDef>(token);
+      if (!def) return bad_token(token);
+      auto r = def->signature_reader("method signature");
       if (!r) return bad_blob("method signature", r.error());
       auto sig = decode_method_sig(*r);
       if (!sig) return bad_blob("method signature", sig.error());
-      uint32_t owner = module_.method_owner(rid);
-      std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" +
-                         quote_identifier(module_.string_or_placeholder(t.get(TableId::MethodDef, rid, col::MethodDef::Name)));
+      uint32_t owner = module_.method_owner(def->rid());
+      std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(def->name());
       return method_sig_text(*sig, name, nullptr);
     }
     case TableId::MemberRef: {
-      if (!t.valid_rid(TableId::MemberRef, rid)) return bad_token(token);
-      Token parent = t.decode(CodedIndex::MemberRefParent, t.get(TableId::MemberRef, rid, col::MemberRef::Class));
-      auto r = module_.blobs().reader(t.get(TableId::MemberRef, rid, col::MemberRef::Signature), "MemberRef signature");
+      auto ref = module_.find_row<TableId::MemberRef>(token);
+      if (!ref) return bad_token(token);
+      auto r = ref->signature_reader("MemberRef signature");
       if (!r) return bad_blob("MemberRef signature", r.error());
       auto sig = decode_method_sig(*r);
       if (!sig) return bad_blob("MemberRef signature", sig.error());
-      std::string name = owner_text(parent) + "::" +
-                         quote_identifier(module_.string_or_placeholder(t.get(TableId::MemberRef, rid, col::MemberRef::Name)));
+      std::string name = owner_text(ref->class_()) + "::" + quote_identifier(ref->name());
       return method_sig_text(*sig, name, nullptr);
     }
     case TableId::MethodSpec: {
-      if (!t.valid_rid(TableId::MethodSpec, rid)) return bad_token(token);
-      Token method = t.decode(CodedIndex::MethodDefOrRef, t.get(TableId::MethodSpec, rid, col::MethodSpec::Method));
-      auto r = module_.blobs().reader(t.get(TableId::MethodSpec, rid, col::MethodSpec::Instantiation), "MethodSpec signature");
+      auto spec = module_.find_row<TableId::MethodSpec>(token);
+      if (!spec) return bad_token(token);
+      Token method = spec->method();
+      auto r = spec->instantiation_reader("MethodSpec signature");
       if (!r) return bad_blob("MethodSpec signature", r.error());
       auto args = decode_method_spec_sig(*r);
       if (!args) return bad_blob("MethodSpec signature", args.error());
@@ -416,22 +416,19 @@ std::string Printer::method_token(Token token) {
 }
 
 std::string Printer::field_token(Token token) {
-  const TablesStream& t = module_.tables();
-  uint32_t rid = token_rid(token);
   uint32_t sig_index = 0;
   std::string name;
   if (token_table(token) == TableId::Field) {
-    if (!t.valid_rid(TableId::Field, rid)) return bad_token(token);
-    uint32_t owner = module_.field_owner(rid);
-    name = (owner ? type_def_ref(owner) : std::string("?")) + "::" +
-           quote_identifier(module_.string_or_placeholder(t.get(TableId::Field, rid, col::Field::Name)));
-    sig_index = t.get(TableId::Field, rid, col::Field::Signature);
+    auto field = module_.find_row<TableId::Field>(token);
+    if (!field) return bad_token(token);
+    uint32_t owner = module_.field_owner(field->rid());
+    name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(field->name());
+    sig_index = field->signature_index();
   } else if (token_table(token) == TableId::MemberRef) {
-    if (!t.valid_rid(TableId::MemberRef, rid)) return bad_token(token);
-    Token parent = t.decode(CodedIndex::MemberRefParent, t.get(TableId::MemberRef, rid, col::MemberRef::Class));
-    name = owner_text(parent) + "::" +
-           quote_identifier(module_.string_or_placeholder(t.get(TableId::MemberRef, rid, col::MemberRef::Name)));
-    sig_index = t.get(TableId::MemberRef, rid, col::MemberRef::Signature);
+    auto ref = module_.find_row<TableId::MemberRef>(token);
+    if (!ref) return bad_token(token);
+    name = owner_text(ref->class_()) + "::" + quote_identifier(ref->name());
+    sig_index = ref->signature_index();
   } else {
     return bad_token(token);
   }
@@ -443,14 +440,14 @@ std::string Printer::field_token(Token token) {
 }
 
 std::string Printer::any_token(Token token) {
-  const TablesStream& t = module_.tables();
   switch (token_table(token)) {
     case TableId::MethodDef:
     case TableId::MethodSpec: return "method " + method_token(token);
     case TableId::Field: return "field " + field_token(token);
     case TableId::MemberRef: {
-      if (!t.valid_rid(TableId::MemberRef, token_rid(token))) return bad_token(token);
-      auto blob = module_.blobs().get(t.get(TableId::MemberRef, token_rid(token), col::MemberRef::Signature));
+      auto ref = module_.find_row<TableId::MemberRef>(token);
+      if (!ref) return bad_token(token);
+      auto blob = ref->signature();
       bool is_field = blob && !blob->empty() && ((*blob)[0] & kCallConvMask) == kSigField;
       return is_field ? "field " + field_token(token) : "method " + method_token(token);
     }
@@ -459,11 +456,9 @@ std::string Printer::any_token(Token token) {
 }
 
 std::string Printer::standalone_method_sig(Token token) {
-  const TablesStream& t = module_.tables();
-  if (token_table(token) != TableId::StandAloneSig || !t.valid_rid(TableId::StandAloneSig, token_rid(token)))
-    return bad_token(token);
-  auto r = module_.blobs().reader(t.get(TableId::StandAloneSig, token_rid(token), col::StandAloneSig::Signature),
-                                  "call site signature");
+  auto standalone = module_.find_row<TableId::StandAloneSig>(token);
+  if (!standalone) return bad_token(token);
+  auto r = standalone->signature_reader("call site signature");
   if (!r) return bad_blob("call site signature", r.error());
   auto sig = decode_method_sig(*r);
   if (!sig) return bad_blob("call site signature", sig.error());
@@ -491,40 +486,42 @@ std::string Printer::user_string(Token token) {
 }
 
 std::string Printer::method_header(uint32_t rid) {
-  const TablesStream& t = module_.tables();
-  if (!t.valid_rid(TableId::MethodDef, rid)) return bad_token(make_token(TableId::MethodDef, rid));
-  uint16_t flags = static_cast<uint16_t>(t.get(TableId::MethodDef, rid, col::MethodDef::Flags));
-  uint16_t impl = static_cast<uint16_t>(t.get(TableId::MethodDef, rid, col::MethodDef::ImplFlags));
+  if (!module_.tables().valid_rid(TableId::MethodDef, rid)) return bad_token(make_token(TableId::MethodDef, rid));
+  using MA = MethodAttributes;
+  using MI = MethodImplAttributes;
+  auto method = module_.row<TableId::MethodDef>(rid);
+  MA flags = method.flags();
+  MI impl = method.impl_flags();
   static constexpr const char* kAccess[] = {"privatescope", "private", "famandassem", "assembly",
                                             "family", "famorassem", "public", "<access 7>"};
   std::string out = ".method ";
-  out += kAccess[flags & 0x7];
-  static constexpr std::pair<uint16_t, const char*> kFlags[] = {
-      {0x0080, "hidebysig"}, {0x0100, "newslot"}, {0x0200, "strict"}, {0x0800, "specialname"},
-      {0x1000, "rtspecialname"}, {0x0400, "abstract"}, {0x0040, "virtual"}, {0x0020, "final"},
-      {0x0010, "static"}, {0x2000, "pinvokeimpl"}, {0x4000, "hassecurity"}, {0x8000, "reqsecobj"},
-      {0x0008, "unmanagedexp"}};
+  out += kAccess[raw(flags & MA::MemberAccessMask)];
+  static constexpr std::pair<MA, const char*> kFlags[] = {
+      {MA::HideBySig, "hidebysig"}, {MA::NewSlot, "newslot"}, {MA::Strict, "strict"}, {MA::SpecialName, "specialname"},
+      {MA::RTSpecialName, "rtspecialname"}, {MA::Abstract, "abstract"}, {MA::Virtual, "virtual"}, {MA::Final, "final"},
+      {MA::Static, "static"}, {MA::PInvokeImpl, "pinvokeimpl"}, {MA::HasSecurity, "hassecurity"},
+      {MA::RequireSecObject, "reqsecobj"}, {MA::UnmanagedExport, "unmanagedexp"}};
   for (auto [bit, word] : kFlags) {
-    if (flags & bit) {
+    if (has(flags, bit)) {
       out += ' ';
       out += word;
     }
   }
   out += ' ';
   uint32_t owner = module_.method_owner(rid);
-  std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" +
-                     quote_identifier(module_.string_or_placeholder(t.get(TableId::MethodDef, rid, col::MethodDef::Name)));
-  auto r = module_.blobs().reader(t.get(TableId::MethodDef, rid, col::MethodDef::Signature), "method signature");
+  std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(method.name());
+  auto r = method.signature_reader("method signature");
   Expected<MethodSig> sig = r ? decode_method_sig(*r) : Expected<MethodSig>(r.error());
   // Only names of parameters the signature has: a Sequence from the file (up to 0xFFFF) must
   // not size the list, or every method sharing a hostile Param list costs 64K strings.
   std::vector<std::string> names;
   size_t param_count = sig ? sig->params.size() : 0;
   for (uint32_t p : module_.params_of(rid)) {
-    uint32_t seq = t.get(TableId::Param, p, col::Param::Sequence);
+    auto param = module_.row<TableId::Param>(p);
+    uint32_t seq = param.sequence();
     if (seq == 0 || seq > param_count) continue;
     if (names.size() < seq) names.resize(seq);
-    names[seq - 1] = std::string(module_.string_or_placeholder(t.get(TableId::Param, p, col::Param::Name)));
+    names[seq - 1] = std::string(param.name());
   }
   if (!sig) out += name + "(" + bad_blob("method signature", sig.error()) + ")";
   else {
@@ -533,14 +530,14 @@ std::string Printer::method_header(uint32_t rid) {
   }
   static constexpr const char* kCodeType[] = {"cil", "native", "optil", "runtime"};
   out += ' ';
-  out += kCodeType[impl & 0x3];
-  out += (impl & 0x4) ? " unmanaged" : " managed";
-  static constexpr std::pair<uint16_t, const char*> kImpl[] = {
-      {0x0010, "forwardref"}, {0x0080, "preservesig"}, {0x1000, "internalcall"}, {0x0020, "synchronized"},
-      {0x0008, "noinlining"}, {0x0100, "aggressiveinlining"}, {0x0040, "nooptimization"},
-      {0x0200, "aggressiveoptimization"}};
+  out += kCodeType[raw(impl & MI::CodeTypeMask)];
+  out += (impl & MI::ManagedMask) == MI::Unmanaged ? " unmanaged" : " managed";
+  static constexpr std::pair<MI, const char*> kImpl[] = {
+      {MI::ForwardRef, "forwardref"}, {MI::PreserveSig, "preservesig"}, {MI::InternalCall, "internalcall"},
+      {MI::Synchronized, "synchronized"}, {MI::NoInlining, "noinlining"}, {MI::AggressiveInlining, "aggressiveinlining"},
+      {MI::NoOptimization, "nooptimization"}, {MI::AggressiveOptimization, "aggressiveoptimization"}};
   for (auto [bit, word] : kImpl) {
-    if (impl & bit) {
+    if (has(impl, bit)) {
       out += ' ';
       out += word;
     }
@@ -556,28 +553,31 @@ std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
     const TablesStream& t = module_.tables();
     std::vector<std::pair<Token, uint32_t>> where(t.rows(TableId::GenericParam) + 1, {Token{0}, 0});
     for (uint32_t row = 1; row <= t.rows(TableId::GenericParam); ++row) {
-      Token o = t.decode(CodedIndex::TypeOrMethodDef, t.get(TableId::GenericParam, row, col::GenericParam::Owner));
-      uint32_t number = t.get(TableId::GenericParam, row, col::GenericParam::Number);
+      auto param = module_.row<TableId::GenericParam>(row);
+      Token o = param.owner();
+      uint32_t number = param.number();  // 2 bytes: at most 64K parameters an owner
       auto& params = generic_params_[o];
-      if (number >= 0x10000) continue;
       if (params.size() <= number) params.resize(number + 1);
-      params[number].name = std::string(module_.string_or_placeholder(t.get(TableId::GenericParam, row, col::GenericParam::Name)));
-      params[number].flags = static_cast<uint16_t>(t.get(TableId::GenericParam, row, col::GenericParam::Flags));
+      params[number].name = std::string(param.name());
+      params[number].flags = param.flags();
       where[row] = {o, number};
     }
     for (uint32_t row = 1; row <= t.rows(TableId::GenericParamConstraint); ++row) {
-      uint32_t param = t.get(TableId::GenericParamConstraint, row, col::GenericParamConstraint::Owner);
+      auto constraint = module_.row<TableId::GenericParamConstraint>(row);
+      uint32_t param = constraint.owner();
       if (param == 0 || param >= where.size() || where[param].first == Token{0}) continue;
       auto& params = generic_params_[where[param].first];
       if (where[param].second >= params.size()) continue;
       auto& constraints = params[where[param].second].constraints;
-      if (constraints.size() < kMaxShownConstraints)
-        constraints.push_back(t.decode(CodedIndex::TypeDefOrRef, t.get(TableId::GenericParamConstraint, row, col::GenericParamConstraint::Constraint)));
+      if (constraints.size() < kMaxShownConstraints) constraints.push_back(constraint.constraint());
     }
   }
   // As ildasm: variance, special constraints, (type constraints), name.
-  static constexpr std::pair<uint16_t, const char*> kFlags[] = {
-      {0x0001, "+ "}, {0x0002, "- "}, {0x0004, "class "}, {0x0008, "valuetype "}, {0x0010, ".ctor "}, {0x0020, "byreflike "}};
+  using GA = GenericParamAttributes;
+  static constexpr std::pair<GA, const char*> kFlags[] = {
+      {GA::Covariant, "+ "}, {GA::Contravariant, "- "}, {GA::ReferenceTypeConstraint, "class "},
+      {GA::NotNullableValueTypeConstraint, "valuetype "}, {GA::DefaultConstructorConstraint, ".ctor "},
+      {GA::AllowByRefLike, "byreflike "}};
   std::string out = "<";
   auto it = generic_params_.find(owner);
   for (uint32_t i = 0; i < count && i < 0x10000 && !full(out); ++i) {
@@ -585,7 +585,7 @@ std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
     const GenericParamText* p = it != generic_params_.end() && i < it->second.size() ? &it->second[i] : nullptr;
     if (p) {
       for (auto [bit, word] : kFlags)
-        if (p->flags & bit) out += word;
+        if (has(p->flags, bit)) out += word;
       if (!p->constraints.empty()) {
         out += '(';
         for (size_t c = 0; c < p->constraints.size() && !full(out); ++c) {
@@ -609,8 +609,7 @@ std::string Printer::locals(uint32_t sig_token, bool init) {
   if (token_table(sig_token) != TableId::StandAloneSig || !t.valid_rid(TableId::StandAloneSig, token_rid(sig_token))) {
     out += bad_token(sig_token);
   } else {
-    auto r = module_.blobs().reader(t.get(TableId::StandAloneSig, token_rid(sig_token), col::StandAloneSig::Signature),
-                                    "local variable signature");
+    auto r = module_.row<TableId::StandAloneSig>(token_rid(sig_token)).signature_reader("local variable signature");
     auto sig = r ? decode_locals_sig(*r) : Expected<std::vector<TypeSig>>(r.error());
     if (!sig) {
       out += bad_blob("local variable signature", sig.error());

@@ -67,7 +67,7 @@ class Printer {
   /// tokens, at most kMaxShownConstraints), name.
   struct GenericParamText {
     std::string name;
-    uint16_t flags = 0;
+    GenericParamAttributes flags{};
     std::vector<Token> constraints;
   };
   static constexpr size_t kMaxShownConstraints = 64;

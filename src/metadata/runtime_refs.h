@@ -1,7 +1,8 @@
 // References to runtime types and members that injected code calls, resolved without loading
 // any reference assembly: scoped to the core library the module already depends on
 // (System.Private.CoreLib for .NET, mscorlib for .NET Framework and Mono, netstandard), or to
-// the module's own definitions when it is the core library.
+// the module's own definitions when it is the core library. It works over any MetadataSink: the
+// offline ModuleEditor and the profiler's sink over the runtime's metadata resolve alike.
 #pragma once
 
 #include <map>
@@ -10,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "metadata/module_editor.h"
+#include "metadata/metadata_sink.h"
 
 namespace cil::md {
 
@@ -18,8 +19,8 @@ enum class CoreLibraryKind { PrivateCoreLib, Mscorlib, Netstandard };
 
 class RuntimeRefs {
  public:
-  /// Finds the core library of `editor`'s module; fails when there is none to scope to.
-  static Expected<RuntimeRefs> create(ModuleEditor& editor);
+  /// Finds the core library of `sink`'s module; fails when there is none to scope to.
+  static Expected<RuntimeRefs> create(MetadataSink& sink);
 
   CoreLibraryKind kind() const { return kind_; }
   /// True when the module is the core library itself (references become its own definitions).
@@ -40,8 +41,8 @@ class RuntimeRefs {
   AssemblyRefSpec console_assembly() const;
 
  private:
-  explicit RuntimeRefs(ModuleEditor& editor) : editor_(&editor) {}
-  ModuleEditor* editor_;
+  explicit RuntimeRefs(MetadataSink& sink) : sink_(&sink) {}
+  MetadataSink* sink_;
   CoreLibraryKind kind_ = CoreLibraryKind::PrivateCoreLib;
   bool self_ = false;
   Token scope_ = 0;

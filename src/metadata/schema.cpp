@@ -15,7 +15,7 @@ namespace {
 #define CIL_ARG_Blob(Arg) 0
 
 #define CIL_TABLE(id, Table) constexpr ColumnSchema k##Table##Columns[] = {
-#define CIL_COLUMN(Table, Column, Kind, Arg) {#Column, ColumnKind::Kind, CIL_ARG_##Kind(Arg)},
+#define CIL_COLUMN(Table, Column, field, Kind, Arg) {#Column, ColumnKind::Kind, CIL_ARG_##Kind(Arg)},
 #define CIL_TABLE_END(Table) };
 #include "metadata/tables.def"
 #undef CIL_TABLE
@@ -26,7 +26,7 @@ constexpr std::array<TableSchema, kTableSlots> make_tables() {
   std::array<TableSchema, kTableSlots> tables{};
   for (unsigned i = 0; i < kTableSlots; ++i) tables[i] = TableSchema{"", static_cast<TableId>(i), {}};
 #define CIL_TABLE(id, Table) tables[id] = TableSchema{#Table, TableId::Table, k##Table##Columns};
-#define CIL_COLUMN(Table, Column, Kind, Arg)
+#define CIL_COLUMN(Table, Column, field, Kind, Arg)
 #define CIL_TABLE_END(Table)
 #include "metadata/tables.def"
 #undef CIL_TABLE

@@ -12,7 +12,7 @@ namespace cil::md {
 /// Metadata table ids (II.22), plus the portable PDB tables.
 enum class TableId : uint8_t {
 #define CIL_TABLE(id, Table) Table = id,
-#define CIL_COLUMN(Table, Column, Kind, Arg)
+#define CIL_COLUMN(Table, Column, field, Kind, Arg)
 #define CIL_TABLE_END(Table)
 #include "metadata/tables.def"
 #undef CIL_TABLE
@@ -26,7 +26,7 @@ inline constexpr unsigned kTableSlots = 64;  ///< the Valid bit vector has 64 bi
 /// Column indexes per table: col::TypeDef::MethodList and so on.
 namespace col {
 #define CIL_TABLE(id, Table) namespace Table { enum Column : uint8_t {
-#define CIL_COLUMN(Table, Column, Kind, Arg) Column,
+#define CIL_COLUMN(Table, Column, field, Kind, Arg) Column,
 #define CIL_TABLE_END(Table) kColumnCount }; }
 #include "metadata/tables.def"
 #undef CIL_TABLE

@@ -46,13 +46,11 @@ T load(const uint8_t* data) {
 
 /// Ns.Name of a TypeDef or TypeRef token of `m`, nested types Outer/Inner.
 std::string token_type_name(const md::Module& m, md::Printer& printer, md::Token token, unsigned depth = 0) {
-  const auto& t = m.tables();
-  uint32_t rid = md::token_rid(token);
-  if (md::token_table(token) == TableId::TypeDef && t.valid_rid(TableId::TypeDef, rid)) return printer.type_def_name(rid);
-  if (md::token_table(token) == TableId::TypeRef && t.valid_rid(TableId::TypeRef, rid)) {
-    std::string_view ns = m.string_or_placeholder(t.get(TableId::TypeRef, rid, md::col::TypeRef::TypeNamespace));
-    std::string_view name = m.string_or_placeholder(t.get(TableId::TypeRef, rid, md::col::TypeRef::TypeName));
-    md::Token scope = t.decode(md::CodedIndex::ResolutionScope, t.get(TableId::TypeRef, rid, md::col::TypeRef::ResolutionScope));
+  if (auto def = m.find_row<TableId::TypeDef>(token)) return printer.type_def_name(def->rid());
+  if (auto ref = m.find_row<TableId::TypeRef>(token)) {
+    std::string_view ns = ref->type_namespace();
+    std::string_view name = ref->type_name();
+    md::Token scope = ref->resolution_scope();
     if (md::token_table(scope) == TableId::TypeRef && depth < kMaxTypeDepth)
       return token_type_name(m, printer, scope, depth + 1) + "/" + std::string(name);
     return ns.empty() ? std::string(name) : fmt::format("{}.{}", ns, name);
@@ -62,8 +60,7 @@ std::string token_type_name(const md::Module& m, md::Printer& printer, md::Token
 
 /// The full name of the type TypeDef `rid` extends, or empty.
 std::string base_type_name(const md::Module& m, md::Printer& printer, uint32_t rid) {
-  const auto& t = m.tables();
-  md::Token extends = t.decode(md::CodedIndex::TypeDefOrRef, t.get(TableId::TypeDef, rid, md::col::TypeDef::Extends));
+  md::Token extends = m.row<TableId::TypeDef>(rid).extends();
   if (!md::token_rid(extends) || md::token_table(extends) == TableId::TypeSpec) return "";
   return token_type_name(m, printer, extends);
 }
@@ -210,14 +207,13 @@ std::unique_ptr<ArgsProfiler::Hooked> ArgsProfiler::describe(FunctionID function
   modules_->with_file(entry, [&](const md::Module* file, md::Printer* printer) {
     uint32_t rid = RidFromToken(token);
     if (!file || !file->tables().valid_rid(TableId::MethodDef, rid)) return;
-    const auto& t = file->tables();
-    if (auto blob = file->blobs().get(t.get(TableId::MethodDef, rid, md::col::MethodDef::Signature)))
-      signature.assign(blob->begin(), blob->end());
-    for (uint32_t param : file->params_of(rid)) {
-      uint32_t sequence = t.get(TableId::Param, param, md::col::Param::Sequence);
-      if (sequence == 0 || sequence > 0xFFFF) continue;
+    if (auto blob = file->row<TableId::MethodDef>(rid).signature()) signature.assign(blob->begin(), blob->end());
+    for (uint32_t p : file->params_of(rid)) {
+      auto param = file->row<TableId::Param>(p);
+      uint32_t sequence = param.sequence();
+      if (sequence == 0) continue;
       if (names.size() < sequence) names.resize(sequence);
-      names[sequence - 1] = std::string(file->string_or_placeholder(t.get(TableId::Param, param, md::col::Param::Name)));
+      names[sequence - 1] = std::string(param.name());
     }
     if (uint32_t owner = file->method_owner(rid)) {
       hooked->this_type = printer->type_def_name(owner);

@@ -9,7 +9,9 @@
 
 #include "il/body_reader.h"
 #include "il/count_mode.h"
-#include "metadata/signature.h"
+#include "il/probes.h"
+#include "il/runtime_contract.h"
+#include "metadata/runtime_refs.h"
 #include "support/file_io.h"
 #include "profiler/probe_rewrite.h"
 
@@ -23,16 +25,14 @@ double micros_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
 }
 
-/// int64 (int64&), the signature of Interlocked.Increment(ref long).
-const std::vector<uint8_t> kIncrementSig = {md::kCallDefault, 1, 0x0A, 0x10, 0x0A};
-/// System.Private.CoreLib's public key token.
-const std::vector<uint8_t> kMicrosoftToken = {0x7c, 0xec, 0x85, 0xd7, 0xbe, 0xa7, 0x79, 0x8e};
-
 /// The probe's own callee is never instrumented (the JIT expands it inline, but a probe
 /// calling a probed method must not be possible at all).
-bool never_instrumented(std::string_view name) { return name.rfind("System.Threading.Interlocked::", 0) == 0; }
+bool never_instrumented(std::string_view name) {
+  static const std::string kPrefix = fmt::format("{}.{}::", il::kIncrementNamespace, il::kIncrementType);
+  return name.rfind(kPrefix, 0) == 0;
+}
 
-std::string token_text(mdToken token) { return fmt::format("0x{:08X}", token); }
+std::string token_text(mdToken token) { return contract::token_text(token); }
 
 /// Per thread: the state of the exception being dispatched.
 struct Dispatch {
@@ -110,26 +110,10 @@ Status CountProfiler::set_up(CountModule& state) {
   state.sink = CIL_TRY(EmitSink::open(info(), state.entry->id));
   if (HRESULT hr = info()->GetILFunctionBodyAllocator(state.entry->id, state.allocator.out_as<IMethodMalloc>()); FAILED(hr))
     return com_error("GetILFunctionBodyAllocator", hr);
-  IMetaDataImport2* import = state.sink->import();
-  mdTypeDef object = 0;
-  if (import->FindTypeDefByName(u"System.Object", mdTokenNil, &object) == S_OK) {
-    // The core library itself: its own Interlocked.Increment definition.
-    mdTypeDef interlocked = 0;
-    mdMethodDef increment = 0;
-    if (import->FindTypeDefByName(u"System.Threading.Interlocked", mdTokenNil, &interlocked) != S_OK ||
-        import->FindMethod(interlocked, u"Increment", kIncrementSig.data(), static_cast<ULONG>(kIncrementSig.size()),
-                           &increment) != S_OK)
-      return make_error(ErrorKind::Unsupported, "core library", "no System.Threading.Interlocked::Increment(int64&)");
-    state.increment = increment;
-  } else {
-    md::AssemblyRefSpec corelib;
-    corelib.name = "System.Private.CoreLib";
-    corelib.version[0] = 4;
-    corelib.public_key_token = kMicrosoftToken;
-    md::Token scope = CIL_TRY(state.sink->assembly_ref(corelib));
-    md::Token type = CIL_TRY(state.sink->type_ref(scope, "System.Threading", "Interlocked"));
-    state.increment = CIL_TRY(state.sink->member_ref(type, "Increment", kIncrementSig));
-  }
+  // As offline count mode: scoped to the module's core library, or its own definition when the
+  // module is the core library.
+  md::RuntimeRefs refs = CIL_TRY(md::RuntimeRefs::create(*state.sink));
+  state.increment = CIL_TRY(il::resolve_increment(refs));
   il::CallEffects effects(*state.sink);
   state.probe_depth = CIL_TRY(il::probe_max_stack(native_counter(0), state.increment, effects));
   return ok();
@@ -271,11 +255,9 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
   modules_->with_file(entry, [&](const md::Module* file, md::Printer* printer) {
     if (!file) return;
     const auto& t = file->tables();
-    if (t.rows(md::TableId::Assembly))
-      assembly = file->string_or_placeholder(t.get(md::TableId::Assembly, 1, md::col::Assembly::Name));
+    if (t.rows(md::TableId::Assembly)) assembly = file->row<md::TableId::Assembly>(1).name();
     if (t.rows(md::TableId::Module))
-      if (auto guid = file->metadata().guids().get(t.get(md::TableId::Module, 1, md::col::Module::Mvid)))
-        mvid = md::format_guid(*guid);
+      if (auto guid = file->row<md::TableId::Module>(1).mvid()) mvid = md::format_guid(*guid);
     // Like offline count mode: every selected method with an IL body, those never called too.
     for (uint32_t rid = 1; rid <= t.rows(md::TableId::MethodDef); ++rid) {
       mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
@@ -301,18 +283,23 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
     }
   }
 
-  std::string json = fmt::format("{{\"assembly\": {}, \"mvid\": {}, \"methods\": [", il::json_string(assembly),
-                                 il::json_string(mvid));
+  // The pieces offline count mode's injected code writes, in the same order.
+  std::string json = contract::counts_header(il::json_string(assembly), il::json_string(mvid));
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (i) json += ", ";
-    json += fmt::format("{{\"token\": \"{}\", \"name\": {}, \"count\": {}}}", token_text(rows[i].token),
-                        il::json_string(rows[i].name), rows[i].count);
+    if (i) json += contract::kCountsSeparator;
+    json += contract::counts_method_open();
+    contract::append_token_digits(json, rows[i].token);
+    json += contract::counts_method_name();
+    json += il::json_string(rows[i].name);
+    json += contract::counts_method_count();
+    json += std::to_string(rows[i].count);
+    json += contract::kCountsMethodClose;
   }
-  json += "]}\n";
+  json += contract::kCountsTail;
   // Two modules with one assembly name (loaded twice, in two load contexts): number the second.
-  std::string base = fmt::format("{}/{}.{}", config_.output_dir, assembly, pid_);
-  std::string path = base + ".counts.json";
-  for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}.counts.json", base, n);
+  std::string base = fmt::format("{}/{}", config_.output_dir, contract::counts_file_prefix(assembly)) + std::to_string(pid_);
+  std::string path = base + std::string(contract::kCountsFileSuffix);
+  for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}{}", base, n, contract::kCountsFileSuffix);
   used_names.insert(path);
   Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
   if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));

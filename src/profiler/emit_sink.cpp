@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "metadata/signature.h"
 #include "profiler/wide_string.h"
 
 namespace cil::profiler {
@@ -40,23 +41,7 @@ Expected<std::unique_ptr<EmitSink>> EmitSink::open(ICorProfilerInfo* info, Modul
 
 Expected<md::Token> EmitSink::assembly_ref(const md::AssemblyRefSpec& spec) {
   if (auto it = assembly_refs_.find(spec.name); it != assembly_refs_.end()) return it->second;
-  std::u16string wanted = to_utf16(spec.name);
-  HCORENUM e = nullptr;
-  mdAssemblyRef refs[64];
-  ULONG fetched = 0;
-  md::Token found = 0;
-  while (!found && SUCCEEDED(assembly_import_->EnumAssemblyRefs(&e, refs, 64, &fetched)) && fetched > 0) {
-    for (ULONG i = 0; i < fetched && !found; ++i) {
-      WCHAR name[kNameCapacity];
-      ULONG length = 0;
-      ASSEMBLYMETADATA meta{};
-      if (FAILED(assembly_import_->GetAssemblyRefProps(refs[i], nullptr, nullptr, name, kNameCapacity, &length, &meta,
-                                                       nullptr, nullptr, nullptr)))
-        continue;
-      if (length > 0 && std::u16string_view(name, length - 1) == wanted) found = refs[i];
-    }
-  }
-  if (e) assembly_import_->CloseEnum(e);
+  md::Token found = CIL_TRY(find_assembly_ref(spec.name));
   if (!found) {
     ASSEMBLYMETADATA meta{};
     meta.usMajorVersion = spec.version[0];
@@ -66,6 +51,7 @@ Expected<md::Token> EmitSink::assembly_ref(const md::AssemblyRefSpec& spec) {
     std::u16string culture = to_utf16(spec.culture);
     meta.szLocale = culture.empty() ? nullptr : culture.data();
     meta.cbLocale = culture.empty() ? 0 : static_cast<ULONG>(culture.size() + 1);
+    std::u16string wanted = to_utf16(spec.name);
     mdAssemblyRef token = 0;
     HRESULT hr = assembly_emit_->DefineAssemblyRef(spec.public_key_token.empty() ? nullptr : spec.public_key_token.data(),
                                                    static_cast<ULONG>(spec.public_key_token.size()), wanted.c_str(), &meta,
@@ -75,6 +61,57 @@ Expected<md::Token> EmitSink::assembly_ref(const md::AssemblyRefSpec& spec) {
   }
   assembly_refs_.emplace(spec.name, found);
   return found;
+}
+
+Expected<std::string> EmitSink::assembly_name() {
+  mdAssembly assembly = 0;
+  // A module without a manifest (a netmodule) has no Assembly row.
+  if (assembly_import_->GetAssemblyFromScope(&assembly) != S_OK) return std::string();
+  WCHAR name[kNameCapacity];
+  ULONG length = 0;
+  HRESULT hr = assembly_import_->GetAssemblyProps(assembly, nullptr, nullptr, nullptr, name, kNameCapacity, &length,
+                                                  nullptr, nullptr);
+  if (FAILED(hr)) return com_error("GetAssemblyProps", hr);
+  return to_utf8(std::u16string_view(name, length > 0 ? length - 1 : 0));
+}
+
+Expected<md::Token> EmitSink::find_assembly_ref(std::string_view name) {
+  std::u16string wanted = to_utf16(name);
+  HCORENUM e = nullptr;
+  mdAssemblyRef refs[64];
+  ULONG fetched = 0;
+  md::Token found = 0;
+  while (!found && SUCCEEDED(assembly_import_->EnumAssemblyRefs(&e, refs, 64, &fetched)) && fetched > 0) {
+    for (ULONG i = 0; i < fetched && !found; ++i) {
+      WCHAR text[kNameCapacity];
+      ULONG length = 0;
+      ASSEMBLYMETADATA meta{};
+      if (FAILED(assembly_import_->GetAssemblyRefProps(refs[i], nullptr, nullptr, text, kNameCapacity, &length, &meta,
+                                                       nullptr, nullptr, nullptr)))
+        continue;
+      if (length > 0 && std::u16string_view(text, length - 1) == wanted) found = refs[i];
+    }
+  }
+  if (e) assembly_import_->CloseEnum(e);
+  return found;
+}
+
+Expected<md::Token> EmitSink::find_type_def(std::string_view ns, std::string_view name) {
+  std::u16string full = to_utf16(ns.empty() ? std::string(name) : fmt::format("{}.{}", ns, name));
+  mdTypeDef token = 0;
+  // Top-level types only (no enclosing class); CLDB_E_RECORD_NOTFOUND when there is none.
+  if (import_->FindTypeDefByName(full.c_str(), mdTokenNil, &token) != S_OK) return md::Token{0};
+  return token;
+}
+
+Expected<md::Token> EmitSink::find_member_def(md::Token type, std::string_view name, std::span<const uint8_t> signature) {
+  if (TypeFromToken(type) != mdtTypeDef) return md::Token{0};
+  std::u16string wide = to_utf16(name);
+  mdToken token = 0;
+  HRESULT hr = !signature.empty() && signature[0] == md::kSigField
+                   ? import_->FindField(type, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token)
+                   : import_->FindMethod(type, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token);
+  return hr == S_OK ? token : md::Token{0};
 }
 
 Expected<md::Token> EmitSink::type_ref(md::Token scope, std::string_view ns, std::string_view name) {

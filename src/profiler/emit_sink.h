@@ -1,6 +1,6 @@
 // MetadataSink over the runtime's metadata of one loaded module (IMetaDataImport2,
 // IMetaDataEmit2, IMetaDataAssemblyImport/Emit): the engine's references are found, or added to
-// the module in memory before its methods are compiled.
+// the module in memory before its methods are compiled; RuntimeRefs' look-ups go to the importer.
 #pragma once
 
 #include <map>
@@ -26,6 +26,10 @@ class EmitSink final : public md::MetadataSink {
   Expected<md::Token> standalone_sig(std::span<const uint8_t> signature) override;
   Expected<md::Token> user_string(std::u16string_view text) override;
   Expected<std::vector<uint8_t>> signature_of(md::Token token) override;
+  Expected<std::string> assembly_name() override;
+  Expected<md::Token> find_assembly_ref(std::string_view name) override;
+  Expected<md::Token> find_type_def(std::string_view ns, std::string_view name) override;
+  Expected<md::Token> find_member_def(md::Token type, std::string_view name, std::span<const uint8_t> signature) override;
 
   cilprof::IMetaDataImport2* import() const { return import_.get(); }
 

@@ -89,7 +89,7 @@ void ModuleTable::load_file(ModuleEntry& entry) {
   IMetaDataImport2* import = import_of(entry);
   if (import && m.tables().rows(md::TableId::Module) &&
       SUCCEEDED(import->GetScopeProps(nullptr, 0, nullptr, &runtime_mvid))) {
-    auto mvid = m.metadata().guids().get(m.tables().get(md::TableId::Module, 1, md::col::Module::Mvid));
+    auto mvid = m.row<md::TableId::Module>(1).mvid();
     if (!mvid || std::memcmp(mvid->data(), &runtime_mvid, 16) != 0) {
       entry.file_problem = fmt::format("{}: the file's MVID is not the loaded module's", entry.path);
       return;

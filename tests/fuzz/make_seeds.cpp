@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
 
     const auto& t = m.tables();
     for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
-      save_signature(out, stem, m, t.get(TableId::MethodDef, rid, md::col::MethodDef::Signature), 0);
+      save_signature(out, stem, m, m.row<TableId::MethodDef>(rid).signature_index(), 0);
       if (!il::has_il_body(m, rid)) continue;
       auto body = il::read_body(m, rid);
       if (!body) continue;
@@ -72,17 +72,17 @@ int main(int argc, char** argv) {
       save(out / "il", fmt::format("{}-{}", stem, rid), seed);
     }
     for (uint32_t rid = 1; rid <= t.rows(TableId::Field); ++rid)
-      save_signature(out, stem, m, t.get(TableId::Field, rid, md::col::Field::Signature), 1);
+      save_signature(out, stem, m, m.row<TableId::Field>(rid).signature_index(), 1);
     for (uint32_t rid = 1; rid <= t.rows(TableId::Property); ++rid)
-      save_signature(out, stem, m, t.get(TableId::Property, rid, md::col::Property::Type), 2);
+      save_signature(out, stem, m, m.row<TableId::Property>(rid).type_index(), 2);
     for (uint32_t rid = 1; rid <= t.rows(TableId::StandAloneSig); ++rid)
-      save_signature(out, stem, m, t.get(TableId::StandAloneSig, rid, md::col::StandAloneSig::Signature), 3);
+      save_signature(out, stem, m, m.row<TableId::StandAloneSig>(rid).signature_index(), 3);
     for (uint32_t rid = 1; rid <= t.rows(TableId::MethodSpec); ++rid)
-      save_signature(out, stem, m, t.get(TableId::MethodSpec, rid, md::col::MethodSpec::Instantiation), 4);
+      save_signature(out, stem, m, m.row<TableId::MethodSpec>(rid).instantiation_index(), 4);
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeSpec); ++rid)
-      save_signature(out, stem, m, t.get(TableId::TypeSpec, rid, md::col::TypeSpec::Signature), 5);
+      save_signature(out, stem, m, m.row<TableId::TypeSpec>(rid).signature_index(), 5);
     for (uint32_t rid = 1; rid <= t.rows(TableId::MemberRef); ++rid)
-      save_signature(out, stem, m, t.get(TableId::MemberRef, rid, md::col::MemberRef::Signature), 0);
+      save_signature(out, stem, m, m.row<TableId::MemberRef>(rid).signature_index(), 0);
   }
   return 0;
 }

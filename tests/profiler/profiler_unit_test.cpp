@@ -21,6 +21,7 @@
 #include "il/offset_map.h"
 #include "il/probes.h"
 #include "metadata/module.h"
+#include "metadata/runtime_refs.h"
 #include "metadata/signature.h"
 #include "profiler/arg_text.h"
 #include "profiler/class_factory.h"
@@ -222,27 +223,66 @@ TEST(ProfilerClsid, TextMatchesGuid) {
 
 namespace {
 
-/// Just enough of a MetadataSink for the probe: Interlocked.Increment's signature, under
-/// `increment`.
+/// A module's metadata as the profiler's sink sees it, in memory: either the core library (it
+/// defines System.Object and Interlocked.Increment) or a module that references System.Runtime.
+/// It records what it is asked to add, so that the probe's callee is resolved through
+/// RuntimeRefs as the profiler resolves it, and the signature it is given is the one it hands back.
+/// A token given as `fixed` (a MemberRef read from an offline output) answers Increment's
+/// signature without being resolved first.
 class IncrementSink final : public md::MetadataSink {
  public:
-  static constexpr md::Token kIncrement = 0x0A000099;
-  explicit IncrementSink(md::Token increment = kIncrement) : increment_(increment) {}
-  Expected<md::Token> assembly_ref(const md::AssemblyRefSpec&) override { return refuse(); }
-  Expected<md::Token> type_ref(md::Token, std::string_view, std::string_view) override { return refuse(); }
-  Expected<md::Token> member_ref(md::Token, std::string_view, std::span<const uint8_t>) override { return refuse(); }
+  static constexpr md::Token kIncrement = 0x0A000099;     ///< the MemberRef it adds
+  static constexpr md::Token kIncrementDef = 0x06000042;  ///< the core library's own method
+  static constexpr md::Token kAddedRef = 0x23000010, kTypeRef = 0x01000020, kInterlockedDef = 0x02000010;
+
+  explicit IncrementSink(bool core_library = false, md::Token fixed = kIncrement) : fixed_(fixed), core_(core_library) {}
+
+  Expected<md::Token> assembly_ref(const md::AssemblyRefSpec& spec) override {
+    added_refs.push_back(spec);
+    return kAddedRef;
+  }
+  Expected<md::Token> type_ref(md::Token scope, std::string_view ns, std::string_view name) override {
+    type_refs.push_back({scope, std::string(ns) + "." + std::string(name)});
+    return kTypeRef;
+  }
+  Expected<md::Token> member_ref(md::Token parent, std::string_view name, std::span<const uint8_t> signature) override {
+    if (parent != kTypeRef || name != "Increment") return refuse();
+    signature_.assign(signature.begin(), signature.end());
+    return kIncrement;
+  }
   Expected<md::Token> type_spec(std::span<const uint8_t>) override { return refuse(); }
   Expected<md::Token> method_spec(md::Token, std::span<const uint8_t>) override { return refuse(); }
   Expected<md::Token> standalone_sig(std::span<const uint8_t>) override { return refuse(); }
   Expected<md::Token> user_string(std::u16string_view) override { return refuse(); }
   Expected<std::vector<uint8_t>> signature_of(md::Token token) override {
-    if (token == increment_) return std::vector<uint8_t>{0x00, 0x01, 0x0A, 0x10, 0x0A};
+    if ((token == kIncrement || token == kIncrementDef) && !signature_.empty()) return signature_;
+    if (token == fixed_) return std::vector<uint8_t>{0x00, 0x01, 0x0A, 0x10, 0x0A};  // int64 (int64&)
     return refuse();
   }
+  Expected<std::string> assembly_name() override { return std::string(core_ ? "System.Private.CoreLib" : "App"); }
+  Expected<md::Token> find_assembly_ref(std::string_view name) override {
+    return md::Token{!core_ && name == "System.Runtime" ? 0x23000001u : 0u};
+  }
+  Expected<md::Token> find_type_def(std::string_view ns, std::string_view name) override {
+    if (!core_) return md::Token{0};
+    if (ns == "System" && name == "Object") return md::Token{0x02000002};
+    if (ns == "System.Threading" && name == "Interlocked") return kInterlockedDef;
+    return md::Token{0};
+  }
+  Expected<md::Token> find_member_def(md::Token type, std::string_view name, std::span<const uint8_t> signature) override {
+    if (!core_ || type != kInterlockedDef || name != "Increment") return md::Token{0};
+    signature_.assign(signature.begin(), signature.end());
+    return kIncrementDef;
+  }
+
+  std::vector<md::AssemblyRefSpec> added_refs;
+  std::vector<std::pair<md::Token, std::string>> type_refs;
 
  private:
-  md::Token increment_;
+  md::Token fixed_;
   static Error refuse() { return make_error(ErrorKind::Unsupported, "test sink", "not available"); }
+  bool core_;
+  std::vector<uint8_t> signature_;
 };
 
 }  // namespace
@@ -256,6 +296,69 @@ TEST(ProfilerProbe, ProbeDepthIsOne) {
   auto offline = il::probe_max_stack(il::CounterRef{0x04000001, 0x01000001, 7, 0}, IncrementSink::kIncrement, effects);
   ASSERT_TRUE(offline) << offline.error().to_string();
   EXPECT_EQ(*offline, 2);  // ldsfld, ldc.i4
+}
+
+// The profiler resolves the probe's callee through RuntimeRefs, as offline count mode does: a
+// MemberRef on [System.Private.CoreLib]System.Threading.Interlocked in a module that references
+// System.Runtime, the definition itself in the core library; int64 (int64&) either way, and the
+// probe is one deep.
+TEST(ProfilerProbe, IncrementThroughRuntimeRefs) {
+  for (bool core : {false, true}) {
+    SCOPED_TRACE(core ? "core library" : "System.Runtime reference");
+    IncrementSink sink(core);
+    auto refs = md::RuntimeRefs::create(sink);
+    ASSERT_TRUE(refs) << refs.error().to_string();
+    EXPECT_EQ(refs->self(), core);
+    auto increment = il::resolve_increment(*refs);
+    ASSERT_TRUE(increment) << increment.error().to_string();
+    EXPECT_EQ(*increment, core ? IncrementSink::kIncrementDef : IncrementSink::kIncrement);
+    if (core) {
+      EXPECT_TRUE(sink.added_refs.empty());
+      EXPECT_TRUE(sink.type_refs.empty());
+    } else {
+      ASSERT_EQ(sink.added_refs.size(), 1u);
+      EXPECT_EQ(sink.added_refs[0].name, "System.Private.CoreLib");
+      EXPECT_EQ(sink.added_refs[0].public_key_token.size(), 8u);
+      ASSERT_EQ(sink.type_refs.size(), 1u);
+      EXPECT_EQ(sink.type_refs[0].first, IncrementSink::kAddedRef);
+      EXPECT_EQ(sink.type_refs[0].second, "System.Threading.Interlocked");
+    }
+    auto signature = sink.signature_of(*increment);
+    ASSERT_TRUE(signature);
+    auto sig = md::decode_method_sig(ByteReader(*signature, 0, "Increment signature"));
+    ASSERT_TRUE(sig) << sig.error().to_string();
+    EXPECT_FALSE(sig->has_this());
+    EXPECT_EQ(sig->return_type.element, md::ElementType::I8);
+    ASSERT_EQ(sig->params.size(), 1u);
+    EXPECT_EQ(sig->params[0].element, md::ElementType::ByRef);
+    EXPECT_EQ(sig->params[0].children.at(0).element, md::ElementType::I8);
+    il::CallEffects effects(sink);
+    auto depth = il::probe_max_stack(native_counter(0), *increment, effects);
+    ASSERT_TRUE(depth) << depth.error().to_string();
+    EXPECT_EQ(*depth, 1);
+  }
+}
+
+// A module that references no core library: the profiler's set-up fails with RuntimeRefs' reason.
+TEST(ProfilerProbe, NoCoreLibrary) {
+  class NoCoreSink final : public md::MetadataSink {
+   public:
+    Expected<md::Token> assembly_ref(const md::AssemblyRefSpec&) override { return md::Token{0}; }
+    Expected<md::Token> type_ref(md::Token, std::string_view, std::string_view) override { return md::Token{0}; }
+    Expected<md::Token> member_ref(md::Token, std::string_view, std::span<const uint8_t>) override { return md::Token{0}; }
+    Expected<md::Token> type_spec(std::span<const uint8_t>) override { return md::Token{0}; }
+    Expected<md::Token> method_spec(md::Token, std::span<const uint8_t>) override { return md::Token{0}; }
+    Expected<md::Token> standalone_sig(std::span<const uint8_t>) override { return md::Token{0}; }
+    Expected<md::Token> user_string(std::u16string_view) override { return md::Token{0}; }
+    Expected<std::vector<uint8_t>> signature_of(md::Token) override { return std::vector<uint8_t>{}; }
+    Expected<std::string> assembly_name() override { return std::string("Lonely"); }
+    Expected<md::Token> find_assembly_ref(std::string_view) override { return md::Token{0}; }
+    Expected<md::Token> find_type_def(std::string_view, std::string_view) override { return md::Token{0}; }
+    Expected<md::Token> find_member_def(md::Token, std::string_view, std::span<const uint8_t>) override { return md::Token{0}; }
+  } sink;
+  auto refs = md::RuntimeRefs::create(sink);
+  ASSERT_FALSE(refs);
+  EXPECT_NE(refs.error().to_string().find("references none of"), std::string::npos) << refs.error().to_string();
 }
 
 // Every IL body of the fixtures (release and debug C#, hand-written IL with tiny/fat headers,
@@ -366,7 +469,7 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
       md::Token increment = static_cast<md::Token>(in[3].value);
       il::CounterRef counter{static_cast<md::Token>(in[0].value), static_cast<md::Token>(in[2].value),
                              static_cast<uint32_t>(slot), 0};
-      IncrementSink sink(increment);
+      IncrementSink sink(false, increment);
       il::CallEffects effects(sink);
       auto depth = il::probe_max_stack(counter, increment, effects);
       ASSERT_TRUE(depth) << depth.error().to_string();

@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
                      model.error().to_string());
         continue;
       }
-      auto sig = m.blobs().reader(m.tables().get(md::TableId::MethodDef, rid, md::col::MethodDef::Signature), "sig");
+      auto sig = m.row<md::TableId::MethodDef>(rid).signature_reader("sig");
       auto msig = sig ? md::decode_method_sig(*sig) : Expected<md::MethodSig>(sig.error());
       if (!msig) continue;
       auto stack = il::compute_max_stack(*model, msig->return_type.element != md::ElementType::Void, effects);

@@ -223,6 +223,10 @@ class NoMetadata final : public md::MetadataSink {
   Expected<md::Token> standalone_sig(std::span<const uint8_t>) override { return refuse(); }
   Expected<md::Token> user_string(std::u16string_view) override { return refuse(); }
   Expected<std::vector<uint8_t>> signature_of(md::Token) override { return refuse(); }
+  Expected<std::string> assembly_name() override { return refuse(); }
+  Expected<md::Token> find_assembly_ref(std::string_view) override { return refuse(); }
+  Expected<md::Token> find_type_def(std::string_view, std::string_view) override { return refuse(); }
+  Expected<md::Token> find_member_def(md::Token, std::string_view, std::span<const uint8_t>) override { return refuse(); }
 
  private:
   static Error refuse() { return make_error(ErrorKind::Unsupported, "test sink", "no metadata"); }
