@@ -56,7 +56,7 @@ std::string normalized_listing(md::Printer& printer, const md::Module& m, uint32
 }
 
 Expected<Side> load_side(const std::string& path, const md::MethodFilter& filter) {
-  std::unique_ptr<md::Module> module = CIL_TRY(md::Module::load(path));
+  std::unique_ptr<md::Module> module = CIL_TRY(load_module(path));
   const md::Module& m = *module;
   md::Printer printer(m);
   Side side;
@@ -119,10 +119,7 @@ int run_diff(int argc, char** argv) {
   Side sides[2];
   for (int k = 0; k < 2; ++k) {
     auto side = load_side(inputs[k], filter);
-    if (!side) {
-      print_error(inputs[k], side.error());
-      return exit_code_for(side.error());
-    }
+    if (!side) return fail(side.error());
     sides[k] = std::move(*side);
   }
   const Side& a = sides[0];

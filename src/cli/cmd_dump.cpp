@@ -98,11 +98,8 @@ int run_dump(int argc, char** argv) {
   md::MethodFilter filter;
   if (args.count("method")) filter.include = args["method"].as<std::vector<std::string>>();
 
-  auto module = md::Module::load(file);
-  if (!module) {
-    print_error(file, module.error());
-    return exit_code_for(module.error());
-  }
+  auto module = load_module(file);
+  if (!module) return fail(module.error());
   const md::Module& m = **module;
   md::Printer printer(m);
   std::vector<uint32_t> methods = select_methods(m, printer, filter);

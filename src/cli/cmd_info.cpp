@@ -314,11 +314,8 @@ int run_info(int argc, char** argv) {
     return kExitUsage;
   }
   std::string file = args["input"].as<std::string>();
-  auto module = md::Module::load(file);
-  if (!module) {
-    print_error(file, module.error());
-    return exit_code_for(module.error());
-  }
+  auto module = load_module(file);
+  if (!module) return fail(module.error());
   std::string out;
   if (args.count("json")) {
     JsonWriter j;

@@ -28,20 +28,19 @@ bool same_file(const std::string& a, const std::string& b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/// The new section's bodies go straight into the output file as they are made.
+/// The new section's bodies go straight into the output file as they are made; a failed write
+/// is an error about the output, whichever part of the job it ends.
 class OutputSink final : public pe::SectionSink {
  public:
   explicit OutputSink(OutputFile& file) : file_(file) {}
   Status write(uint64_t file_offset, std::span<const uint8_t> bytes) override {
     Status written = file_.write_at(file_offset, bytes);
-    if (!written) failed_ = true;
+    if (!written) return in_file(std::move(written).error(), file_.path());
     return written;
   }
-  bool failed() const { return failed_; }
 
  private:
   OutputFile& file_;
-  bool failed_ = false;
 };
 
 std::optional<il::Mode> parse_mode(const std::string& name) {
@@ -139,8 +138,7 @@ int run_instrument(int argc, char** argv) {
   }
   // Refused before the work, and again when the output is put in place.
   if (Status usable = OutputFile::check_destination(output); !usable) {
-    print_error(output, usable.error());
-    return kExitOutput;
+    return fail(in_file(usable.error(), output), output);
   }
 
   auto started = std::chrono::steady_clock::now();
@@ -148,46 +146,28 @@ int run_instrument(int argc, char** argv) {
   std::optional<il::HookContract> contract;
   if (opts.mode == il::Mode::Trace) {
     std::string hooks_path = args["hooks"].as<std::string>();
-    auto loaded = md::Module::load(hooks_path);
-    if (!loaded) {
-      print_error(hooks_path, loaded.error());
-      return exit_code_for(loaded.error());
-    }
+    auto loaded = load_module(hooks_path);
+    if (!loaded) return fail(loaded.error());
     hooks_module = std::move(*loaded);
     std::optional<std::string> hook_type;
     if (args.count("hook-type")) hook_type = args["hook-type"].as<std::string>();
     auto read = il::read_hook_contract(*hooks_module, hook_type);
-    if (!read) {
-      print_error(hooks_path, read.error());
-      return exit_code_for(read.error());
-    }
+    if (!read) return fail(in_file(read.error(), hooks_path));
     contract = std::move(*read);
     opts.hooks = &*contract;
   }
-  auto module = md::Module::load(input);
-  if (!module) {
-    print_error(input, module.error());
-    return exit_code_for(module.error());
-  }
+  auto module = load_module(input);
+  if (!module) return fail(module.error());
   // Written to a file beside OUTPUT that takes its name only when complete (FILES in the man page).
   OutputFile file(output, interruptible_output());
   OutputSink sink(file);
   opts.sink = &sink;
   auto report = il::instrument(**module, opts);
-  if (!report) {
-    if (sink.failed()) {
-      print_error(output, report.error());
-      return kExitOutput;
-    }
-    print_error(input, report.error());
-    return exit_code_for(report.error());
-  }
+  // What fails inside the job is about the input, unless the sink already named the output.
+  if (!report) return fail(in_file(report.error(), input), output);
   Status written = file.write_pieces(report->output.pieces(), (*module)->copy_source());
   if (written) written = file.commit();
-  if (!written) {
-    print_error(output, written.error());
-    return kExitOutput;
-  }
+  if (!written) return fail(in_file(written.error(), output), output);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   for (const auto& w : report->warnings) print_warning(input, w);
   // One line on stderr for bodies the input got wrong, as dump gives, so that CI logs show it.

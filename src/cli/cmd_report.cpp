@@ -88,15 +88,9 @@ int run_report(int argc, char** argv) {
   CountMerger merger;
   for (const std::string& file : args["files"].as<std::vector<std::string>>()) {
     auto counts = read_count_file(file);
-    if (!counts) {
-      print_error(file, counts.error());
-      return exit_code_for(counts.error());
-    }
+    if (!counts) return fail(in_file(counts.error(), file));
     auto warnings = merger.add(file, *counts);
-    if (!warnings) {
-      print_error(file, warnings.error());
-      return exit_code_for(warnings.error());
-    }
+    if (!warnings) return fail(in_file(warnings.error(), file));
     for (const std::string& w : *warnings) print_warning(file, w);
   }
 

@@ -19,8 +19,8 @@ std::string diagnostic_line(std::string_view kind, std::string_view file, std::s
   return line;
 }
 
-void print_error(std::string_view file, const Error& error) {
-  std::string line = diagnostic_line("error", file, error.to_string());
+void print_error(const Error& error) {
+  std::string line = diagnostic_line("error", error.file, error.to_string());
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
@@ -40,6 +40,17 @@ int exit_code_for(const Error& error) {
     case ErrorKind::Unsupported: return kExitRefused;
     default: return kExitBadInput;
   }
+}
+
+int fail(const Error& error, std::string_view output) {
+  print_error(error);
+  return !output.empty() && error.file == output ? kExitOutput : exit_code_for(error);
+}
+
+Expected<std::unique_ptr<md::Module>> load_module(const std::string& path) {
+  auto module = md::Module::load(path);
+  if (!module) return in_file(std::move(module).error(), path);
+  return module;
 }
 
 bool write_stdout(std::string_view text, std::string_view after) {

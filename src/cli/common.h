@@ -8,6 +8,7 @@
 
 #include <cxxopts.hpp>
 
+#include "metadata/module.h"
 #include "support/error.h"
 
 namespace cil::cli {
@@ -31,14 +32,21 @@ inline constexpr size_t kMaxDiagnosticLine = 4096;
 /// the line at kMaxDiagnosticLine. Every line the tool writes on stderr is made here.
 std::string diagnostic_line(std::string_view kind, std::string_view file, std::string_view message);
 
-/// `cil-instrument: error: FILE: structure: message (offset 0x...)` on stderr.
-void print_error(std::string_view file, const Error& error);
+/// `cil-instrument: error: FILE: structure: message (offset 0x...)` on stderr, FILE being the
+/// file the error names (`cil-instrument: error: structure: ...` when it names none).
+void print_error(const Error& error);
 /// `cil-instrument: error: message` on stderr.
 void print_usage_error(std::string_view message);
 /// `cil-instrument: warning: FILE: message` on stderr.
 void print_warning(std::string_view file, std::string_view message);
 /// Exit code for an error about an input file.
 int exit_code_for(const Error& error);
+/// Prints `error` and returns its exit code: kExitOutput when it is about `output` (the file the
+/// command writes, if any), otherwise exit_code_for.
+int fail(const Error& error, std::string_view output = {});
+
+/// md::Module::load, with the error about `path`.
+Expected<std::unique_ptr<md::Module>> load_module(const std::string& path);
 /// Writes to stdout in one call. When stdout is broken (a full disk, a closed descriptor), says
 /// so on stderr, `cil-instrument: error: cannot write to standard output: REASON`, followed by
 /// `; ` and `after` when given, and returns false (the caller exits with kExitOutput).

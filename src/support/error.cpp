@@ -13,7 +13,12 @@ std::string Error::to_string() const {
 
 Error make_error(ErrorKind kind, std::string structure, std::string message,
                  std::optional<uint64_t> offset) {
-  return Error{kind, std::move(structure), std::move(message), offset};
+  return Error{kind, std::move(structure), std::move(message), offset, {}};
+}
+
+Error in_file(Error error, std::string path) {
+  if (error.file.empty()) error.file = std::move(path);
+  return error;
 }
 
 }  // namespace cil

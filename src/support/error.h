@@ -25,6 +25,9 @@ struct Error {
   std::string structure;          ///< e.g. "#Blob heap", "MethodDef row 12 body"
   std::string message;            ///< e.g. "length 0x40 runs past the end of the heap"
   std::optional<uint64_t> offset; ///< absolute file offset, when the error has one
+  /// The file the error is about (input, output, hooks assembly...), named by whoever knows it:
+  /// usually the caller that opened the file, not the code that found the fault. Empty: unknown.
+  std::string file;
 
   /// "structure: message (offset 0x...)", the form the CLI prints after the file name.
   std::string to_string() const;
@@ -32,6 +35,10 @@ struct Error {
 
 Error make_error(ErrorKind kind, std::string structure, std::string message,
                  std::optional<uint64_t> offset = std::nullopt);
+
+/// `error`, about `path` unless it already names a file: the file named nearest to the fault
+/// wins (an output write failing inside a job about the input stays about the output).
+Error in_file(Error error, std::string path);
 
 /// A value or an Error. Minimal stand-in for C++23 std::expected.
 template <class T>

@@ -1,4 +1,5 @@
-// Glob patterns, identifier quoting, string escaping, text made printable and cut, JSON quoting.
+// Glob patterns, identifier quoting, string escaping, text made printable and cut, JSON quoting,
+// and the file an error names.
 #include <gtest/gtest.h>
 
 #include "cli/json_writer.h"
@@ -120,6 +121,18 @@ TEST(Json, InvalidUtf8BecomesReplacementCharacters) {
   EXPECT_EQ(cli::json_quote("\xC3\xA9"), "\"\xC3\xA9\"") << "valid UTF-8 passes through";
   EXPECT_EQ(cli::json_quote("\xE2\x82"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"") << "truncated sequence";
   EXPECT_EQ(cli::json_quote("\xED\xA0\x80"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"") << "surrogate";
+}
+
+TEST(Error, InFileNamesTheFileNearestTheFault) {
+  Error e = make_error(ErrorKind::Io, "", "cannot create a temporary file beside it: No such file or directory");
+  EXPECT_EQ(e.file, "");
+  e = in_file(std::move(e), "out.dll");
+  EXPECT_EQ(e.file, "out.dll");
+  // A job about the input that failed writing the output stays about the output.
+  e = in_file(std::move(e), "in.dll");
+  EXPECT_EQ(e.file, "out.dll");
+  // to_string is what follows the file name; it does not repeat it.
+  EXPECT_EQ(e.to_string(), "cannot create a temporary file beside it: No such file or directory");
 }
 
 }  // namespace
