@@ -5,8 +5,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/json_writer.h"
 #include "cli/method_selection.h"
+#include "cli/scoped_printer.h"
 #include "il/body_reader.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
@@ -104,200 +104,168 @@ DebugInfo read_debug(const md::Module& m) {
   return info;
 }
 
-void text_report(const std::string& file, const md::Module& m, std::string& out) {
+/// The whole report, for both forms. The text form groups some facts on one line (machine and
+/// its name, the ReadyToRun header) and shows some that JSON leaves out (linker version, data
+/// directories...); JSON has some as separate members. Keys say which form shows what.
+void print_info(ScopedPrinter& p, const std::string& file, const md::Module& m) {
   const auto& h = m.image().headers();
   const auto& cli = m.cli();
   md::Printer printer(m);
-  auto machine = pe::decode_machine(h.machine);
-  const char* machine_name = pe::machine_name(machine.machine);
-  // Text from the file (and its name) goes through md::printable: no control character reaches
-  // the terminal.
+  ObjectScope report(p, {}, Layout::lines());
+  // Text from the file (and its name) goes through md::printable in the text form: no control
+  // character reaches the terminal. JSON escapes it in its own way.
   using md::printable;
-  out += fmt::format("File: {}\n", printable(file));
-  out += fmt::format("Assembly: {}\n", printable(assembly_name(m)));
-  out += fmt::format("MVID: {}\n\n", module_mvid(m));
+  p.field(Key("file", "File"), Value(file).text(printable(file)));
+  std::string assembly = assembly_name(m);
+  p.field(Key("assembly", "Assembly"), Value(assembly).text(printable(assembly)));
+  p.field(Key("mvid", "MVID"), module_mvid(m));
 
-  out += "PE headers\n";
-  out += fmt::format("  format:              {}\n", h.pe32_plus ? "PE32+" : "PE32");
-  out += fmt::format("  machine:             0x{:04x} ({}{}{})\n", h.machine, machine_name ? machine_name : "unknown",
-                     machine.os ? ", ReadyToRun for " : "", machine.os ? machine.os : "");
-  out += fmt::format("  characteristics:     0x{:04x} ({})\n", h.characteristics, join(flag_names(h.characteristics, kFileFlags), ", "));
-  out += fmt::format("  timestamp:           0x{:08x}\n", h.timestamp);
-  out += fmt::format("  linker:              {}.{}\n", h.linker_major, h.linker_minor);
-  out += fmt::format("  subsystem:           {}\n", h.subsystem);
-  out += fmt::format("  dll characteristics: 0x{:04x}\n", h.dll_characteristics);
-  out += fmt::format("  image base:          0x{:x}\n", h.image_base);
-  out += fmt::format("  section alignment:   0x{:x}\n", h.section_alignment);
-  out += fmt::format("  file alignment:      0x{:x}\n", h.file_alignment);
-  out += fmt::format("  size of image:       0x{:x}\n", h.size_of_image);
-  out += fmt::format("  size of headers:     0x{:x}\n", h.size_of_headers);
-  out += fmt::format("  checksum:            0x{:08x}\n", h.checksum);
-  out += fmt::format("  entry point RVA:     0x{:x}\n\n", h.entry_point_rva);
+  {
+    ObjectScope pe(p, "pe", Layout::aligned("  ", 21).with_heading("PE headers"));
+    auto machine = pe::decode_machine(h.machine);
+    const char* machine_name = pe::machine_name(machine.machine);
+    std::string machine_hex = fmt::format("0x{:04x}", h.machine);
+    p.field("format", h.pe32_plus ? "PE32+" : "PE32");
+    p.field("machine", Value(machine_hex).text(fmt::format("{} ({}{}{})", machine_hex, machine_name ? machine_name : "unknown",
+                                                           machine.os ? ", ReadyToRun for " : "", machine.os ? machine.os : "")));
+    p.field(Key::json_only("machineName"), machine_name ? machine_name : "unknown");
+    if (machine.os) p.field(Key::json_only("readyToRunOs"), machine.os);
+    std::string characteristics = fmt::format("0x{:04x}", h.characteristics);
+    p.field("characteristics",
+            Value(characteristics).text(fmt::format("{} ({})", characteristics, join(flag_names(h.characteristics, kFileFlags), ", "))));
+    p.field("timestamp", fmt::format("0x{:08x}", h.timestamp));
+    p.field(Key::text_only("linker"), fmt::format("{}.{}", h.linker_major, h.linker_minor));
+    p.field("subsystem", unsigned{h.subsystem});
+    p.field(Key::text_only("dll characteristics"), fmt::format("0x{:04x}", h.dll_characteristics));
+    p.field(Key("imageBase", "image base"), fmt::format("0x{:x}", h.image_base));
+    p.field(Key("sectionAlignment", "section alignment"), Value(uint64_t{h.section_alignment}).text(fmt::format("0x{:x}", h.section_alignment)));
+    p.field(Key("fileAlignment", "file alignment"), Value(uint64_t{h.file_alignment}).text(fmt::format("0x{:x}", h.file_alignment)));
+    p.field(Key("sizeOfImage", "size of image"), Value(uint64_t{h.size_of_image}).text(fmt::format("0x{:x}", h.size_of_image)));
+    p.field(Key::text_only("size of headers"), fmt::format("0x{:x}", h.size_of_headers));
+    p.field("checksum", fmt::format("0x{:08x}", h.checksum));
+    p.field(Key::text_only("entry point RVA"), fmt::format("0x{:x}", h.entry_point_rva));
 
-  out += "Sections\n";
-  out += "  name      virtual address  virtual size  raw offset  raw size  characteristics\n";
-  for (const auto& s : m.image().sections())
-    out += fmt::format("  {:<8}  0x{:08x}       0x{:08x}    0x{:08x}  0x{:08x}  0x{:08x}\n", printable(s.name), s.virtual_address,
-                       s.virtual_size, s.raw_offset, s.raw_size, s.characteristics);
-  out += "\nData directories\n";
-  for (uint32_t i = 0; i < pe::kDataDirectoryCount; ++i) {
-    auto d = h.directories[i];
-    if (d.rva || d.size) out += fmt::format("  {:<13} 0x{:08x} size 0x{:x}\n", kDirectoryNames[i], d.rva, d.size);
+    // JSON keeps the sections in "pe"; the text form gives them a table of their own.
+    ListScope sections(p, "sections", Layout::lines().with_heading("Sections"));
+    p.line("  name      virtual address  virtual size  raw offset  raw size  characteristics");
+    for (const auto& s : m.image().sections()) {
+      ObjectScope section(p, {}, Layout::one_row("  {:<8}  {}       {}    {}  {}  {}"));
+      p.field("name", Value(s.name).text(printable(s.name)));
+      p.field("virtualAddress", Value(uint64_t{s.virtual_address}).text(fmt::format("0x{:08x}", s.virtual_address)));
+      p.field("virtualSize", Value(uint64_t{s.virtual_size}).text(fmt::format("0x{:08x}", s.virtual_size)));
+      p.field("rawOffset", Value(uint64_t{s.raw_offset}).text(fmt::format("0x{:08x}", s.raw_offset)));
+      p.field("rawSize", Value(uint64_t{s.raw_size}).text(fmt::format("0x{:08x}", s.raw_size)));
+      p.field("characteristics", fmt::format("0x{:08x}", s.characteristics));
+    }
+  }
+  {
+    ListScope directories(p, Key::text_only(), Layout::lines().with_heading("Data directories"));
+    for (uint32_t i = 0; i < pe::kDataDirectoryCount; ++i) {
+      auto d = h.directories[i];
+      if (!d.rva && !d.size) continue;
+      ObjectScope directory(p, {}, Layout::one_row("  {:<13} {} size {}"));
+      p.field("name", kDirectoryNames[i]);
+      p.field("rva", fmt::format("0x{:08x}", d.rva));
+      p.field("size", fmt::format("0x{:x}", d.size));
+    }
   }
 
-  out += "\nCLI header\n";
-  out += fmt::format("  runtime version:     {}.{}\n", cli.major_runtime_version, cli.minor_runtime_version);
-  out += fmt::format("  flags:               0x{:08x} ({})\n", cli.flags, join(flag_names(cli.flags, kCliFlags), ", "));
-  out += fmt::format("  entry point:         {}\n", printable(entry_point_text(m, printer)));
-  out += fmt::format("  metadata:            0x{:08x} size 0x{:x}\n", cli.metadata.rva, cli.metadata.size);
-  out += fmt::format("  resources:           0x{:08x} size 0x{:x}\n", cli.resources.rva, cli.resources.size);
-  out += fmt::format("  strong name:         {}\n",
-                     cli.strong_name_signature.present()
-                         ? fmt::format("signature 0x{:08x} size 0x{:x}{}", cli.strong_name_signature.rva, cli.strong_name_signature.size,
-                                       (cli.flags & pe::kComImageStrongNameSigned) ? ", signed" : ", not signed (delay-signed)")
-                         : std::string("none"));
-  out += fmt::format("  vtable fixups:       0x{:08x} size 0x{:x}\n", cli.vtable_fixups.rva, cli.vtable_fixups.size);
-  auto r2r = pe::read_ready_to_run_header(m.image(), cli);
-  if (!r2r) out += fmt::format("  ReadyToRun:          error: {}\n", printable(r2r.error().to_string()));
-  else if (!*r2r) out += "  ReadyToRun:          no\n";
-  else
-    out += fmt::format("  ReadyToRun:          yes, version {}.{}, flags 0x{:x}, {} sections{}\n", (*r2r)->major_version,
-                       (*r2r)->minor_version, (*r2r)->flags, (*r2r)->section_count, (*r2r)->composite() ? ", component of a composite image" : "");
+  {
+    ObjectScope header(p, "cli", Layout::aligned("  ", 21).with_heading("CLI header"));
+    p.field(Key("runtimeVersion", "runtime version"), fmt::format("{}.{}", cli.major_runtime_version, cli.minor_runtime_version));
+    std::vector<std::string> flags = flag_names(cli.flags, kCliFlags);
+    std::string flags_hex = fmt::format("0x{:08x}", cli.flags);
+    p.field("flags", Value(flags_hex).text(fmt::format("{} ({})", flags_hex, join(flags, ", "))));
+    {
+      ListScope names(p, Key::json_only("flagNames"), Layout().inline_json());
+      for (const auto& f : flags) p.field({}, f);
+    }
+    std::string entry_point = entry_point_text(m, printer);
+    p.field(Key("entryPoint", "entry point"), Value(entry_point).text(printable(entry_point)));
+    p.field(Key::text_only("metadata"), fmt::format("0x{:08x} size 0x{:x}", cli.metadata.rva, cli.metadata.size));
+    p.field(Key::text_only("resources"), fmt::format("0x{:08x} size 0x{:x}", cli.resources.rva, cli.resources.size));
+    const auto& sn = cli.strong_name_signature;
+    p.field(Key("strongNameSignature", "strong name"),
+            Value(sn.present())
+                .text(sn.present() ? fmt::format("signature 0x{:08x} size 0x{:x}{}", sn.rva, sn.size,
+                                                 (cli.flags & pe::kComImageStrongNameSigned) ? ", signed" : ", not signed (delay-signed)")
+                                   : std::string("none")));
+    p.field(Key::text_only("vtable fixups"), fmt::format("0x{:08x} size 0x{:x}", cli.vtable_fixups.rva, cli.vtable_fixups.size));
+    auto r2r = pe::read_ready_to_run_header(m.image(), cli);
+    Key ready_to_run("readyToRun", "ReadyToRun");
+    if (!r2r) {
+      p.field(ready_to_run, Value::null("error: " + printable(r2r.error().to_string())));
+    } else if (!*r2r) {
+      p.field(ready_to_run, Value::null("no"));
+    } else {
+      // One line of the header's column in text, an object in JSON.
+      ObjectScope header(p, ready_to_run, Layout::one_row("  ReadyToRun:          yes, version {}, flags {}, {} sections{}"));
+      p.field("version", fmt::format("{}.{}", (*r2r)->major_version, (*r2r)->minor_version));
+      p.field("flags", fmt::format("0x{:x}", (*r2r)->flags));
+      p.field("sections", uint64_t{(*r2r)->section_count});
+      p.field(Key::text_only(), (*r2r)->composite() ? ", component of a composite image" : "");
+    }
+  }
 
   DebugInfo debug = read_debug(m);
-  out += "\nDebug directory\n";
-  if (!debug.error.empty()) out += fmt::format("  error: {}\n", printable(debug.error));
-  if (debug.entries.empty() && debug.error.empty()) out += "  none\n";
-  for (const auto& e : debug.entries) {
-    out += fmt::format("  {:<20} version {}.{}, {} bytes", debug_type_text(e.type), e.major_version, e.minor_version, e.data_size);
-    if (e.codeview)
-      out += fmt::format(", PDB {} guid {} age {}", printable(e.codeview->path), md::format_guid(e.codeview->guid), e.codeview->age);
-    if (e.type == pe::kDebugTypeReproducible) out += ", deterministic build";
-    if (e.embedded_pdb) out += fmt::format(", embedded portable PDB of {} bytes", e.embedded_pdb->uncompressed_size);
-    if (e.pdb_checksum) out += fmt::format(", {} {}", printable(e.pdb_checksum->algorithm), hex_bytes(e.pdb_checksum->checksum));
-    out += '\n';
+  {
+    ListScope entries(p, "debug", Layout::lines("  ").with_heading("Debug directory"));
+    // Either the directory reads or it does not: the text form says why here, JSON after the list.
+    if (!debug.error.empty()) p.field(Key::text_only("error"), printable(debug.error));
+    if (debug.entries.empty() && debug.error.empty()) p.field(Key::text_only(), "none");
+    for (const auto& e : debug.entries) {
+      ObjectScope entry(p, {}, Layout::one_row("  {:<20} version {}, {} bytes{}{}{}{}"));
+      p.field("type", debug_type_text(e.type));
+      p.field(Key::text_only(), fmt::format("{}.{}", e.major_version, e.minor_version));
+      p.field("size", uint64_t{e.data_size});
+      p.field(Key::text_only(), e.codeview ? fmt::format(", PDB {} guid {} age {}", printable(e.codeview->path), md::format_guid(e.codeview->guid),
+                                                         e.codeview->age)
+                                           : std::string());
+      if (e.codeview) {
+        p.field(Key::json_only("pdbPath"), e.codeview->path);
+        p.field(Key::json_only("pdbGuid"), md::format_guid(e.codeview->guid));
+        p.field(Key::json_only("pdbAge"), uint64_t{e.codeview->age});
+      }
+      p.field(Key::text_only(), e.type == pe::kDebugTypeReproducible ? ", deterministic build" : "");
+      uint64_t embedded = e.embedded_pdb ? e.embedded_pdb->uncompressed_size : 0;
+      p.field(Key("uncompressedSize").json_if(e.embedded_pdb.has_value()),
+              Value(embedded).text(e.embedded_pdb ? fmt::format(", embedded portable PDB of {} bytes", embedded) : std::string()));
+      if (e.pdb_checksum) p.field(Key::json_only("algorithm"), e.pdb_checksum->algorithm);
+      std::string checksum = e.pdb_checksum ? hex_bytes(e.pdb_checksum->checksum) : std::string();
+      p.field(Key("checksum").json_if(e.pdb_checksum.has_value()),
+              Value(checksum).text(e.pdb_checksum ? fmt::format(", {} {}", printable(e.pdb_checksum->algorithm), checksum) : std::string()));
+    }
   }
+  if (!debug.error.empty()) p.field(Key::json_only("debugError"), debug.error);
 
   const auto& md = m.metadata();
   const auto& t = m.tables();
-  out += "\nMetadata\n";
-  out += fmt::format("  version:             {}\n", printable(md.version()));
-  out += fmt::format("  kind:                {}\n", md.uncompressed() ? "uncompressed (#-)" : "compressed (#~)");
-  out += fmt::format("  tables stream:       version {}.{}, heap sizes 0x{:02x}\n", t.major_version(), t.minor_version(), t.heap_sizes());
-  out += "  streams:\n";
-  for (const auto& s : md.streams())
-    out += fmt::format("    {:<10} offset 0x{:08x} size 0x{:08x}{}\n", printable(s.name), s.offset, s.size, s.used ? "" : " (ignored)");
-  out += "\nTables\n";
-  for (unsigned id = 0; id < md::kTableSlots; ++id) {
-    if (!t.present(static_cast<TableId>(id))) continue;
-    out += fmt::format("  {:<24} {}\n", md::table_schema(static_cast<uint8_t>(id)).name, t.rows(static_cast<TableId>(id)));
-  }
-  out += fmt::format("\nMethods with bodies: {}\n", count_bodies(m));
-}
-
-void json_report(const std::string& file, const md::Module& m, JsonWriter& j) {
-  const auto& h = m.image().headers();
-  const auto& cli = m.cli();
-  md::Printer printer(m);
-  auto machine = pe::decode_machine(h.machine);
-  j.begin_object();
-  j.key("file").value(file);
-  j.key("assembly").value(assembly_name(m));
-  j.key("mvid").value(module_mvid(m));
-  j.key("pe").begin_object();
-  j.key("format").value(h.pe32_plus ? "PE32+" : "PE32");
-  j.key("machine").value(fmt::format("0x{:04x}", h.machine));
-  const char* name = pe::machine_name(machine.machine);
-  j.key("machineName").value(name ? name : "unknown");
-  if (machine.os) j.key("readyToRunOs").value(machine.os);
-  j.key("characteristics").value(fmt::format("0x{:04x}", h.characteristics));
-  j.key("timestamp").value(fmt::format("0x{:08x}", h.timestamp));
-  j.key("subsystem").value(unsigned{h.subsystem});
-  j.key("imageBase").value(fmt::format("0x{:x}", h.image_base));
-  j.key("sectionAlignment").value(uint64_t{h.section_alignment});
-  j.key("fileAlignment").value(uint64_t{h.file_alignment});
-  j.key("sizeOfImage").value(uint64_t{h.size_of_image});
-  j.key("checksum").value(fmt::format("0x{:08x}", h.checksum));
-  j.key("sections").begin_array();
-  for (const auto& s : m.image().sections()) {
-    j.begin_object(true);
-    j.key("name").value(s.name);
-    j.key("virtualAddress").value(uint64_t{s.virtual_address});
-    j.key("virtualSize").value(uint64_t{s.virtual_size});
-    j.key("rawOffset").value(uint64_t{s.raw_offset});
-    j.key("rawSize").value(uint64_t{s.raw_size});
-    j.key("characteristics").value(fmt::format("0x{:08x}", s.characteristics));
-    j.end_object();
-  }
-  j.end_array();
-  j.end_object();
-
-  j.key("cli").begin_object();
-  j.key("runtimeVersion").value(fmt::format("{}.{}", cli.major_runtime_version, cli.minor_runtime_version));
-  j.key("flags").value(fmt::format("0x{:08x}", cli.flags));
-  j.key("flagNames").begin_array(true);
-  for (const auto& f : flag_names(cli.flags, kCliFlags)) j.value(f);
-  j.end_array();
-  j.key("entryPoint").value(entry_point_text(m, printer));
-  j.key("strongNameSignature").value(cli.strong_name_signature.present());
-  auto r2r = pe::read_ready_to_run_header(m.image(), cli);
-  if (r2r && *r2r) {
-    j.key("readyToRun").begin_object(true);
-    j.key("version").value(fmt::format("{}.{}", (*r2r)->major_version, (*r2r)->minor_version));
-    j.key("flags").value(fmt::format("0x{:x}", (*r2r)->flags));
-    j.key("sections").value(uint64_t{(*r2r)->section_count});
-    j.end_object();
-  } else {
-    j.key("readyToRun").null();
-  }
-  j.end_object();
-
-  DebugInfo debug = read_debug(m);
-  j.key("debug").begin_array();
-  for (const auto& e : debug.entries) {
-    j.begin_object(true);
-    j.key("type").value(debug_type_text(e.type));
-    j.key("size").value(uint64_t{e.data_size});
-    if (e.codeview) {
-      j.key("pdbPath").value(e.codeview->path);
-      j.key("pdbGuid").value(md::format_guid(e.codeview->guid));
-      j.key("pdbAge").value(uint64_t{e.codeview->age});
+  {
+    ObjectScope metadata(p, "metadata", Layout::aligned("  ", 21).with_heading("Metadata"));
+    p.field("version", Value(md.version()).text(printable(md.version())));
+    p.field(Key("uncompressed", "kind"), Value(md.uncompressed()).text(md.uncompressed() ? "uncompressed (#-)" : "compressed (#~)"));
+    std::string heap_sizes = fmt::format("0x{:02x}", t.heap_sizes());
+    p.field(Key("heapSizes", "tables stream"),
+            Value(heap_sizes).text(fmt::format("version {}.{}, heap sizes {}", t.major_version(), t.minor_version(), heap_sizes)));
+    ListScope streams(p, "streams", Layout::lines().with_heading("  streams:", false));
+    for (const auto& s : md.streams()) {
+      ObjectScope stream(p, {}, Layout::one_row("    {:<10} offset {} size {}{}"));
+      p.field("name", Value(s.name).text(printable(s.name)));
+      p.field("offset", Value(uint64_t{s.offset}).text(fmt::format("0x{:08x}", s.offset)));
+      p.field("size", Value(uint64_t{s.size}).text(fmt::format("0x{:08x}", s.size)));
+      p.field("used", Value(s.used).text(s.used ? "" : " (ignored)"));
     }
-    if (e.embedded_pdb) j.key("uncompressedSize").value(uint64_t{e.embedded_pdb->uncompressed_size});
-    if (e.pdb_checksum) {
-      j.key("algorithm").value(e.pdb_checksum->algorithm);
-      j.key("checksum").value(hex_bytes(e.pdb_checksum->checksum));
+  }
+  {
+    ObjectScope tables(p, "tables", Layout::table("  ", 24).with_heading("Tables"));
+    for (unsigned id = 0; id < md::kTableSlots; ++id) {
+      if (!t.present(static_cast<TableId>(id))) continue;
+      std::string_view name = md::table_schema(static_cast<uint8_t>(id)).name;
+      p.field(Key(name, name), uint64_t{t.rows(static_cast<TableId>(id))});
     }
-    j.end_object();
   }
-  j.end_array();
-  if (!debug.error.empty()) j.key("debugError").value(debug.error);
-
-  const auto& md = m.metadata();
-  const auto& t = m.tables();
-  j.key("metadata").begin_object();
-  j.key("version").value(md.version());
-  j.key("uncompressed").value(md.uncompressed());
-  j.key("heapSizes").value(fmt::format("0x{:02x}", t.heap_sizes()));
-  j.key("streams").begin_array();
-  for (const auto& s : md.streams()) {
-    j.begin_object(true);
-    j.key("name").value(s.name);
-    j.key("offset").value(uint64_t{s.offset});
-    j.key("size").value(uint64_t{s.size});
-    j.key("used").value(s.used);
-    j.end_object();
-  }
-  j.end_array();
-  j.end_object();
-  j.key("tables").begin_object();
-  for (unsigned id = 0; id < md::kTableSlots; ++id) {
-    if (!t.present(static_cast<TableId>(id))) continue;
-    j.key(md::table_schema(static_cast<uint8_t>(id)).name).value(uint64_t{t.rows(static_cast<TableId>(id))});
-  }
-  j.end_object();
-  j.key("methodsWithBodies").value(uint64_t{count_bodies(m)});
-  j.end_object();
+  p.line("");
+  p.field(Key("methodsWithBodies", "Methods with bodies"), uint64_t{count_bodies(m)});
 }
 
 }  // namespace
@@ -316,15 +284,9 @@ int run_info(int argc, char** argv) {
   std::string file = args["input"].as<std::string>();
   auto module = load_module(file);
   if (!module) return fail(module.error());
-  std::string out;
-  if (args.count("json")) {
-    JsonWriter j;
-    json_report(file, **module, j);
-    out = j.text();
-  } else {
-    text_report(file, **module, out);
-  }
-  return write_stdout(out) ? kExitOk : kExitOutput;
+  auto printer = make_printer(args.count("json") != 0);
+  print_info(*printer, file, **module);
+  return write_stdout(printer->output()) ? kExitOk : kExitOutput;
 }
 
 }  // namespace cil::cli

@@ -1,0 +1,121 @@
+// The scoped printer: one walk gives the text form (in its layouts) and the JSON form; keys that
+// one form does not show are left out of it, with everything nested in them.
+#include <gtest/gtest.h>
+
+#include "cli/scoped_printer.h"
+
+namespace cil::cli {
+namespace {
+
+/// A small report in the shapes the commands use: labeled lines, an aligned block, a table, rows,
+/// form-only members and scopes, an inline JSON list.
+void walk(ScopedPrinter& p) {
+  ObjectScope top(p, {}, Layout::lines());
+  p.field(Key("file", "File"), "a.dll");
+  {
+    ObjectScope pe(p, "pe", Layout::aligned("  ", 12).with_heading("Headers"));
+    p.field("format", "PE32");
+    p.field(Key("imageBase", "image base"), Value(uint64_t{0x400000}).text("0x400000"));
+    p.field(Key::text_only("linker"), "8.0");
+    p.field(Key::json_only("machineName"), "I386");
+    {
+      ListScope names(p, Key::json_only("names"), Layout().inline_json());
+      p.field({}, "ILONLY");
+      p.field({}, "32BITREQUIRED");
+    }
+    ListScope rows(p, "sections", Layout::lines().with_heading("Sections"));
+    p.line("  name   size");
+    for (int i = 0; i < 2; ++i) {
+      ObjectScope row(p, {}, Layout::one_row("  {:<6} {}{}"));
+      p.field("name", i ? ".rsrc" : ".text");
+      p.field("size", Value(uint64_t(16 * (i + 1))).text(i ? "0x20" : "0x10"));
+      p.field(Key("used").json_if(i == 0), Value(true).text(i ? " (ignored)" : ""));
+    }
+  }
+  {
+    ObjectScope tables(p, "tables", Layout::table("  ", 10).with_heading("Tables"));
+    p.field("Module", 1);
+    p.field("TypeDef", int64_t{-3});
+  }
+  {
+    ListScope text_only(p, Key::text_only(), Layout::lines("  ").with_heading("Only in text"));
+    ObjectScope nested(p, "nested", Layout::lines("    "));
+    p.field("deep", "yes");
+  }
+  p.line("");
+  p.field(Key("ready", "Ready"), Value::null("no"));
+  p.field(Key::json_only("flag"), false);
+}
+
+TEST(ScopedPrinter, TextFormKeepsEachScopesLayout) {
+  auto p = make_text_printer();
+  walk(*p);
+  EXPECT_EQ(p->output(),
+            "File: a.dll\n"
+            "\nHeaders\n"
+            "  format:     PE32\n"
+            "  image base: 0x400000\n"
+            "  linker:     8.0\n"
+            "\nSections\n"
+            "  name   size\n"
+            "  .text  0x10\n"
+            "  .rsrc  0x20 (ignored)\n"
+            "\nTables\n"
+            "  Module     1\n"
+            "  TypeDef    -3\n"
+            "\nOnly in text\n"
+            "    deep: yes\n"
+            "\n"
+            "Ready: no\n");
+}
+
+TEST(ScopedPrinter, JsonFormFromTheSameWalk) {
+  auto p = make_json_printer();
+  walk(*p);
+  EXPECT_EQ(p->output(),
+            "{\n"
+            "  \"file\": \"a.dll\",\n"
+            "  \"pe\": {\n"
+            "    \"format\": \"PE32\",\n"
+            "    \"imageBase\": 4194304,\n"
+            "    \"machineName\": \"I386\",\n"
+            "    \"names\": [\"ILONLY\", \"32BITREQUIRED\"],\n"
+            "    \"sections\": [\n"
+            "      {\"name\": \".text\", \"size\": 16, \"used\": true},\n"
+            "      {\"name\": \".rsrc\", \"size\": 32}\n"
+            "    ]\n"
+            "  },\n"
+            "  \"tables\": {\n"
+            "    \"Module\": 1,\n"
+            "    \"TypeDef\": -3\n"
+            "  },\n"
+            "  \"ready\": null,\n"
+            "  \"flag\": false\n"
+            "}\n");
+}
+
+TEST(ScopedPrinter, RowsAreWrittenBeforeWhatIsNestedInThem) {
+  auto p = make_text_printer();
+  {
+    ObjectScope top(*p, {}, Layout::one_row("// {} {}", false));
+    p->field("a", "first");
+    p->field("b", "second");
+    ListScope items(*p, "items", Layout::lines("  "));
+    p->field({}, "item");
+  }
+  EXPECT_EQ(p->output(), "// first second\n  item\n");
+}
+
+TEST(ScopedPrinter, ValuesAndStrings) {
+  EXPECT_EQ(Value("a\"b\n").json(), "\"a\\\"b\\n\"");
+  EXPECT_EQ(Value("a\"b\n").text(), "a\"b\n");
+  EXPECT_EQ(Value(uint64_t{18446744073709551615ull}).json(), "18446744073709551615");
+  EXPECT_EQ(Value(int64_t{-5}).text(), "-5");
+  EXPECT_EQ(Value(true).json(), "true");
+  EXPECT_EQ(Value::null("none").json(), "null");
+  EXPECT_EQ(Value::null("none").text(), "none");
+  EXPECT_EQ(Value(7u).text("0x7").json(), "7");
+}
+
+}  // namespace
+}  // namespace cil::cli
