@@ -12,7 +12,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/interrupts.h"
-#include "cli/json_writer.h"
+#include "cli/scoped_printer.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
@@ -73,6 +73,61 @@ std::optional<uint32_t> parse_rva(const std::string& text) {
   } catch (...) {
     return std::nullopt;
   }
+}
+
+/// What was asked, for the summary.
+struct Job {
+  const std::string& input;
+  const std::string& output;
+  std::string mode;
+  double milliseconds;
+};
+
+/// The summary, for both forms. The text form is a few sentences: its first line says what JSON
+/// has in four members and the time (which JSON gives last); it counts the skipped methods per
+/// reason and lists only those skipped for an unusual one; it does not list the instrumented
+/// methods or the warnings (which go to stderr in either form). Names from the file (and the
+/// output's) go through md::printable in the text form; JSON escapes them in its own way.
+void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const il::InstrumentReport& report) {
+  using md::printable;
+  ObjectScope summary(p, {}, Layout::lines());
+  size_t n = report.instrumented.size();
+  p.field(Key::text_only(), fmt::format("{}: instrumented {} method{} ({} mode) in {:.0f} ms", printable(job.output), n, n == 1 ? "" : "s",
+                                        job.mode, job.milliseconds));
+  p.field(Key::json_only("input"), job.input);
+  p.field(Key::json_only("output"), job.output);
+  p.field(Key::json_only("mode"), job.mode);
+  p.field(Key::json_only("instrumented"), uint64_t{n});
+  p.field(Key::json_only("excluded"), uint64_t{report.excluded});
+  if (Key list = Key::json_only("instrumentedMethods"); p.shows(list)) {
+    ListScope instrumented(p, list);
+    md::Printer printer(m);
+    for (uint32_t rid : report.instrumented) {
+      ObjectScope method(p, {}, Layout().inline_json());
+      p.field("token", fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, rid)));
+      p.field("name", printer.method_name(rid));
+    }
+  }
+  {
+    size_t k = report.skipped.size();
+    std::string heading = fmt::format("skipped {} method{}{}", k, k == 1 ? "" : "s", k ? ":" : "");
+    ListScope skipped(p, "skipped", Layout::lines().with_heading(heading, false));
+    std::map<std::string, uint32_t> reasons;
+    for (const auto& s : report.skipped) ++reasons[counted_by_reason(s.reason) ? std::string(s.text()) : "could not be rewritten"];
+    for (const auto& [reason, count] : reasons) p.field(Key::text_only(), fmt::format("  {:>6}  {}", count, printable(reason)));
+    for (const auto& s : report.skipped) {
+      ObjectScope method(p, Key().text_if(!counted_by_reason(s.reason)), Layout::one_row("          {} {}: {}"));
+      p.field("token", fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, s.rid)));
+      p.field("name", Value(s.name).text(printable(s.name)));
+      p.field("reason", Value(s.text()).text(printable(s.text())));
+    }
+  }
+  {
+    ListScope warnings(p, Key::json_only("warnings"));
+    for (const auto& w : report.warnings) p.field({}, w);
+  }
+  if (report.excluded) p.field(Key::text_only("excluded by the filters"), uint64_t{report.excluded});
+  p.field(Key::json_only("milliseconds"), static_cast<int64_t>(job.milliseconds + 0.5));
 }
 
 }  // namespace
@@ -183,57 +238,10 @@ int run_instrument(int argc, char** argv) {
                                      md::make_token(md::TableId::MethodDef, first->rid),
                                      md::clip_text(first->name, md::kMaxQuotedText), first->text()));
 
-  std::map<std::string, uint32_t> reasons;
-  for (const auto& s : report->skipped) ++reasons[counted_by_reason(s.reason) ? std::string(s.text()) : "could not be rewritten"];
-  std::string out;
-  if (args.count("json")) {
-    JsonWriter j;
-    j.begin_object();
-    j.key("input").value(input);
-    j.key("output").value(output);
-    j.key("mode").value(args["mode"].as<std::string>());
-    j.key("instrumented").value(uint64_t{report->instrumented.size()});
-    j.key("excluded").value(uint64_t{report->excluded});
-    j.key("instrumentedMethods").begin_array();
-    md::Printer printer(**module);
-    for (uint32_t rid : report->instrumented) {
-      j.begin_object(true);
-      j.key("token").value(fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, rid)));
-      j.key("name").value(printer.method_name(rid));
-      j.end_object();
-    }
-    j.end_array();
-    j.key("skipped").begin_array();
-    for (const auto& s : report->skipped) {
-      j.begin_object(true);
-      j.key("token").value(fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, s.rid)));
-      j.key("name").value(s.name);
-      j.key("reason").value(s.text());
-      j.end_object();
-    }
-    j.end_array();
-    j.key("warnings").begin_array();
-    for (const auto& w : report->warnings) j.value(w);
-    j.end_array();
-    j.key("milliseconds").value(static_cast<int64_t>(ms + 0.5));
-    j.end_object();
-    out = j.text();
-  } else {
-    using md::printable;
-    out += fmt::format("{}: instrumented {} method{} ({} mode) in {:.0f} ms\n", printable(output), report->instrumented.size(),
-                       report->instrumented.size() == 1 ? "" : "s", args["mode"].as<std::string>(), ms);
-    out += fmt::format("skipped {} method{}", report->skipped.size(), report->skipped.size() == 1 ? "" : "s");
-    out += report->skipped.empty() ? "\n" : ":\n";
-    for (const auto& [reason, n] : reasons) out += fmt::format("  {:>6}  {}\n", n, printable(reason));
-    for (const auto& s : report->skipped) {
-      if (counted_by_reason(s.reason)) continue;
-      out += fmt::format("          0x{:08X} {}: {}\n", md::make_token(md::TableId::MethodDef, s.rid), printable(s.name),
-                         printable(s.text()));
-    }
-    if (report->excluded) out += fmt::format("excluded by the filters: {}\n", report->excluded);
-  }
+  auto printer = make_printer(args.count("json") != 0);
+  print_summary(*printer, Job{input, output, args["mode"].as<std::string>(), ms}, **module, *report);
   // OUT is in place by now: a summary that cannot be printed must not hide that.
-  return write_stdout(out, fmt::format("{} was written", output)) ? kExitOk : kExitOutput;
+  return write_stdout(printer->output(), fmt::format("{} was written", output)) ? kExitOk : kExitOutput;
 }
 
 }  // namespace cil::cli

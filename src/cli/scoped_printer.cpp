@@ -71,6 +71,7 @@ class TextPrinter final : public ScopedPrinter {
     out_ += '\n';
   }
 
+  bool shows(const Key& key) const override { return visible() && key.in_text; }
   const std::string& output() const override { return out_; }
 
  private:
@@ -133,6 +134,7 @@ class JsonPrinter final : public ScopedPrinter {
   }
 
   void line(std::string_view) override {}
+  bool shows(const Key& key) const override { return visible() && key.in_json; }
 
   const std::string& output() const override { return j_.text(); }
 

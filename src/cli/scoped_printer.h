@@ -72,6 +72,12 @@ struct Key {
     k.in_json = in_json && shown;
     return k;
   }
+  /// This key, shown in the text form only when `shown`.
+  Key text_if(bool shown) const {
+    Key k = *this;
+    k.in_text = in_text && shown;
+    return k;
+  }
 
  private:
   Key(std::string_view json_name, std::string_view text_label, bool j, bool t)
@@ -151,6 +157,9 @@ class ScopedPrinter {
   virtual void field(const Key& key, const Value& value) = 0;
   /// A line of the text form only, written as it is (without the scope's indent).
   virtual void line(std::string_view text) = 0;
+  /// Whether this form shows a member or scope with `key` at this point: lets a walk skip work
+  /// whose result this form would drop (names of thousands of methods only JSON lists).
+  virtual bool shows(const Key& key) const = 0;
   /// The output so far; complete once every scope is closed.
   virtual const std::string& output() const = 0;
 };

@@ -106,6 +106,20 @@ TEST(ScopedPrinter, RowsAreWrittenBeforeWhatIsNestedInThem) {
   EXPECT_EQ(p->output(), "// first second\n  item\n");
 }
 
+TEST(ScopedPrinter, ShowsSaysWhatEachFormKeeps) {
+  auto text = make_text_printer();
+  auto json = make_json_printer();
+  for (ScopedPrinter* p : {text.get(), json.get()}) {
+    ObjectScope top(*p);
+    bool is_text = p == text.get();
+    EXPECT_EQ(p->shows(Key::json_only("x")), !is_text);
+    EXPECT_EQ(p->shows(Key::text_only("x")), is_text);
+    EXPECT_TRUE(p->shows("x"));
+    ListScope hidden(*p, Key::json_only("hidden"));
+    EXPECT_FALSE(p->shows(Key::text_only("x")));
+  }
+}
+
 TEST(ScopedPrinter, ValuesAndStrings) {
   EXPECT_EQ(Value("a\"b\n").json(), "\"a\\\"b\\n\"");
   EXPECT_EQ(Value("a\"b\n").text(), "a\"b\n");
