@@ -6,69 +6,48 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/json_writer.h"
 #include "cli/label_alignment.h"
 #include "cli/line_diff.h"
+#include "cli/listing_printer.h"
 #include "cli/method_pairing.h"
 #include "cli/method_selection.h"
-#include "il/body_reader.h"
-#include "il/disassembler.h"
-#include "il/instruction.h"
+#include "cli/scoped_printer.h"
 #include "metadata/text_encoding.h"
 
 namespace cil::cli {
 
 namespace {
 
-using md::TableId;
-
-/// One input: its methods with IL bodies (after --method), their keys and normalized listings.
+/// One input: its methods with IL bodies (after --method), their keys and listings as diff
+/// shows them (labels numbered in offset order). The module stays open, so that the listings
+/// of the methods that differ can be read again as values to align.
 struct Side {
   std::string path;
+  std::unique_ptr<md::Module> module;
+  std::unique_ptr<md::Printer> printer;
+  std::vector<uint32_t> rids;
   std::vector<MethodKey> keys;
   std::vector<std::string> listings;
   size_t unreadable = 0;
   std::string first_error;
+
+  il::MethodListing listing(size_t i) const { return read_listing(*module, *printer, rids[i]); }
 };
 
-/// The listing with labels instead of offsets and without RVA and tokens, so that code inserted
-/// at the start of a method, or a method inserted before it, changes only what really changed.
-std::string normalized_listing(md::Printer& printer, const md::Module& m, uint32_t rid, std::string& error) {
-  uint32_t rva = m.row<TableId::MethodDef>(rid).rva();
-  Expected<il::MethodBody> body = il::read_body(m, rid);
-  Expected<il::DecodedCode> code = Error{};
-  if (!body) {
-    error = body.error().to_string();
-  } else {
-    code = il::decode_code(body->code, body->code_file_offset);
-    if (!code) {
-      Error e = code.error();
-      e.structure = fmt::format("MethodDef 0x{:08X} code", md::make_token(TableId::MethodDef, rid));
-      error = e.to_string();
-    }
-  }
-  std::string text;
-  il::list_method(printer, rid, rva, body ? &*body : nullptr, body && code ? &*code : nullptr, error,
-                  il::ListingOptions{.normalize_labels = true}, text);
-  // The first line is a comment with the token and the name: the diff header says both.
-  text.erase(0, text.find('\n') + 1);
-  return text;
-}
-
 Expected<Side> load_side(const std::string& path, const md::MethodFilter& filter) {
-  std::unique_ptr<md::Module> module = CIL_TRY(load_module(path));
-  const md::Module& m = *module;
-  md::Printer printer(m);
   Side side;
   side.path = path;
-  for (uint32_t rid : select_methods(m, printer, filter)) {
-    std::string error;
-    std::string text = normalized_listing(printer, m, rid, error);
-    if (!error.empty() && side.unreadable++ == 0) side.first_error = error;
+  side.module = CIL_TRY(load_module(path));
+  side.printer = std::make_unique<md::Printer>(*side.module);
+  side.rids = select_methods(*side.module, *side.printer, filter);
+  for (size_t i = 0; i < side.rids.size(); ++i) {
+    il::MethodListing listing = side.listing(i);
+    if (!listing.error.empty() && side.unreadable++ == 0) side.first_error = listing.error;
+    std::string text = diff_text(listing, LabelNames::numbered(listing));
     MethodKey key;
-    key.token = md::make_token(TableId::MethodDef, rid);
-    key.name = printer.method_name(rid);
-    key.signature = text.substr(0, text.find('\n'));
+    key.token = listing.token;
+    key.name = std::move(listing.name);
+    key.signature = listing.header.substr(0, listing.header.find('\n'));
     side.keys.push_back(std::move(key));
     side.listings.push_back(std::move(text));
   }
@@ -77,22 +56,51 @@ Expected<Side> load_side(const std::string& path, const md::MethodFilter& filter
 
 std::string token_string(uint32_t token) { return fmt::format("0x{:08X}", token); }
 
-/// The text of one changed method: `---`/`+++` lines naming file, token and method, then hunks.
-std::string method_diff(const Side& a, size_t i, const Side& b, size_t j, const std::string& hunks) {
+/// The text of one changed method: `---`/`+++` lines naming file, token and method, then the
+/// hunks of its listing against the new one, whose labels are numbered after the old ones.
+std::string method_diff(const Side& a, size_t i, const Side& b, size_t j) {
+  il::MethodListing new_listing = b.listing(j);
+  std::string new_text = diff_text(new_listing, align_labels(a.listing(i), new_listing));
   using md::printable;
   return fmt::format("--- {}\t{} {}\n+++ {}\t{} {}\n{}", printable(a.path), token_string(a.keys[i].token),
-                     printable(a.keys[i].name), printable(b.path), token_string(b.keys[j].token), printable(b.keys[j].name), hunks);
+                     printable(a.keys[i].name), printable(b.path), token_string(b.keys[j].token), printable(b.keys[j].name),
+                     unified_diff(a.listings[i], new_text));
 }
 
-void json_method_list(JsonWriter& j, const char* key, const Side& side, const std::vector<size_t>& which) {
-  j.key(key).begin_array();
+void print_only_in(ScopedPrinter& p, std::string_view key, const Side& side, const std::vector<size_t>& which) {
+  ListScope list(p, Key(key, key));
   for (size_t i : which) {
-    j.begin_object(true);
-    j.key("token").value(token_string(side.keys[i].token));
-    j.key("name").value(side.keys[i].name);
-    j.end_object();
+    ObjectScope method(p, {}, Layout::one_row("only in {}: {} {}"));
+    p.field(Key::text_only(), md::printable(side.path));
+    p.field("token", token_string(side.keys[i].token));
+    p.field("name", Value(side.keys[i].name).text(md::printable(side.keys[i].name)));
   }
-  j.end_array();
+}
+
+/// The whole comparison, for both forms; returns the number of methods that differ.
+size_t print_diff(ScopedPrinter& p, const Side& a, const Side& b, const MethodPairing& pairing) {
+  ObjectScope diff(p, {}, Layout::plain());
+  p.field(Key::json_only("old"), a.path);
+  p.field(Key::json_only("new"), b.path);
+  size_t changed = 0;
+  {
+    ListScope list(p, "changed", Layout::plain());
+    for (auto [i, k] : pairing.pairs) {
+      if (a.listings[i] == b.listings[k]) continue;
+      ++changed;
+      std::string text = method_diff(a, i, b, k);
+      ObjectScope method(p, {}, Layout::plain());
+      p.field(Key::json_only("token"), token_string(a.keys[i].token));
+      p.field(Key::json_only("newToken"), token_string(b.keys[k].token));
+      p.field(Key::json_only("name"), a.keys[i].name);
+      // The text is whole lines already; the layout ends the last one.
+      std::string lines = text.ends_with('\n') ? text.substr(0, text.size() - 1) : text;
+      p.field("diff", Value(std::move(text)).text(std::move(lines)));
+    }
+  }
+  print_only_in(p, "onlyInOld", a, pairing.only_old);
+  print_only_in(p, "onlyInNew", b, pairing.only_new);
+  return changed;
 }
 
 }  // namespace
@@ -130,45 +138,9 @@ int run_diff(int argc, char** argv) {
                                         s.unreadable == 1 ? "y" : "ies", s.first_error));
 
   MethodPairing pairing = pair_methods(a.keys, b.keys);
-  bool json = args.count("json") != 0;
-  std::string out;
-  JsonWriter j;
-  if (json) {
-    j.begin_object();
-    j.key("old").value(a.path);
-    j.key("new").value(b.path);
-    j.key("changed").begin_array();
-  }
-  size_t changed = 0;
-  for (auto [i, k] : pairing.pairs) {
-    if (a.listings[i] == b.listings[k]) continue;
-    ++changed;
-    std::string text = method_diff(a, i, b, k, unified_diff(a.listings[i], align_labels(a.listings[i], b.listings[k])));
-    if (!json) {
-      out += text;
-      continue;
-    }
-    j.begin_object();
-    j.key("token").value(token_string(a.keys[i].token));
-    j.key("newToken").value(token_string(b.keys[k].token));
-    j.key("name").value(a.keys[i].name);
-    j.key("diff").value(text);
-    j.end_object();
-  }
-  if (json) {
-    j.end_array();
-    json_method_list(j, "onlyInOld", a, pairing.only_old);
-    json_method_list(j, "onlyInNew", b, pairing.only_new);
-    j.end_object();
-    out = j.text();
-  } else {
-    using md::printable;
-    for (size_t i : pairing.only_old)
-      out += fmt::format("only in {}: {} {}\n", printable(a.path), token_string(a.keys[i].token), printable(a.keys[i].name));
-    for (size_t k : pairing.only_new)
-      out += fmt::format("only in {}: {} {}\n", printable(b.path), token_string(b.keys[k].token), printable(b.keys[k].name));
-  }
-  if (!write_stdout(out)) return kExitOutput;
+  auto p = make_printer(args.count("json") != 0);
+  size_t changed = print_diff(*p, a, b, pairing);
+  if (!write_stdout(p->output())) return kExitOutput;
   bool differ = changed || !pairing.only_old.empty() || !pairing.only_new.empty();
   return differ ? kExitDifferences : kExitOk;
 }

@@ -5,81 +5,11 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/json_writer.h"
+#include "cli/listing_printer.h"
 #include "cli/method_selection.h"
-#include "il/body_reader.h"
-#include "il/disassembler.h"
-#include "il/instruction.h"
 #include "metadata/text_encoding.h"
 
 namespace cil::cli {
-
-namespace {
-
-using md::TableId;
-
-struct MethodDump {
-  uint32_t rid = 0;
-  uint32_t rva = 0;
-  Expected<il::MethodBody> body = Error{};
-  Expected<il::DecodedCode> code = Error{};
-  std::string error;
-};
-
-MethodDump load_method(const md::Module& m, uint32_t rid) {
-  MethodDump d;
-  d.rid = rid;
-  d.rva = m.row<TableId::MethodDef>(rid).rva();
-  d.body = il::read_body(m, rid);
-  if (!d.body) {
-    d.error = d.body.error().to_string();
-    return d;
-  }
-  d.code = il::decode_code(d.body->code, d.body->code_file_offset);
-  if (!d.code) {
-    Error e = d.code.error();
-    e.structure = fmt::format("MethodDef 0x{:08X} code", md::make_token(TableId::MethodDef, rid));
-    d.error = e.to_string();
-  }
-  return d;
-}
-
-std::string token_string(uint32_t token) { return fmt::format("0x{:08X}", token); }
-
-void json_method(md::Printer& printer, const MethodDump& d, JsonWriter& j) {
-  j.begin_object(true);
-  j.key("token").value(token_string(md::make_token(TableId::MethodDef, d.rid)));
-  j.key("name").value(printer.method_name(d.rid));
-  j.key("rva").value(uint64_t{d.rva});
-  if (!d.error.empty()) {
-    j.key("error").value(d.error);
-    j.end_object();
-    return;
-  }
-  const il::MethodBody& b = *d.body;
-  j.key("codeSize").value(uint64_t{b.code_size});
-  j.key("maxStack").value(unsigned{b.max_stack});
-  if (b.local_sig_token) j.key("localsToken").value(token_string(b.local_sig_token));
-  else j.key("localsToken").null();
-  j.key("initLocals").value(b.init_locals());
-  j.key("ehClauses").begin_array();
-  for (const auto& c : b.clauses) {
-    j.begin_object();
-    j.key("kind").value(il::clause_kind_name(c.kind));
-    j.key("tryOffset").value(uint64_t{c.try_offset});
-    j.key("tryLength").value(uint64_t{c.try_length});
-    j.key("handlerOffset").value(uint64_t{c.handler_offset});
-    j.key("handlerLength").value(uint64_t{c.handler_length});
-    if (c.kind == il::ClauseKind::Catch) j.key("catchType").value(token_string(c.class_token));
-    if (c.kind == il::ClauseKind::Filter) j.key("filterOffset").value(uint64_t{c.filter_offset});
-    j.end_object();
-  }
-  j.end_array();
-  j.key("instructions").value(uint64_t{d.code->instructions.size()});
-  j.end_object();
-}
-
-}  // namespace
 
 int run_dump(int argc, char** argv) {
   cxxopts::Options options("cil-instrument dump", "List every method body of an assembly.");
@@ -106,33 +36,21 @@ int run_dump(int argc, char** argv) {
 
   size_t bad = 0;
   std::string first_error;
-  std::string out;
-  if (args.count("json")) {
-    JsonWriter j;
-    j.begin_object();
-    j.key("assembly").value(assembly_name(m));
-    j.key("mvid").value(module_mvid(m));
-    j.key("methods").begin_array();
+  auto p = make_printer(args.count("json") != 0);
+  {
+    ObjectScope dump(*p, {}, Layout::one_row("// assembly {}, mvid {}", false));
+    std::string assembly = assembly_name(m);
+    p->field("assembly", Value(assembly).text(md::printable(assembly)));
+    p->field("mvid", module_mvid(m));
+    ListScope listed(*p, "methods");
     for (uint32_t rid : methods) {
-      MethodDump d = load_method(m, rid);
-      if (!d.error.empty() && bad++ == 0) first_error = d.error;
-      json_method(printer, d, j);
-    }
-    j.end_array();
-    j.end_object();
-    out = j.text();
-  } else {
-    out = fmt::format("// assembly {}, mvid {}\n", md::printable(assembly_name(m)), module_mvid(m));
-    il::ListingOptions listing;
-    for (uint32_t rid : methods) {
-      MethodDump d = load_method(m, rid);
-      if (!d.error.empty() && bad++ == 0) first_error = d.error;
-      out += '\n';
-      il::list_method(printer, rid, d.rva, d.body ? &*d.body : nullptr, d.code ? &*d.code : nullptr, d.error, listing, out);
+      il::MethodListing listing = read_listing(m, printer, rid);
+      if (!listing.error.empty() && bad++ == 0) first_error = listing.error;
+      print_listing(*p, listing, LabelNames::offsets(), ListingStyle::Dump);
     }
   }
   if (bad) print_warning(file, fmt::format("{} method bod{} could not be read; the first: {}", bad, bad == 1 ? "y" : "ies", first_error));
-  return write_stdout(out) ? kExitOk : kExitOutput;
+  return write_stdout(p->output()) ? kExitOk : kExitOutput;
 }
 
 }  // namespace cil::cli

@@ -52,7 +52,7 @@ class TextPrinter final : public ScopedPrinter {
     }
     const Layout& l = scopes_.empty() ? kTopLevel : scopes_.back().layout;
     out_ += l.indent;
-    if (!key.label.empty()) {
+    if (l.labels && !key.label.empty()) {
       size_t start = out_.size();
       out_ += key.label;
       out_ += l.label_suffix;

@@ -92,8 +92,10 @@ struct Layout {
   /// Text: an empty line, then `heading` as a line, when the scope opens.
   bool blank_before = false;
   std::string_view heading;
-  /// Text: how members are written, one line each: `indent`, then (when the key has a label)
-  /// the label and `label_suffix` padded to `label_width`, then `gap`, then the value's text.
+  /// Text: how members are written, one line each: `indent`, then (when the key has a label and
+  /// `labels` is on) the label and `label_suffix` padded to `label_width`, then `gap`, then the
+  /// value's text.
+  bool labels = true;
   std::string_view indent;
   std::string_view label_suffix = ":";
   size_t label_width = 0;
@@ -107,6 +109,12 @@ struct Layout {
   static Layout lines(std::string_view indent = {}) {
     Layout l;
     l.indent = indent;
+    return l;
+  }
+  /// Members as lines that are their values' texts alone (labels are for JSON).
+  static Layout plain() {
+    Layout l;
+    l.labels = false;
     return l;
   }
   /// Members as lines with their values in a column: `indent` + `label:` padded to `width`.

@@ -1,13 +1,11 @@
-// Rendering of instructions and exception clauses into the dump's text form.
+// Method bodies as listing values: operands as ildasm text, targets as offsets, clauses.
 #include "il/disassembler.h"
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include <fmt/format.h>
 
-#include "metadata/text_encoding.h"
 
 namespace cil::il {
 
@@ -22,60 +20,28 @@ bool is_argument_op(Op op) {
   }
 }
 
-class Labels {
- public:
-  Labels(const DecodedCode* code, const MethodBody* body, bool normalize) : normalize_(normalize) {
-    if (!normalize || !code) return;
-    std::vector<int64_t> targets;
-    for (const auto& in : code->instructions) {
-      if (is_branch_operand(in.info().operand)) targets.push_back(in.value);
-      if (in.info().operand == Operand::Switch)
-        for (int64_t t : code->targets_of(in)) targets.push_back(t);
-    }
-    for (const auto& c : body->clauses) {
-      targets.push_back(c.try_offset);
-      targets.push_back(int64_t{c.try_offset} + c.try_length);
-      targets.push_back(c.handler_offset);
-      targets.push_back(int64_t{c.handler_offset} + c.handler_length);
-      if (c.kind == ClauseKind::Filter) targets.push_back(c.filter_offset);
-    }
-    std::sort(targets.begin(), targets.end());
-    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-    for (size_t i = 0; i < targets.size(); ++i) names_[targets[i]] = static_cast<uint32_t>(i + 1);
+bool has_token(Operand operand) {
+  switch (operand) {
+    case Operand::Method: case Operand::Field: case Operand::Type: case Operand::String: case Operand::Sig: case Operand::Tok:
+      return true;
+    default:
+      return false;
   }
-  std::string operator()(int64_t target) const {
-    if (!normalize_) return target >= 0 && target <= 0xFFFFFFFF ? fmt::format("IL_{:04x}", target) : fmt::format("IL_?{}", target);
-    auto it = names_.find(target);
-    return it == names_.end() ? fmt::format("L?{}", target) : fmt::format("L{}", it->second);
-  }
-  bool is_target(int64_t offset) const { return names_.count(offset) != 0; }
+}
 
- private:
-  bool normalize_;
-  std::map<int64_t, uint32_t> names_;
-};
-
-std::string operand_text(md::Printer& p, const Instruction& in, const DecodedCode& code, const Labels& label) {
+/// The operand's text; branches and switch have none (their targets are offsets).
+std::string operand_text(md::Printer& p, const Instruction& in) {
   switch (in.info().operand) {
-    case Operand::None: return "";
+    case Operand::None:
+    case Operand::ShortBr:
+    case Operand::Br:
+    case Operand::Switch: return "";
     case Operand::ShortI:
     case Operand::ShortU:
     case Operand::I: return fmt::format("{}", in.value);
     case Operand::I8: return fmt::format("0x{:x}", static_cast<uint64_t>(in.value));
     case Operand::ShortR:
     case Operand::R: return format_real(in);
-    case Operand::ShortBr:
-    case Operand::Br: return label(in.value);
-    case Operand::Switch: {
-      std::string out = "(";
-      bool first = true;
-      for (int64_t t : code.targets_of(in)) {
-        if (!first) out += ", ";
-        out += label(t);
-        first = false;
-      }
-      return out + ")";
-    }
     case Operand::Method: return p.method_token(static_cast<uint32_t>(in.value));
     case Operand::Field: return p.field_token(static_cast<uint32_t>(in.value));
     case Operand::Type: return p.type_token(static_cast<uint32_t>(in.value));
@@ -106,52 +72,64 @@ std::string format_real(const Instruction& in) {
   return text;
 }
 
-void list_method(md::Printer& printer, uint32_t rid, uint32_t rva, const MethodBody* body, const DecodedCode* code,
-                 const std::string& error, const ListingOptions& options, std::string& out) {
-  // The plain name, as patterns match it, made safe for a terminal; the rest is ILAsm syntax,
-  // whose quoted names are escaped already.
-  out += fmt::format("// 0x{:08X} {}\n", md::make_token(md::TableId::MethodDef, rid), md::printable(printer.method_name(rid)));
-  out += printer.method_header(rid);
-  out += "\n{\n";
-  if (!options.normalize_labels) out += fmt::format("  // rva 0x{:08x}\n", rva);
+std::vector<int64_t> MethodListing::label_offsets() const {
+  std::vector<int64_t> offsets(targets);
+  for (const auto& c : clauses) {
+    offsets.push_back(c.try_offset);
+    offsets.push_back(c.try_end());
+    offsets.push_back(c.handler_offset);
+    offsets.push_back(c.handler_end());
+    if (c.kind == ClauseKind::Filter) offsets.push_back(c.filter_offset);
+  }
+  std::sort(offsets.begin(), offsets.end());
+  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+  return offsets;
+}
+
+MethodListing list_method(md::Printer& printer, uint32_t rid, uint32_t rva, const MethodBody* body, const DecodedCode* code,
+                          std::string error) {
+  MethodListing m;
+  m.token = md::make_token(md::TableId::MethodDef, rid);
+  m.name = printer.method_name(rid);
+  m.header = printer.method_header(rid);
+  m.rva = rva;
   if (!body || !code) {
-    out += fmt::format("  // error: {}\n}}\n", md::printable(error));
-    return;
+    m.error = std::move(error);
+    return m;
   }
-  out += fmt::format("  // code size {} (0x{:x}), {} header\n", body->code_size, body->code_size, body->fat ? "fat" : "tiny");
-  out += fmt::format("  .maxstack {}\n", body->max_stack);
-  std::string locals = printer.locals(body->local_sig_token, body->init_locals());
-  if (!locals.empty()) {
-    out += "  " + locals;
-    if (!options.normalize_labels) out += fmt::format(" // 0x{:08X}", body->local_sig_token);
-    out += "\n";
-  }
-  Labels label(code, body, options.normalize_labels);
+  m.code_size = body->code_size;
+  m.fat = body->fat;
+  m.max_stack = body->max_stack;
+  m.locals_token = body->local_sig_token;
+  m.init_locals = body->init_locals();
+  m.locals = printer.locals(body->local_sig_token, body->init_locals());
+  m.instructions.reserve(code->instructions.size());
   for (const auto& in : code->instructions) {
-    std::string operand = operand_text(printer, in, *code, label);
-    if (options.normalize_labels) {
-      std::string prefix = label.is_target(in.offset) ? label(in.offset) + ":" : "";
-      out += fmt::format("  {:<5} {}", prefix, in.info().name);
-    } else {
-      out += fmt::format("  IL_{:04x}: {}", in.offset, in.info().name);
-    }
-    if (!operand.empty()) {
-      out += ' ';
-      out += operand;
-    }
-    out += '\n';
+    ListedInstruction& out = m.instructions.emplace_back();
+    out.offset = in.offset;
+    out.op = in.op;
+    out.operand = operand_text(printer, in);
+    if (has_token(in.info().operand)) out.token = static_cast<uint32_t>(in.value);
+    out.first_target = static_cast<uint32_t>(m.targets.size());
+    if (is_branch_operand(in.info().operand)) m.targets.push_back(in.value);
+    if (in.info().operand == Operand::Switch)
+      for (int64_t t : code->targets_of(in)) m.targets.push_back(t);
+    out.target_count = static_cast<uint32_t>(m.targets.size() - out.first_target);
   }
   for (const auto& c : body->clauses) {
-    out += fmt::format("  .try {} to {} ", label(c.try_offset), label(int64_t{c.try_offset} + c.try_length));
-    switch (c.kind) {
-      case ClauseKind::Catch: out += "catch " + printer.type_token(c.class_token); break;
-      case ClauseKind::Filter: out += "filter " + label(c.filter_offset); break;
-      case ClauseKind::Finally: out += "finally"; break;
-      case ClauseKind::Fault: out += "fault"; break;
+    ListedClause& out = m.clauses.emplace_back();
+    out.kind = c.kind;
+    out.try_offset = c.try_offset;
+    out.try_length = c.try_length;
+    out.handler_offset = c.handler_offset;
+    out.handler_length = c.handler_length;
+    if (c.kind == ClauseKind::Filter) out.filter_offset = c.filter_offset;
+    if (c.kind == ClauseKind::Catch) {
+      out.class_token = c.class_token;
+      out.catch_type = printer.type_token(c.class_token);
     }
-    out += fmt::format(" handler {} to {}\n", label(c.handler_offset), label(int64_t{c.handler_offset} + c.handler_length));
   }
-  out += "}\n";
+  return m;
 }
 
 }  // namespace cil::il

@@ -1,8 +1,12 @@
-// The text listing of a method body, close to ildasm: header, .maxstack, .locals, instructions
-// with resolved operands, and exception clauses.
+// A method body as values for listings, close to ildasm: the .method line, .maxstack, .locals,
+// each instruction with its operand as text and its branch targets as offsets, and exception
+// clauses. How it is laid out (offsets or labels, text or JSON) is the printer's business.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "il/instruction.h"
 #include "il/method_body.h"
@@ -10,16 +14,66 @@
 
 namespace cil::il {
 
-struct ListingOptions {
-  /// Print branch targets as labels L1, L2... (numbered in offset order) and omit instruction
-  /// offsets and RVA, so inserting code does not change every line. Used by `diff`.
-  bool normalize_labels = false;
+struct ListedInstruction {
+  uint32_t offset = 0;
+  Op op = Op::Nop;
+  /// The operand as ildasm shows it ("void N.C::M()", "\"text\"", "5", "V_0"); empty when there
+  /// is none, and for branches and switch, whose operands are `targets`.
+  std::string operand;
+  uint32_t token = 0;  ///< the metadata token of a token operand; 0 otherwise
+  /// Branch and switch targets (absolute offsets, which a malformed body may place anywhere):
+  /// MethodListing::targets[first_target, first_target + target_count).
+  uint32_t first_target = 0;
+  uint32_t target_count = 0;
+
+  const OpInfo& info() const { return op_info(op); }
+  bool is_branch() const { return is_branch_operand(info().operand); }
+  bool is_switch() const { return info().operand == Operand::Switch; }
 };
 
-/// Appends the listing of MethodDef `rid` to `out`. `body`/`code` may be null when the body
-/// could not be read; `error` then says why.
-void list_method(md::Printer& printer, uint32_t rid, uint32_t rva, const MethodBody* body, const DecodedCode* code,
-                 const std::string& error, const ListingOptions& options, std::string& out);
+struct ListedClause {
+  ClauseKind kind = ClauseKind::Finally;
+  uint32_t try_offset = 0;
+  uint32_t try_length = 0;
+  uint32_t handler_offset = 0;
+  uint32_t handler_length = 0;
+  uint32_t filter_offset = 0;  ///< filter clauses
+  uint32_t class_token = 0;    ///< catch clauses
+  std::string catch_type;      ///< catch clauses: the type, ildasm-like
+
+  int64_t try_end() const { return int64_t{try_offset} + try_length; }
+  int64_t handler_end() const { return int64_t{handler_offset} + handler_length; }
+};
+
+/// One method of a listing. When the body cannot be read, `error` says why and nothing after it
+/// is set.
+struct MethodListing {
+  uint32_t token = 0;
+  std::string name;    ///< Ns.Type::Method
+  std::string header;  ///< the .method line
+  uint32_t rva = 0;
+  std::string error;
+  uint32_t code_size = 0;
+  bool fat = false;
+  uint16_t max_stack = 0;
+  uint32_t locals_token = 0;
+  bool init_locals = false;
+  std::string locals;  ///< the .locals line, or empty
+  std::vector<ListedInstruction> instructions;
+  std::vector<int64_t> targets;
+  std::vector<ListedClause> clauses;
+
+  std::span<const int64_t> targets_of(const ListedInstruction& in) const {
+    return std::span<const int64_t>(targets).subspan(in.first_target, in.target_count);
+  }
+  /// Every offset a label may name: branch targets and clause bounds, ascending, each once.
+  std::vector<int64_t> label_offsets() const;
+};
+
+/// The listing of MethodDef `rid`. `body`/`code` may be null when the body could not be read;
+/// `error` then says why.
+MethodListing list_method(md::Printer& printer, uint32_t rid, uint32_t rva, const MethodBody* body, const DecodedCode* code,
+                          std::string error);
 
 /// Formats a floating-point operand: shortest round-trip text, or raw bytes for NaN/infinity.
 std::string format_real(const Instruction& in);

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/listing_printer.h"
 #include "fuzz_check.h"
 #include "il/body_reader.h"
 #include "il/disassembler.h"
@@ -82,7 +83,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint32_t out_methods = out.tables().rows(TableId::MethodDef);
   CIL_FUZZ_CHECK(out_methods >= methods, "the output lost methods");
   md::Printer printer(out);
-  std::string listing;
   for (uint32_t rid = 1; rid <= out_methods; ++rid) {
     bool added = rid > methods;
     if (!il::has_il_body(out, rid)) {
@@ -97,8 +97,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto code = il::decode_code(body->code, body->code_file_offset);
     CIL_FUZZ_CHECK(code || (!added && !readable[rid]),
                    fmt::format("method {:#x} code: {}", rid, code ? std::string() : code.error().to_string()));
-    listing.clear();
-    il::list_method(printer, rid, 0, &*body, code ? &*code : nullptr, "", {}, listing);
+    // Listed in both forms, as dump and diff print it.
+    il::MethodListing listing = il::list_method(printer, rid, 0, &*body, code ? &*code : nullptr, "unreadable");
+    for (bool json : {false, true}) {
+      auto p = cli::make_printer(json);
+      {
+        cli::ListScope methods(*p);
+        cli::print_listing(*p, listing, cli::LabelNames::offsets(), cli::ListingStyle::Dump);
+      }
+      CIL_FUZZ_CHECK(!p->output().empty(), fmt::format("method {:#x}: empty listing", rid));
+    }
+    CIL_FUZZ_CHECK(!cli::diff_text(listing, cli::LabelNames::numbered(listing)).empty(), "empty diff listing");
   }
   return 0;
 }

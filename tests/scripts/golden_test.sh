@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Golden tests of everything `info` and `dump` print for the testdata fixtures, including the
-# one-line errors for malformed files. CIL_REGEN=1 rewrites the golden files.
+# Golden tests of everything `info` and `dump` print for the testdata fixtures (text, and JSON for
+# three of them), including the one-line errors for malformed files. CIL_REGEN=1 rewrites the golden files.
 #   tests/scripts/golden_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -21,6 +21,16 @@ for f in "${fixtures[@]}"; do
   "$TOOL" dump --json "$f" > "$json" || fail "dump --json $f exited $?"
   python3 -m json.tool "$json" > /dev/null || fail "dump --json $f is not valid JSON"
   "$TOOL" info --json "$f" | python3 -m json.tool > /dev/null || fail "info --json $f is not valid JSON"
+done
+
+# The JSON forms of fixtures with every operand kind, branches, switches and all four clause
+# kinds: dump --json lists each instruction (offset, opcode, operand text, token or targets).
+for name in il/IlOps.exe il/IlEh.exe Basics.dll; do
+  for command in info dump; do
+    out="$work/${name//\//_}.$command.json"
+    "$TOOL" "$command" --json "testdata/bin/$name" > "$out" || fail "$command --json $name exited $?"
+    check_golden "json/${name//\//_}.$command.json" "$out"
+  done
 done
 
 # `info` on peer-corpus files whose headers the fixtures do not have: PE32+ (Arm64), 32BITREQUIRED

@@ -25,7 +25,7 @@ clauses() {
   "$TOOL" dump --json "$1" | python3 -c '
 import json, sys
 for m in json.load(sys.stdin)["methods"]:
-    print(m["token"], ",".join(c["kind"] for c in m["ehClauses"]) or "-", m["instructions"])'
+    print(m["token"], ",".join(c["kind"] for c in m["ehClauses"]) or "-", len(m["instructions"]))'
 }
 
 # expect_clauses LABEL ORIGINAL TRACED ADDED: every method the tool changed has the original

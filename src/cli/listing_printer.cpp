@@ -1,0 +1,167 @@
+// Method listings through the scoped printer: ildasm-like lines in text, body facts in JSON.
+#include "cli/listing_printer.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "il/body_reader.h"
+#include "metadata/text_encoding.h"
+
+namespace cil::cli {
+
+LabelNames LabelNames::numbered(const il::MethodListing& listing) {
+  std::vector<std::pair<int64_t, uint32_t>> numbers;
+  std::vector<int64_t> offsets = listing.label_offsets();
+  numbers.reserve(offsets.size());
+  for (size_t i = 0; i < offsets.size(); ++i) numbers.emplace_back(offsets[i], static_cast<uint32_t>(i + 1));
+  return with_numbers(std::move(numbers));
+}
+
+LabelNames LabelNames::with_numbers(std::vector<std::pair<int64_t, uint32_t>> numbers) {
+  LabelNames names;
+  names.labels_ = true;
+  names.numbers_ = std::move(numbers);
+  std::sort(names.numbers_.begin(), names.numbers_.end());
+  return names;
+}
+
+uint32_t LabelNames::number(int64_t offset) const {
+  auto it = std::lower_bound(numbers_.begin(), numbers_.end(), std::pair<int64_t, uint32_t>(offset, 0));
+  return it != numbers_.end() && it->first == offset ? it->second : 0;
+}
+
+std::string LabelNames::operator()(int64_t offset) const {
+  if (!labels_) return offset >= 0 && offset <= 0xFFFFFFFF ? fmt::format("IL_{:04x}", offset) : fmt::format("IL_?{}", offset);
+  uint32_t n = number(offset);
+  return n ? fmt::format("L{}", n) : fmt::format("L?{}", offset);
+}
+
+namespace {
+
+std::string token_text(uint32_t token) { return fmt::format("0x{:08X}", token); }
+
+/// The operand as the text shows it: branch and switch targets named by `labels`.
+std::string operand_text(const il::MethodListing& m, const il::ListedInstruction& in, const LabelNames& labels) {
+  if (in.is_branch()) return in.target_count ? labels(m.targets_of(in)[0]) : std::string();
+  if (!in.is_switch()) return in.operand;
+  std::string out = "(";
+  bool first = true;
+  for (int64_t t : m.targets_of(in)) {
+    if (!first) out += ", ";
+    out += labels(t);
+    first = false;
+  }
+  return out + ")";
+}
+
+/// One instruction: a line in text (where a per-instruction comment, such as a source line,
+/// would be one more member of the row), an object in JSON.
+void print_instruction(ScopedPrinter& p, const il::MethodListing& m, const il::ListedInstruction& in, const LabelNames& labels) {
+  ObjectScope instruction(p, {}, Layout::one_row("  {} {}{}"));
+  std::string where;
+  if (!labels.are_labels()) where = fmt::format("IL_{:04x}:", in.offset);
+  else if (labels.number(in.offset)) where = fmt::format("{:<5}", labels(in.offset) + ":");
+  else where = "     ";
+  p.field("offset", Value(in.offset).text(std::move(where)));
+  p.field("opcode", in.info().name);
+  std::string operand = operand_text(m, in, labels);
+  bool has_operand = !operand.empty();
+  p.field(Key("operand").json_if(has_operand), Value(operand).text(has_operand ? " " + operand : std::string()));
+  if (in.token) p.field(Key::json_only("token"), token_text(in.token));
+  if (in.is_branch() && in.target_count) p.field(Key::json_only("target"), m.targets_of(in)[0]);
+  if (in.is_switch()) {
+    ListScope targets(p, Key::json_only("targets"), Layout().inline_json());
+    for (int64_t t : m.targets_of(in)) p.field({}, t);
+  }
+}
+
+const char* clause_text(il::ClauseKind kind) {
+  switch (kind) {
+    case il::ClauseKind::Catch: return "catch ";
+    case il::ClauseKind::Filter: return "filter ";
+    case il::ClauseKind::Finally: return "finally";
+    case il::ClauseKind::Fault: return "fault";
+  }
+  return "";
+}
+
+/// One clause: `.try A to B catch T handler C to D` in text, offsets and lengths in JSON.
+void print_clause(ScopedPrinter& p, const il::ListedClause& c, const LabelNames& labels) {
+  ObjectScope clause(p, {}, Layout::one_row("  .try {1} to {2} {0} handler {3} to {4}"));
+  std::string kind = clause_text(c.kind);
+  if (c.kind == il::ClauseKind::Catch) kind += c.catch_type;
+  if (c.kind == il::ClauseKind::Filter) kind += labels(c.filter_offset);
+  p.field("kind", Value(il::clause_kind_name(c.kind)).text(std::move(kind)));
+  p.field("tryOffset", Value(c.try_offset).text(labels(c.try_offset)));
+  p.field("tryLength", Value(c.try_length).text(labels(c.try_end())));
+  p.field("handlerOffset", Value(c.handler_offset).text(labels(c.handler_offset)));
+  p.field("handlerLength", Value(c.handler_length).text(labels(c.handler_end())));
+  if (c.kind == il::ClauseKind::Catch) p.field(Key::json_only("catchType"), token_text(c.class_token));
+  if (c.kind == il::ClauseKind::Filter) p.field(Key::json_only("filterOffset"), c.filter_offset);
+}
+
+}  // namespace
+
+il::MethodListing read_listing(const md::Module& m, md::Printer& printer, uint32_t rid) {
+  uint32_t rva = m.row<md::TableId::MethodDef>(rid).rva();
+  Expected<il::MethodBody> body = il::read_body(m, rid);
+  if (!body) return il::list_method(printer, rid, rva, nullptr, nullptr, body.error().to_string());
+  Expected<il::DecodedCode> code = il::decode_code(body->code, body->code_file_offset);
+  if (!code) {
+    // The decoder knows offsets, not methods.
+    Error e = code.error();
+    e.structure = fmt::format("MethodDef 0x{:08X} code", md::make_token(md::TableId::MethodDef, rid));
+    return il::list_method(printer, rid, rva, &*body, nullptr, e.to_string());
+  }
+  return il::list_method(printer, rid, rva, &*body, &*code, {});
+}
+
+void print_listing(ScopedPrinter& p, const il::MethodListing& m, const LabelNames& labels, ListingStyle style) {
+  bool dump = style == ListingStyle::Dump;
+  Layout layout = Layout::plain();
+  layout.blank_before = dump;
+  ObjectScope method(p, {}, layout);
+  std::string token = token_text(m.token);
+  p.field(Key::json_only("token"), token);
+  p.field(Key::json_only("name"), m.name);
+  // The plain name, as patterns match it, made safe for a terminal; the header is ILAsm syntax,
+  // whose quoted names are escaped already.
+  if (dump) p.line(fmt::format("// {} {}", token, md::printable(m.name)));
+  p.line(m.header);
+  p.line("{");
+  p.field(Key("rva").text_if(dump), Value(m.rva).text(fmt::format("  // rva 0x{:08x}", m.rva)));
+  if (!m.error.empty()) {
+    p.field("error", Value(m.error).text("  // error: " + md::printable(m.error)));
+    p.line("}");
+    return;
+  }
+  p.field("codeSize", Value(m.code_size).text(fmt::format("  // code size {} (0x{:x}), {} header", m.code_size, m.code_size,
+                                                           m.fat ? "fat" : "tiny")));
+  p.field("maxStack", Value(unsigned{m.max_stack}).text(fmt::format("  .maxstack {}", m.max_stack)));
+  std::string locals = "  " + m.locals;
+  if (dump) locals += fmt::format(" // 0x{:08X}", m.locals_token);
+  p.field(Key("localsToken").text_if(!m.locals.empty()),
+          (m.locals_token ? Value(token_text(m.locals_token)) : Value::null()).text(std::move(locals)));
+  p.field(Key::json_only("initLocals"), m.init_locals);
+  {
+    ListScope instructions(p, "instructions");
+    for (const auto& in : m.instructions) print_instruction(p, m, in, labels);
+  }
+  {
+    ListScope clauses(p, "ehClauses");
+    for (const auto& c : m.clauses) print_clause(p, c, labels);
+  }
+  p.line("}");
+}
+
+std::string diff_text(const il::MethodListing& listing, const LabelNames& labels) {
+  auto p = make_text_printer();
+  {
+    ListScope methods(*p);
+    print_listing(*p, listing, labels, ListingStyle::Diff);
+  }
+  return p->output();
+}
+
+}  // namespace cil::cli
