@@ -6,8 +6,9 @@
 //   dotnet Oracle.dll selftest      (checks the oracle itself on a synthetic assembly; SelfTest.cs)
 //
 // `print` writes the oracle's own facts for FILE as JSON (the `dump --json` shape plus "tables"
-// and "methodsWithBodies"). `compare` runs `PATH dump FILE --json` and `PATH info FILE --json`
-// for every FILE and checks them field by field against SRM. See README.md beside this file.
+// and "methodsWithBodies", and per instruction the operand "kind" and a float's "realBits").
+// `compare` runs `PATH dump FILE --json` and `PATH info FILE --json` for every FILE and checks
+// them field by field against SRM, instruction by instruction. See README.md beside this file.
 //
 // Nothing here shares code or tables with the C++ tool: metadata comes from SRM, the opcode table
 // from System.Reflection.Emit.OpCodes (by reflection).
@@ -271,8 +272,8 @@ static class Facts
             eh.Add(Clause(r));
         m["ehClauses"] = eh;
 
-        var (count, ilError) = Il.CountInstructions(il);
-        m["instructions"] = ilError == null ? count : null;
+        var (instructions, ilError) = Il.Decode(body);
+        m["instructions"] = instructions;
         if (ilError != null)
             m["ilError"] = ilError;
         return m;
@@ -370,19 +371,18 @@ sealed class TypeNames(MetadataReader md)
 }
 
 // ------------------------------------------------------------------------------------------------
-// IL decoding with an opcode table taken from System.Reflection.Emit.OpCodes.
+// IL decoding: SRM's BlobReader over the body SRM found, SRM's ILOpCode for branches (IsBranch,
+// GetBranchOperandSize), and the other operand kinds and names from System.Reflection.Emit.OpCodes.
 // ------------------------------------------------------------------------------------------------
 static class Il
 {
-    // operand size per opcode; -1 = undefined; int.MinValue = switch
-    static readonly int[] OneByte = new int[256];
-    static readonly int[] TwoByte = new int[256]; // second byte after 0xFE
-    const int Switch = int.MinValue;
+    sealed record OpFacts(string Name, OperandType Kind);
+
+    static readonly OpFacts?[] OneByte = new OpFacts?[256];
+    static readonly OpFacts?[] TwoByte = new OpFacts?[256]; // second byte after 0xFE
 
     static Il()
     {
-        Array.Fill(OneByte, -1);
-        Array.Fill(TwoByte, -1);
         foreach (var f in typeof(OpCodes).GetFields(BindingFlags.Public | BindingFlags.Static))
         {
             if (f.FieldType != typeof(OpCode))
@@ -391,76 +391,165 @@ static class Il
             // prefix1..prefix7 and prefixref are reserved encodings, not instructions.
             if (op.OpCodeType == OpCodeType.Nternal)
                 continue;
-            int operand = OperandSize(op.OperandType);
+            var facts = new OpFacts(op.Name!, op.OperandType);
             ushort v = unchecked((ushort)op.Value);
             if (op.Size == 1)
-                OneByte[v & 0xFF] = operand;
+                OneByte[v & 0xFF] = facts;
             else if (op.Size == 2 && (v >> 8) == 0xFE)
-                TwoByte[v & 0xFF] = operand;
+                TwoByte[v & 0xFF] = facts;
             else
                 throw new InvalidOperationException($"unexpected opcode encoding {op.Name} {v:X4}");
         }
         // `no.` (FE 19, ECMA-335 III.2.2, one unsigned int8 operand) is the one prefix that
         // System.Reflection.Emit.OpCodes does not define.
-        if (TwoByte[0x19] == -1)
-            TwoByte[0x19] = 1;
+        TwoByte[0x19] ??= new OpFacts("no.", OperandType.ShortInlineI);
     }
 
-    static int OperandSize(OperandType t) => t switch
-    {
-        OperandType.InlineNone => 0,
-        OperandType.ShortInlineBrTarget or OperandType.ShortInlineI or OperandType.ShortInlineVar => 1,
-        OperandType.InlineVar => 2,
-        OperandType.InlineBrTarget or OperandType.InlineField or OperandType.InlineI or OperandType.InlineMethod
-            or OperandType.InlineSig or OperandType.InlineString or OperandType.InlineTok or OperandType.InlineType
-            or OperandType.ShortInlineR => 4,
-        OperandType.InlineI8 or OperandType.InlineR => 8,
-        OperandType.InlineSwitch => Switch,
-        _ => throw new InvalidOperationException("unexpected operand type " + t),
-    };
+    static bool IsToken(OperandType t) => t is OperandType.InlineField or OperandType.InlineMethod or OperandType.InlineSig
+        or OperandType.InlineString or OperandType.InlineTok or OperandType.InlineType;
 
-    /// <returns>Instruction count, or an error when the bytes are not a whole sequence of valid instructions.</returns>
-    public static (int count, string? error) CountInstructions(byte[] il)
+    /// <summary>ldarg, ldarga, starg (short and long): their index names an argument.</summary>
+    static bool IsArgument(ILOpCode op) => op is ILOpCode.Ldarg_s or ILOpCode.Ldarga_s or ILOpCode.Starg_s
+        or ILOpCode.Ldarg or ILOpCode.Ldarga or ILOpCode.Starg;
+
+    /// <summary>The text the tool gives a branch target: IL_xxxx, or IL_?n outside 0..2^32-1.</summary>
+    internal static string Label(long target) =>
+        target is >= 0 and <= 0xFFFFFFFF ? "IL_" + target.ToString("x4", CultureInfo.InvariantCulture) : "IL_?" + target.ToString(CultureInfo.InvariantCulture);
+
+    static string Hex(byte[] bytes) => string.Concat(bytes.Select(b => b.ToString("X2", CultureInfo.InvariantCulture)));
+
+    /// <returns>
+    /// Every instruction of the body: "offset", "opcode", "kind" (the operand type), and what the
+    /// operand is where the oracle can say it without metadata names: "operand" text for numbers,
+    /// variables and branch targets, "token", "target", "targets", and "realBits" (the little-endian
+    /// bytes of a float operand). Null, with an error, when the bytes are not a whole sequence of
+    /// valid instructions.
+    /// </returns>
+    public static (JsonArray? instructions, string? error) Decode(MethodBodyBlock body)
     {
-        int count = 0;
-        long pos = 0;
-        while (pos < il.Length)
+        var list = new JsonArray();
+        BlobReader r = body.GetILReader();
+        while (r.RemainingBytes > 0)
         {
-            long start = pos;
-            int operand;
-            if (il[pos] == 0xFE)
+            int start = r.Offset;
+            byte first = r.ReadByte();
+            OpFacts? facts;
+            ushort code;
+            if (first == 0xFE)
             {
-                if (pos + 1 >= il.Length)
-                    return (count, $"truncated two-byte opcode at IL offset {start}");
-                operand = TwoByte[il[pos + 1]];
-                if (operand == -1)
-                    return (count, $"undefined opcode 0xFE 0x{il[pos + 1]:X2} at IL offset {start}");
-                pos += 2;
+                if (r.RemainingBytes < 1)
+                    return (null, $"truncated two-byte opcode at IL offset {start}");
+                byte second = r.ReadByte();
+                code = (ushort)(0xFE00 | second);
+                facts = TwoByte[second];
+                if (facts == null)
+                    return (null, $"undefined opcode 0xFE 0x{second:X2} at IL offset {start}");
             }
             else
             {
-                operand = OneByte[il[pos]];
-                if (operand == -1)
-                    return (count, $"undefined opcode 0x{il[pos]:X2} at IL offset {start}");
-                pos += 1;
+                code = first;
+                facts = OneByte[first];
+                if (facts == null)
+                    return (null, $"undefined opcode 0x{first:X2} at IL offset {start}");
             }
-            if (operand == Switch)
+            var op = (ILOpCode)code;
+            var ins = new JsonObject
             {
-                if (pos + 4 > il.Length)
-                    return (count, $"truncated switch at IL offset {start}");
-                uint n = BitConverter.ToUInt32(il, (int)pos);
-                operand = 0;
-                pos += 4 + 4L * n;
-            }
-            else
-            {
-                pos += operand;
-            }
-            if (pos > il.Length)
-                return (count, $"truncated operand at IL offset {start}");
-            count++;
+                ["offset"] = start,
+                ["opcode"] = facts.Name,
+                ["kind"] = facts.Kind.ToString(),
+            };
+            string? error = Operand(ref r, start, op, facts.Kind, ins);
+            if (error != null)
+                return (null, error);
+            list.Add(ins);
         }
-        return (count, null);
+        return (list, null);
+    }
+
+    static string? Operand(ref BlobReader r, int start, ILOpCode op, OperandType kind, JsonObject ins)
+    {
+        string Truncated() => $"truncated operand at IL offset {start}";
+        if (op.IsBranch())
+        {
+            // SRM's own knowledge of branches: which opcodes are, and how wide their operand is.
+            int size = op.GetBranchOperandSize();
+            if (r.RemainingBytes < size)
+                return Truncated();
+            long displacement = size == 1 ? r.ReadSByte() : r.ReadInt32();
+            long target = r.Offset + displacement;
+            ins["target"] = target;
+            ins["operand"] = Label(target);
+            return null;
+        }
+        switch (kind)
+        {
+            case OperandType.InlineNone:
+                return null;
+            case OperandType.InlineSwitch:
+            {
+                if (r.RemainingBytes < 4)
+                    return $"truncated switch at IL offset {start}";
+                uint n = r.ReadUInt32();
+                if (n > (uint)r.RemainingBytes / 4)
+                    return Truncated();
+                long next = r.Offset + 4L * n;
+                var targets = new JsonArray();
+                var labels = new List<string>();
+                for (uint i = 0; i < n; i++)
+                {
+                    long t = next + r.ReadInt32();
+                    targets.Add(t);
+                    labels.Add(Label(t));
+                }
+                ins["targets"] = targets;
+                ins["operand"] = "(" + string.Join(", ", labels) + ")";
+                return null;
+            }
+        }
+        int width = kind switch
+        {
+            OperandType.ShortInlineI or OperandType.ShortInlineVar => 1,
+            OperandType.InlineVar => 2,
+            OperandType.InlineI8 or OperandType.InlineR => 8,
+            _ => 4,
+        };
+        if (r.RemainingBytes < width)
+            return Truncated();
+        var c = CultureInfo.InvariantCulture;
+        switch (kind)
+        {
+            case OperandType.ShortInlineI:
+                // unaligned. and no. take an unsigned int8 (ECMA-335 III.2.5, III.2.2); ldc.i4.s a signed one.
+                ins["operand"] = op is ILOpCode.Unaligned || (ushort)op == 0xFE19
+                    ? r.ReadByte().ToString(c)
+                    : r.ReadSByte().ToString(c);
+                break;
+            case OperandType.InlineI:
+                ins["operand"] = r.ReadInt32().ToString(c);
+                break;
+            case OperandType.InlineI8:
+                ins["operand"] = "0x" + unchecked((ulong)r.ReadInt64()).ToString("x", c);
+                break;
+            case OperandType.ShortInlineVar:
+                ins["operand"] = (IsArgument(op) ? "A_" : "V_") + r.ReadByte().ToString(c);
+                break;
+            case OperandType.InlineVar:
+                ins["operand"] = (IsArgument(op) ? "A_" : "V_") + r.ReadUInt16().ToString(c);
+                break;
+            case OperandType.ShortInlineR:
+                ins["realBits"] = Hex(r.ReadBytes(4));
+                break;
+            case OperandType.InlineR:
+                ins["realBits"] = Hex(r.ReadBytes(8));
+                break;
+            default:
+                if (!IsToken(kind))
+                    throw new InvalidOperationException("unexpected operand type " + kind);
+                ins["token"] = Facts.Token(r.ReadUInt32());
+                break;
+        }
+        return null;
     }
 }
 
@@ -816,10 +905,111 @@ static class Compare
             if (f == "ehClauses")
                 CompareClauses(o, s, where, d);
             else if (f == "instructions" && s["ilError"] != null)
-                d.Add($"{where}srm finds the IL undecodable ({s["ilError"]}) but ours counts instructions={Program.Show(o["instructions"])}");
+                d.Add($"{where}srm finds the IL undecodable ({s["ilError"]}) but ours lists {Count(o["instructions"])} instructions");
+            else if (f == "instructions")
+                CompareInstructions(o, s, where, d);
             else
                 Field(o, s, f, where, d);
         }
+    }
+
+    static string Count(JsonNode? n) => n is JsonArray a ? a.Count.ToString(CultureInfo.InvariantCulture) : Program.Show(n);
+
+    /// <summary>Operand members the oracle decides for itself, and the operand kinds that have them.</summary>
+    static readonly (string key, Func<string, bool> kinds)[] OperandKeys =
+    [
+        ("token", k => k is "InlineField" or "InlineMethod" or "InlineSig" or "InlineString" or "InlineTok" or "InlineType"),
+        ("target", k => k is "ShortInlineBrTarget" or "InlineBrTarget"),
+        ("targets", k => k is "InlineSwitch"),
+    ];
+
+    const int MaxInstructionDiffs = 3;
+
+    /// <summary>
+    /// Instruction by instruction: offset and opcode; the operand's presence, and its text where
+    /// the oracle can write it (numbers, variables, branch targets), its value for float constants;
+    /// token, target and targets exactly when the operand is one, and equal to SRM's.
+    /// </summary>
+    static void CompareInstructions(JsonObject o, JsonObject s, string where, List<string> d)
+    {
+        var si = (JsonArray)s["instructions"]!;
+        if (o["instructions"] is not JsonArray oi)
+        {
+            d.Add($"{where}instructions ours={Program.Show(o["instructions"])} srm lists {si.Count}");
+            return;
+        }
+        if (oi.Count != si.Count)
+            d.Add($"{where}instructions count ours={oi.Count} srm={si.Count}");
+        int shown = 0;
+        for (int i = 0; i < Math.Min(oi.Count, si.Count) && shown < MaxInstructionDiffs; i++)
+        {
+            var sin = (JsonObject)si[i]!;
+            string w = $"{where}instructions[{i}] (IL_{sin["offset"]!.GetValue<int>():x4} {sin["opcode"]}).";
+            int before = d.Count;
+            if (oi[i] is not JsonObject oin)
+                d.Add($"{w} is not an object");
+            else
+                CompareInstruction(oin, sin, w, d);
+            if (d.Count > before)
+                shown++;
+        }
+    }
+
+    static void CompareInstruction(JsonObject o, JsonObject s, string w, List<string> d)
+    {
+        Field(o, s, "offset", w, d);
+        Field(o, s, "opcode", w, d);
+        string kind = s["kind"]!.GetValue<string>();
+        bool hasOperand = kind != "InlineNone";
+        var operand = o["operand"];
+        if (hasOperand != o.ContainsKey("operand"))
+            d.Add($"{w}operand ours={Program.Show(operand)} but the {kind} operand is {(hasOperand ? "there" : "absent")}");
+        else if (hasOperand && (operand?.GetValueKind() != JsonValueKind.String || operand.GetValue<string>().Length == 0))
+            d.Add($"{w}operand ours={Program.Show(operand)}, not text");
+        else if (s.ContainsKey("operand"))
+            Field(o, s, "operand", w, d);
+        else if (s["realBits"] is JsonNode bits)
+            CompareReal(operand!.GetValue<string>(), bits.GetValue<string>(), w, d);
+        foreach (var (key, kinds) in OperandKeys)
+        {
+            if (kinds(kind))
+                Field(o, s, key, w, d);
+            else if (o.ContainsKey(key))
+                d.Add($"{w}{key} ours={Program.Show(o[key])} for a {kind} operand");
+        }
+        foreach (var (key, v) in o)
+            if (key is not ("offset" or "opcode" or "operand" or "token" or "target" or "targets"))
+                d.Add($"{w}{key} ours={Program.Show(v)} srm has no such key");
+    }
+
+    /// <summary>
+    /// A float constant: the tool's text must read back as the very bits SRM read (shortest
+    /// round-trip text), or list those bytes when the value is not finite, as ildasm does.
+    /// </summary>
+    static void CompareReal(string text, string bitsHex, string w, List<string> d)
+    {
+        byte[] bits = Convert.FromHexString(bitsHex);
+        byte[]? ours = null;
+        if (text.StartsWith('(') && text.EndsWith(')'))
+        {
+            try
+            {
+                ours = Convert.FromHexString(text[1..^1].Replace(" ", ""));
+            }
+            catch (FormatException)
+            {
+            }
+        }
+        else if (bits.Length == 4 && float.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out float f))
+        {
+            ours = BitConverter.GetBytes(f);
+        }
+        else if (bits.Length == 8 && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out double v))
+        {
+            ours = BitConverter.GetBytes(v);
+        }
+        if (ours == null || !ours.AsSpan().SequenceEqual(bits))
+            d.Add($"{w}operand ours={text} srm reads the bytes {bitsHex}");
     }
 
     static void CompareClauses(JsonObject o, JsonObject s, string where, List<string> d)

@@ -1,5 +1,5 @@
 // `Oracle.dll selftest`: writes a small synthetic assembly with SRM's MetadataBuilder (odd IL,
-// every prefix, switch, all four EH clause kinds in fat and small form, a raw catch token with the
+// every prefix, switch, branches, float constants, tokens, all four EH clause kinds in fat and small form, a raw catch token with the
 // top bit set, an invalid method header, undecodable IL, nested types three deep, a nested-class
 // cycle, native/runtime-implemented methods) and checks the oracle's facts for it against
 // hand-written expectations. It guards the oracle itself, not the C++ tool.
@@ -29,7 +29,7 @@ static class SelfTest
             File.WriteAllBytes(path, Build());
             var facts = Facts.Extract(path);
             var problems = new List<string>();
-            Match(JsonNode.Parse(Expected), facts, "", problems);
+            Match(JsonNode.Parse(Expected()), facts, "", problems);
             foreach (var p in problems)
                 Console.WriteLine("FAIL " + p);
             Console.WriteLine(problems.Count == 0 ? "selftest: OK" : $"selftest: {problems.Count} problems");
@@ -83,13 +83,18 @@ static class SelfTest
         }
     }
 
-    const string Expected = """
+    /// <summary>n-1 nops and a ret, as the oracle lists them.</summary>
+    static string NopList(int n) =>
+        "[" + string.Join(", ", Enumerable.Range(0, n).Select(i =>
+            $$"""{"offset": {{i}}, "opcode": "{{(i < n - 1 ? "nop" : "ret")}}", "kind": "InlineNone"}""")) + "]";
+
+    static string Expected() => $$"""
     {
       "assembly": "SelfTest",
       "mvid": "0badc0de-1234-5678-9abc-def012345678",
-      "tables": {"Module": 1, "TypeRef": 1, "TypeDef": 6, "MethodDef": 12, "StandAloneSig": 1,
+      "tables": {"Module": 1, "TypeRef": 1, "TypeDef": 6, "MethodDef": 13, "StandAloneSig": 1,
                  "Assembly": 1, "AssemblyRef": 1, "NestedClass": 4},
-      "methodsWithBodies": 8,
+      "methodsWithBodies": 9,
       "methods": [
         {"token": "0x06000001", "name": "Ns.Outer::WithEh", "rva": "*", "codeSize": 21, "maxStack": 5,
          "localsToken": "0x11000001", "initLocals": true,
@@ -98,11 +103,11 @@ static class SelfTest
            {"kind": "filter", "tryOffset": 4, "tryLength": 2, "handlerOffset": 8, "handlerLength": 2, "filterOffset": 6},
            {"kind": "finally", "tryOffset": 10, "tryLength": 2, "handlerOffset": 12, "handlerLength": 2},
            {"kind": "fault", "tryOffset": 14, "tryLength": 2, "handlerOffset": 16, "handlerLength": 2}],
-         "instructions": 21},
+         "instructions": {{NopList(21)}}},
         {"token": "0x06000002", "name": "Ns.Outer::SmallEh", "rva": "*", "codeSize": 10, "maxStack": 3,
          "localsToken": null, "initLocals": false,
          "ehClauses": [{"kind": "finally", "tryOffset": 0, "tryLength": 1, "handlerOffset": 1, "handlerLength": 1}],
-         "instructions": 10},
+         "instructions": {{NopList(10)}}},
         {"token": "0x06000006", "name": "Ns.Outer/Inner::BadOpcode", "rva": "*", "codeSize": 3, "maxStack": 8,
          "localsToken": null, "initLocals": false, "ehClauses": [], "instructions": null, "ilError": "*"},
         {"token": "0x06000007", "name": "Ns.Outer/Inner::Truncated", "rva": "*", "codeSize": 4, "maxStack": 8,
@@ -111,11 +116,35 @@ static class SelfTest
         {"token": "0x06000009", "name": "Ns.Outer/Inner::RawCatch", "rva": "*", "codeSize": 2, "maxStack": 2,
          "localsToken": null, "initLocals": false,
          "ehClauses": [{"kind": "catch", "tryOffset": 0, "tryLength": 1, "handlerOffset": 1, "handlerLength": 1, "catchType": "0x81000001"}],
-         "instructions": 2},
+         "instructions": {{NopList(2)}}},
         {"token": "0x0600000A", "name": "Ns.Outer/Inner/Sub.Deep::Prefixes", "rva": "*", "codeSize": 52, "maxStack": 8,
-         "localsToken": null, "initLocals": false, "ehClauses": [], "instructions": 12},
+         "localsToken": null, "initLocals": false, "ehClauses": [], "instructions": [
+           {"offset": 0, "opcode": "no.", "kind": "ShortInlineI", "operand": "1"},
+           {"offset": 3, "opcode": "unaligned.", "kind": "ShortInlineI", "operand": "4"},
+           {"offset": 6, "opcode": "volatile.", "kind": "InlineNone"},
+           {"offset": 8, "opcode": "tail.", "kind": "InlineNone"},
+           {"offset": 10, "opcode": "constrained.", "kind": "InlineType", "token": "0x02000001"},
+           {"offset": 16, "opcode": "readonly.", "kind": "InlineNone"},
+           {"offset": 18, "opcode": "switch", "kind": "InlineSwitch", "targets": [31, 31], "operand": "(IL_001f, IL_001f)"},
+           {"offset": 31, "opcode": "ldc.i4", "kind": "InlineI", "operand": "1"},
+           {"offset": 36, "opcode": "ldc.i8", "kind": "InlineI8", "operand": "0x807060504030201"},
+           {"offset": 45, "opcode": "ldarg", "kind": "InlineVar", "operand": "A_0"},
+           {"offset": 49, "opcode": "ldarg.s", "kind": "ShortInlineVar", "operand": "A_0"},
+           {"offset": 51, "opcode": "ret", "kind": "InlineNone"}]},
         {"token": "0x0600000B", "name": "?::Cycle", "nameError": "*", "rva": "*", "codeSize": 1, "maxStack": 8,
-         "localsToken": null, "initLocals": false, "ehClauses": [], "instructions": 1}
+         "localsToken": null, "initLocals": false, "ehClauses": [], "instructions": {{NopList(1)}}},
+        {"token": "0x0600000D", "name": "?::Operands", "nameError": "*", "rva": "*", "codeSize": 38, "maxStack": 8,
+         "localsToken": null, "initLocals": false, "ehClauses": [], "instructions": [
+           {"offset": 0, "opcode": "ldc.i4.s", "kind": "ShortInlineI", "operand": "-2"},
+           {"offset": 2, "opcode": "br.s", "kind": "ShortInlineBrTarget", "target": 6, "operand": "IL_0006"},
+           {"offset": 4, "opcode": "ldloc.s", "kind": "ShortInlineVar", "operand": "V_3"},
+           {"offset": 6, "opcode": "ldc.r4", "kind": "ShortInlineR", "realBits": "0000C03F"},
+           {"offset": 11, "opcode": "ldc.r8", "kind": "InlineR", "realBits": "000000000000F87F"},
+           {"offset": 20, "opcode": "beq", "kind": "InlineBrTarget", "target": 5, "operand": "IL_0005"},
+           {"offset": 25, "opcode": "ldstr", "kind": "InlineString", "token": "0x70000001"},
+           {"offset": 30, "opcode": "call", "kind": "InlineMethod", "token": "0x06000001"},
+           {"offset": 35, "opcode": "starg.s", "kind": "ShortInlineVar", "operand": "A_1"},
+           {"offset": 37, "opcode": "ret", "kind": "InlineNone"}]}
       ]
     }
     """;
@@ -194,6 +223,17 @@ static class SelfTest
             0xFE, 0x09, 0x00, 0x00,                       // ldarg 0
             0x0E, 0x00,                                   // ldarg.s 0
             0x2A);                                        // ret
+        int operands = Tiny(
+            0x1F, 0xFE,                                   // ldc.i4.s -2
+            0x2B, 0x02,                                   // br.s IL_0006
+            0x11, 0x03,                                   // ldloc.s 3
+            0x22, 0x00, 0x00, 0xC0, 0x3F,                 // ldc.r4 1.5
+            0x23, 0, 0, 0, 0, 0, 0, 0xF8, 0x7F,           // ldc.r8 NaN
+            0x3B, 0xEC, 0xFF, 0xFF, 0xFF,                 // beq IL_0005 (inside an instruction)
+            0x72, 0x01, 0x00, 0x00, 0x70,                 // ldstr 0x70000001
+            0x28, 0x01, 0x00, 0x00, 0x06,                 // call 0x06000001
+            0x10, 0x01,                                   // starg.s 1
+            0x2A);                                        // ret
 
         void Method(string name, int bodyOffset, MethodImplAttributes impl = MethodImplAttributes.IL,
             MethodAttributes attrs = MethodAttributes.Public | MethodAttributes.Static)
@@ -211,6 +251,7 @@ static class SelfTest
         Method("Prefixes", prefixes);                                     // 10
         Method("Cycle", ret);                                             // 11
         Method("Unused", -1, attrs: MethodAttributes.Public | MethodAttributes.Virtual | MethodAttributes.Abstract); // 12
+        Method("Operands", operands);                                     // 13 (of B, in the cycle)
 
         var first = MetadataTokens.FieldDefinitionHandle(1);
         MethodDefinitionHandle M(int row) => MetadataTokens.MethodDefinitionHandle(row);
