@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/count_file.h"
-#include "cli/json_writer.h"
+#include "cli/scoped_printer.h"
 #include "metadata/text_encoding.h"
 
 namespace cil::cli {
@@ -22,42 +22,38 @@ std::string plural(uint64_t n, std::string_view one, std::string_view many) {
 
 std::string token_string(uint32_t token) { return fmt::format("0x{:08X}", token); }
 
-/// Names from count files go through md::printable: control characters would break the table.
-void text_report(const AssemblyCounts& a, size_t rows, std::string& out) {
+/// The merged counts, for both forms: per assembly build, a sentence and a table in text (names
+/// from count files through md::printable: control characters would break the table), the same
+/// numbers and the raw names in JSON.
+void print_report(ScopedPrinter& p, const std::vector<AssemblyCounts>& builds, size_t top) {
   using md::printable;
-  out += fmt::format("{} (mvid {}): {} merged, {}, {} called at least once, {}", printable(a.assembly), a.mvid,
-                     plural(a.files, "file", "files"), plural(a.methods.size(), "method", "methods"), a.called,
-                     plural(a.total_calls, "call", "calls"));
-  if (rows < a.methods.size()) out += fmt::format("; top {} shown", rows);
-  out += '\n';
-  size_t width = 5;
-  for (size_t i = 0; i < rows; ++i) width = std::max(width, fmt::formatted_size("{}", a.methods[i].count));
-  out += fmt::format("{:>{}}  {:<10}  {}\n", "count", width, "token", "name");
-  for (size_t i = 0; i < rows; ++i) {
-    const MethodCount& m = a.methods[i];
-    out += fmt::format("{:>{}}  {}  {}\n", m.count, width, token_string(m.token), printable(m.name));
+  ObjectScope report(p, {}, Layout::plain());
+  ListScope assemblies(p, "assemblies", Layout::plain());
+  for (size_t b = 0; b < builds.size(); ++b) {
+    const AssemblyCounts& a = builds[b];
+    size_t rows = std::min(top, a.methods.size());
+    Layout layout = Layout::one_row("{} (mvid {}): {} merged, {}, {} called at least once, {}{}", false);
+    layout.blank_before = b > 0;
+    ObjectScope assembly(p, {}, layout);
+    p.field("assembly", Value(a.assembly).text(printable(a.assembly)));
+    p.field("mvid", a.mvid);
+    p.field("files", Value(uint64_t{a.files}).text(plural(a.files, "file", "files")));
+    p.field("methodCount", Value(uint64_t{a.methods.size()}).text(plural(a.methods.size(), "method", "methods")));
+    p.field("calledMethods", uint64_t{a.called});
+    p.field("totalCalls", Value(a.total_calls).text(plural(a.total_calls, "call", "calls")));
+    p.field(Key::text_only(), rows < a.methods.size() ? fmt::format("; top {} shown", rows) : std::string());
+    ListScope methods(p, "methods", Layout::plain());
+    size_t width = 5;
+    for (size_t i = 0; i < rows; ++i) width = std::max(width, fmt::formatted_size("{}", a.methods[i].count));
+    p.line(fmt::format("{:>{}}  {:<10}  {}", "count", width, "token", "name"));
+    for (size_t i = 0; i < rows; ++i) {
+      const MethodCount& m = a.methods[i];
+      ObjectScope method(p, {}, Layout::one_row("{2}  {0}  {1}"));
+      p.field("token", token_string(m.token));
+      p.field("name", Value(m.name).text(printable(m.name)));
+      p.field("count", Value(m.count).text(fmt::format("{:>{}}", m.count, width)));
+    }
   }
-}
-
-void json_report(const AssemblyCounts& a, size_t rows, JsonWriter& j) {
-  j.begin_object();
-  j.key("assembly").value(a.assembly);
-  j.key("mvid").value(a.mvid);
-  j.key("files").value(uint64_t{a.files});
-  j.key("methodCount").value(uint64_t{a.methods.size()});
-  j.key("calledMethods").value(uint64_t{a.called});
-  j.key("totalCalls").value(a.total_calls);
-  j.key("methods").begin_array();
-  for (size_t i = 0; i < rows; ++i) {
-    const MethodCount& m = a.methods[i];
-    j.begin_object(true);
-    j.key("token").value(token_string(m.token));
-    j.key("name").value(m.name);
-    j.key("count").value(m.count);
-    j.end_object();
-  }
-  j.end_array();
-  j.end_object();
 }
 
 }  // namespace
@@ -94,23 +90,9 @@ int run_report(int argc, char** argv) {
     for (const std::string& w : *warnings) print_warning(file, w);
   }
 
-  std::string out;
-  std::vector<AssemblyCounts> builds = merger.result();
-  if (args.count("json")) {
-    JsonWriter j;
-    j.begin_object();
-    j.key("assemblies").begin_array();
-    for (const AssemblyCounts& a : builds) json_report(a, std::min(top, a.methods.size()), j);
-    j.end_array();
-    j.end_object();
-    out = j.text();
-  } else {
-    for (size_t i = 0; i < builds.size(); ++i) {
-      if (i) out += '\n';
-      text_report(builds[i], std::min(top, builds[i].methods.size()), out);
-    }
-  }
-  return write_stdout(out) ? kExitOk : kExitOutput;
+  auto p = make_printer(args.count("json") != 0);
+  print_report(*p, merger.result(), top);
+  return write_stdout(p->output()) ? kExitOk : kExitOutput;
 }
 
 }  // namespace cil::cli

@@ -53,16 +53,32 @@ Expected<std::unique_ptr<md::Module>> load_module(const std::string& path) {
   return module;
 }
 
-bool write_stdout(std::string_view text, std::string_view after) {
-  errno = 0;
-  if (std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0) return true;
-  int err = errno;
+namespace {
+
+/// Says on stderr that stdout is broken (see write_stdout); returns false for the caller to pass on.
+bool stdout_failed(int err, std::string_view after) {
   std::string message = "cannot write to standard output";
   if (err) message += fmt::format(": {}", std::strerror(err));
   if (!after.empty()) message += fmt::format("; {}", after);
   std::string line = diagnostic_line("error", "", message);
   std::fwrite(line.data(), 1, line.size(), stderr);
   return false;
+}
+
+}  // namespace
+
+bool write_stdout(std::string_view text, std::string_view after) {
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0) return true;
+  return stdout_failed(errno, after);
+}
+
+bool write_stdout(const OutputBuffer& text, std::string_view after) {
+  errno = 0;
+  for (const std::string& piece : text.pieces())
+    if (std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) return stdout_failed(errno, after);
+  if (std::fflush(stdout) == 0) return true;
+  return stdout_failed(errno, after);
 }
 
 }  // namespace cil::cli

@@ -8,6 +8,7 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/output_buffer.h"
 #include "metadata/module.h"
 #include "support/error.h"
 
@@ -51,6 +52,8 @@ Expected<std::unique_ptr<md::Module>> load_module(const std::string& path);
 /// so on stderr, `cil-instrument: error: cannot write to standard output: REASON`, followed by
 /// `; ` and `after` when given, and returns false (the caller exits with kExitOutput).
 bool write_stdout(std::string_view text, std::string_view after = {});
+/// The same for a printer's output, written piece by piece.
+bool write_stdout(const OutputBuffer& text, std::string_view after = {});
 
 /// Parses a command's options. Returns the exit status when the command is already done: a
 /// usage error (printed), or --help (help printed); nullopt when the command should run.

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/output_buffer.h"
+
 namespace cil::cli {
 
 std::string json_quote(std::string_view text);
@@ -29,7 +31,7 @@ class JsonWriter {
   void null();
   void raw(std::string_view json);  ///< an already-encoded value
   /// The document, with a final newline once every container is closed.
-  const std::string& text() const { return out_; }
+  const OutputBuffer& text() const { return out_; }
 
  private:
   struct Level {
@@ -40,7 +42,7 @@ class JsonWriter {
   void close(char bracket);
   void before_value();
   void newline();
-  std::string out_;
+  OutputBuffer out_;
   std::vector<Level> levels_;
   bool after_key_ = false;
 };

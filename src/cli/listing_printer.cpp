@@ -31,20 +31,38 @@ uint32_t LabelNames::number(int64_t offset) const {
   return it != numbers_.end() && it->first == offset ? it->second : 0;
 }
 
+namespace {
+
+/// "IL_" and at least four lowercase hex digits, as fmt's "IL_{:04x}" gives, without a format
+/// string to parse: dumps write one per instruction.
+std::string il_label(uint32_t offset) {
+  char digits[8];
+  int n = 0;
+  do {
+    digits[n++] = "0123456789abcdef"[offset & 0xF];
+    offset >>= 4;
+  } while (offset);
+  std::string out = "IL_";
+  for (int i = n; i < 4; ++i) out += '0';
+  while (n) out += digits[--n];
+  return out;
+}
+
+}  // namespace
+
 std::string LabelNames::operator()(int64_t offset) const {
-  if (!labels_) return offset >= 0 && offset <= 0xFFFFFFFF ? fmt::format("IL_{:04x}", offset) : fmt::format("IL_?{}", offset);
+  if (!labels_) return offset >= 0 && offset <= 0xFFFFFFFF ? il_label(static_cast<uint32_t>(offset)) : fmt::format("IL_?{}", offset);
   uint32_t n = number(offset);
-  return n ? fmt::format("L{}", n) : fmt::format("L?{}", offset);
+  return n ? "L" + std::to_string(n) : fmt::format("L?{}", offset);
 }
 
 namespace {
 
 std::string token_text(uint32_t token) { return fmt::format("0x{:08X}", token); }
 
-/// The operand as the text shows it: branch and switch targets named by `labels`.
-std::string operand_text(const il::MethodListing& m, const il::ListedInstruction& in, const LabelNames& labels) {
+/// The operand of a branch or switch as the text shows it: targets named by `labels`.
+std::string targets_text(const il::MethodListing& m, const il::ListedInstruction& in, const LabelNames& labels) {
   if (in.is_branch()) return in.target_count ? labels(m.targets_of(in)[0]) : std::string();
-  if (!in.is_switch()) return in.operand;
   std::string out = "(";
   bool first = true;
   for (int64_t t : m.targets_of(in)) {
@@ -58,16 +76,18 @@ std::string operand_text(const il::MethodListing& m, const il::ListedInstruction
 /// One instruction: a line in text (where a per-instruction comment, such as a source line,
 /// would be one more member of the row), an object in JSON.
 void print_instruction(ScopedPrinter& p, const il::MethodListing& m, const il::ListedInstruction& in, const LabelNames& labels) {
-  ObjectScope instruction(p, {}, Layout::one_row("  {} {}{}"));
+  ObjectScope instruction(p, {}, Layout::one_row("  {} {}{}{}"));
   std::string where;
-  if (!labels.are_labels()) where = fmt::format("IL_{:04x}:", in.offset);
-  else if (labels.number(in.offset)) where = fmt::format("{:<5}", labels(in.offset) + ":");
-  else where = "     ";
+  if (!labels.are_labels()) where = il_label(in.offset) + ':';
+  else if (labels.number(in.offset)) where = labels(in.offset) + ':';
+  if (labels.are_labels() && where.size() < 5) where.append(5 - where.size(), ' ');  // "L12:" in a column of 5
   p.field("offset", Value(in.offset).text(std::move(where)));
   p.field("opcode", in.info().name);
-  std::string operand = operand_text(m, in, labels);
-  bool has_operand = !operand.empty();
-  p.field(Key("operand").json_if(has_operand), Value(operand).text(has_operand ? " " + operand : std::string()));
+  std::string named_targets;
+  std::string_view operand = in.operand;
+  if (in.is_branch() || in.is_switch()) operand = named_targets = targets_text(m, in, labels);
+  p.field(Key::text_only(), operand.empty() ? "" : " ");
+  p.field(Key("operand").json_if(!operand.empty()), operand);
   if (in.token) p.field(Key::json_only("token"), token_text(in.token));
   if (in.is_branch() && in.target_count) p.field(Key::json_only("target"), m.targets_of(in)[0]);
   if (in.is_switch()) {
@@ -161,7 +181,7 @@ std::string diff_text(const il::MethodListing& listing, const LabelNames& labels
     ListScope methods(*p);
     print_listing(*p, listing, labels, ListingStyle::Diff);
   }
-  return p->output();
+  return p->output().str();
 }
 
 }  // namespace cil::cli

@@ -9,16 +9,21 @@
 #include <string>
 #include <string_view>
 
+#include "cli/output_buffer.h"
+
 namespace cil::cli {
 
 /// A scalar in both forms: the JSON value (string, number, boolean or null) and the words the
 /// text form prints, which are the JSON value's own unless given (hexadecimal for a number, a
-/// sentence for a boolean...).
+/// sentence for a boolean...). A Value is made to be handed to the printer at once: a string it
+/// is given as a view or a const reference is not copied, and must outlive it; a temporary
+/// string is kept.
 class Value {
  public:
-  Value(std::string text) : kind_(Kind::String), string_(std::move(text)) {}
-  Value(std::string_view text) : Value(std::string(text)) {}
-  Value(const char* text) : Value(std::string(text)) {}
+  Value(std::string&& text) : kind_(Kind::String), owned_(std::move(text)) {}
+  Value(const std::string& text) : Value(std::string_view(text)) {}
+  Value(std::string_view text) : kind_(Kind::String), viewed_(true), view_(text) {}
+  Value(const char* text) : Value(std::string_view(text)) {}
   template <std::integral T>
     requires(!std::same_as<T, bool> && !std::same_as<T, char>)
   Value(T number) : kind_(std::is_signed_v<T> ? Kind::Signed : Kind::Unsigned), number_(static_cast<uint64_t>(number)) {}
@@ -32,18 +37,25 @@ class Value {
     has_text_ = true;
     return std::move(*this);
   }
-  /// The text form's words.
-  std::string text() const;
+  /// The text form's words: a view of them, formatted into `scratch` when they are a number's.
+  std::string_view text(std::string& scratch) const;
+  std::string text() const {
+    std::string scratch;
+    return std::string(text(scratch));
+  }
   /// The JSON form's encoding.
   std::string json() const;
 
  private:
   enum class Kind : uint8_t { String, Unsigned, Signed, Bool, Null };
   explicit Value(Kind kind) : kind_(kind) {}
+  std::string_view string() const { return viewed_ ? view_ : std::string_view(owned_); }
   Kind kind_;
   bool has_text_ = false;
+  bool viewed_ = false;
   uint64_t number_ = 0;
-  std::string string_;
+  std::string_view view_;
+  std::string owned_;
   std::string text_;
 };
 
@@ -169,7 +181,7 @@ class ScopedPrinter {
   /// whose result this form would drop (names of thousands of methods only JSON lists).
   virtual bool shows(const Key& key) const = 0;
   /// The output so far; complete once every scope is closed.
-  virtual const std::string& output() const = 0;
+  virtual const OutputBuffer& output() const = 0;
 };
 
 /// The text form.

@@ -106,6 +106,17 @@ Listing fib_new() {
       .clause(il::ClauseKind::Finally, 0, 15, 15, 17);
 }
 
+TEST(LabelAlignment, OffsetsAsDumpShowsThem) {
+  LabelNames offsets = LabelNames::offsets();
+  EXPECT_EQ(offsets(0), "IL_0000");
+  EXPECT_EQ(offsets(0x2f), "IL_002f");
+  EXPECT_EQ(offsets(0x12345), "IL_12345");
+  EXPECT_EQ(offsets(0xFFFFFFFF), "IL_ffffffff");
+  EXPECT_EQ(offsets(-3), "IL_?-3");
+  EXPECT_EQ(offsets(int64_t{1} << 32), "IL_?4294967296");
+  EXPECT_FALSE(offsets.are_labels());
+}
+
 TEST(LabelAlignment, ListingsAsDiffShowsThem) {
   EXPECT_EQ(alone(fib_new()),
             ".method private hidebysig static int32 Fib(int32 n) cil managed\n"

@@ -107,7 +107,7 @@ TEST(Json, QuoteAndStructure) {
   j.key("c").begin_object();
   j.end_object();
   j.end_object();
-  EXPECT_EQ(j.text(), "{\n  \"a\": 1,\n  \"b\": [\"x\", null],\n  \"c\": {}\n}\n");
+  EXPECT_EQ(j.text().str(), "{\n  \"a\": 1,\n  \"b\": [\"x\", null],\n  \"c\": {}\n}\n");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // one form does not show are left out of it, with everything nested in them.
 #include <gtest/gtest.h>
 
+#include "cli/output_buffer.h"
 #include "cli/scoped_printer.h"
 
 namespace cil::cli {
@@ -50,7 +51,7 @@ void walk(ScopedPrinter& p) {
 TEST(ScopedPrinter, TextFormKeepsEachScopesLayout) {
   auto p = make_text_printer();
   walk(*p);
-  EXPECT_EQ(p->output(),
+  EXPECT_EQ(p->output().str(),
             "File: a.dll\n"
             "\nHeaders\n"
             "  format:     PE32\n"
@@ -72,7 +73,7 @@ TEST(ScopedPrinter, TextFormKeepsEachScopesLayout) {
 TEST(ScopedPrinter, JsonFormFromTheSameWalk) {
   auto p = make_json_printer();
   walk(*p);
-  EXPECT_EQ(p->output(),
+  EXPECT_EQ(p->output().str(),
             "{\n"
             "  \"file\": \"a.dll\",\n"
             "  \"pe\": {\n"
@@ -103,7 +104,7 @@ TEST(ScopedPrinter, RowsAreWrittenBeforeWhatIsNestedInThem) {
     ListScope items(*p, "items", Layout::lines("  "));
     p->field({}, "item");
   }
-  EXPECT_EQ(p->output(), "// first second\n  item\n");
+  EXPECT_EQ(p->output().str(), "// first second\n  item\n");
 }
 
 TEST(ScopedPrinter, ShowsSaysWhatEachFormKeeps) {
@@ -118,6 +119,47 @@ TEST(ScopedPrinter, ShowsSaysWhatEachFormKeeps) {
     ListScope hidden(*p, Key::json_only("hidden"));
     EXPECT_FALSE(p->shows(Key::text_only("x")));
   }
+}
+
+TEST(ScopedPrinter, RowsWithAndWithoutFormatSpecs) {
+  auto p = make_text_printer();
+  {
+    ListScope rows(*p);
+    for (std::string_view format : {"  {} {}{}", "{2}-{0}-{1}", "{{{}}} }}{}", "  {:<5}|{:>3}|{}"}) {
+      ObjectScope row(*p, {}, Layout::one_row(format));
+      p->field("a", "L1:");
+      p->field("b", "ab");
+      p->field("c", Value(7u));
+    }
+  }
+  EXPECT_EQ(p->output().str(),
+            "  L1: ab7\n"
+            "7-L1:-ab\n"
+            "{L1:} }ab\n"
+            "  L1:  | ab|7\n");
+}
+
+TEST(ScopedPrinter, OutputComesInPiecesThatNeverMove) {
+  OutputBuffer out;
+  out += "small";
+  EXPECT_EQ(out.pieces().size(), 1u);
+  EXPECT_LT(out.pieces()[0].capacity(), OutputBuffer::kPiece) << "a small output stays small";
+  std::string line(1000, 'x');
+  line += '\n';
+  for (int i = 0; i < 3000; ++i) out += line;
+  out.append(3, '!');
+  out += std::string(3 * OutputBuffer::kPiece, 'y');  // larger than a piece: a piece of its own
+  EXPECT_EQ(out.size(), 5 + 3000 * 1001 + 3 + 3 * OutputBuffer::kPiece);
+  EXPECT_GE(out.pieces().size(), 4u);
+  size_t total = 0;
+  for (const std::string& piece : out.pieces()) {
+    EXPECT_TRUE(piece.size() <= OutputBuffer::kPiece || piece.find_first_not_of('y') == std::string::npos);
+    total += piece.size();
+  }
+  EXPECT_EQ(total, out.size());
+  std::string all = out.str();
+  EXPECT_EQ(all.substr(0, 6), "smallx");
+  EXPECT_EQ(all.substr(5 + 3000 * 1001, 4), "!!!y");
 }
 
 TEST(ScopedPrinter, ValuesAndStrings) {
