@@ -1,5 +1,6 @@
 // `cil-instrument [instrument] IN -o OUT [--mode M] [--include P]... [--exclude P]...
-// [--method-rva RVA]... [--json]`: rewrite the chosen methods and write a new assembly.
+// [--method-rva RVA]... [--pdb PATH|none] [--json]`: rewrite the chosen methods and write a new
+// assembly, and its PDB beside it.
 #include <chrono>
 #include <map>
 
@@ -44,6 +45,13 @@ class OutputSink final : public pe::SectionSink {
   bool failed_ = false;
 };
 
+/// A PDB id as its GUID and stamp: what the output's CodeView entry names.
+std::string pdb_id_text(const md::PdbId& id) {
+  md::Guid guid{};
+  std::copy(id.begin(), id.begin() + 16, guid.begin());
+  return fmt::format("{}-{:08x}", md::format_guid(guid), load_le<uint32_t>(id.data() + 16));
+}
+
 std::optional<il::Mode> parse_mode(const std::string& name) {
   if (name == "count") return il::Mode::Count;
   if (name == "noop") return il::Mode::Noop;
@@ -63,6 +71,43 @@ bool counted_by_reason(il::SkipReason reason) {
     case il::SkipReason::Extern: return true;
     default: return false;
   }
+}
+
+/// PATH without its extension (a '.' in a directory name is not one).
+std::string without_extension(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == (slash == std::string::npos ? 0 : slash + 1))
+    return path;
+  return path.substr(0, dot);
+}
+
+std::string file_name(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/// The PDB the user named with --pdb, or IN.pdb beside the input (read when it exists).
+il::PdbOptions pdb_options(const cxxopts::ParseResult& args, const std::string& input, const std::string& output_pdb) {
+  il::PdbOptions pdb;
+  pdb.output_file_name = file_name(output_pdb);
+  std::string named = args.count("pdb") ? args["pdb"].as<std::string>() : "";
+  if (named == "none") {
+    pdb.mode = il::PdbOptions::Mode::None;
+    return pdb;
+  }
+  pdb.mode = named.empty() ? il::PdbOptions::Mode::Auto : il::PdbOptions::Mode::File;
+  pdb.path = named.empty() ? without_extension(input) + ".pdb" : named;
+  if (pdb.mode == il::PdbOptions::Mode::Auto && !is_file(pdb.path)) return pdb;
+  auto bytes = read_file(pdb.path);
+  if (bytes) pdb.bytes = std::move(*bytes);
+  else pdb.read_error = bytes.error();
+  return pdb;
 }
 
 std::optional<uint32_t> parse_rva(const std::string& text) {
@@ -88,6 +133,7 @@ int run_instrument(int argc, char** argv) {
       ("include", "instrument only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not instrument methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("method-rva", "instrument only the method whose body is at this RVA (repeatable)", cxxopts::value<std::vector<std::string>>(), "RVA")
+      ("pdb", "the input's portable PDB (default: the embedded one, else IN.pdb beside the input); none: write no debug information", cxxopts::value<std::string>(), "PATH|none")
       ("json", "print the summary as JSON")
       ("h,help", "show this help")
       ("input", "assembly", cxxopts::value<std::string>());
@@ -126,6 +172,12 @@ int run_instrument(int argc, char** argv) {
   }
   if (same_file(input, output)) {
     print_usage_error("the output must not be the input: the input is never modified");
+    return kExitUsage;
+  }
+  // OUT.pdb beside the output: the name its CodeView entry gives and the runtime looks for.
+  std::string output_pdb = without_extension(output) + ".pdb";
+  if (args.count("pdb") && args["pdb"].as<std::string>() != "none" && same_file(args["pdb"].as<std::string>(), output_pdb)) {
+    print_usage_error(fmt::format("the output's PDB ({}) must not be the input's: the input is never modified", output_pdb));
     return kExitUsage;
   }
 
@@ -173,6 +225,7 @@ int run_instrument(int argc, char** argv) {
   OutputFile file(output, interruptible_output());
   OutputSink sink(file);
   opts.sink = &sink;
+  opts.pdb = pdb_options(args, input, output_pdb);
   auto report = il::instrument(**module, opts);
   if (!report) {
     if (sink.failed()) {
@@ -183,7 +236,21 @@ int run_instrument(int argc, char** argv) {
     return exit_code_for(report.error());
   }
   Status written = file.write_pieces(report->output.pieces(), (*module)->copy_source());
-  if (written) written = file.commit();
+  if (!written) {
+    print_error(output, written.error());
+    return kExitOutput;
+  }
+  // The PDB first: an assembly is never left naming a PDB that was not written.
+  if (report->pdb.output == il::PdbOutcome::Output::Standalone) {
+    OutputFile pdb_file(output_pdb, interruptible_output());
+    Status pdb_written = pdb_file.write_at(0, report->pdb.standalone);
+    if (pdb_written) pdb_written = pdb_file.commit();
+    if (!pdb_written) {
+      print_error(output_pdb, pdb_written.error());
+      return kExitOutput;
+    }
+  }
+  written = file.commit();
   if (!written) {
     print_error(output, written.error());
     return kExitOutput;
@@ -235,6 +302,24 @@ int run_instrument(int argc, char** argv) {
     j.key("warnings").begin_array();
     for (const auto& w : report->warnings) j.value(w);
     j.end_array();
+    j.key("pdb").begin_object();
+    j.key("input");
+    if (report->pdb.input.empty()) j.null();
+    else j.value(report->pdb.input);
+    j.key("output");
+    switch (report->pdb.output) {
+      case il::PdbOutcome::Output::None: j.null(); break;
+      case il::PdbOutcome::Output::Standalone: j.value(output_pdb); break;
+      case il::PdbOutcome::Output::Embedded: j.value("embedded"); break;
+    }
+    j.key("id");
+    if (report->pdb.id) j.value(pdb_id_text(*report->pdb.id));
+    else j.null();
+    j.key("reason");
+    if (report->pdb.reason.empty()) j.null();
+    else j.value(report->pdb.reason);
+    j.key("claimsRemoved").value(report->pdb.claims_removed);
+    j.end_object();
     j.key("milliseconds").value(static_cast<int64_t>(ms + 0.5));
     j.end_object();
     out = j.text();
@@ -251,6 +336,10 @@ int run_instrument(int argc, char** argv) {
                          printable(s.text()));
     }
     if (report->excluded) out += fmt::format("excluded by the filters: {}\n", report->excluded);
+    if (report->pdb.output == il::PdbOutcome::Output::Standalone)
+      out += fmt::format("PDB: {} (from {}, id {})\n", output_pdb, report->pdb.input, pdb_id_text(*report->pdb.id));
+    else if (report->pdb.output == il::PdbOutcome::Output::Embedded)
+      out += fmt::format("PDB: embedded (id {})\n", pdb_id_text(*report->pdb.id));
   }
   // OUT is in place by now: a summary that cannot be printed must not hide that.
   return write_stdout(out, fmt::format("{} was written", output)) ? kExitOk : kExitOutput;

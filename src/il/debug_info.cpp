@@ -1,0 +1,221 @@
+// Finding, checking and rewriting the input's PDB, and the output's debug directory.
+#include "il/debug_info.h"
+
+#include <fmt/format.h>
+
+#include "il/method_body.h"
+#include "metadata/heaps.h"
+#include "metadata/pdb_writer.h"
+#include "pe/embedded_pdb.h"
+
+namespace cil::il {
+
+namespace {
+
+using Entry = pe::DebugEntry;
+
+bool names_pdb(const Entry& e) {
+  return e.type == pe::kDebugTypeCodeView || e.type == pe::kDebugTypePdbChecksum || e.type == pe::kDebugTypeEmbeddedPortablePdb;
+}
+bool portable_codeview(const Entry& e) {
+  return e.type == pe::kDebugTypeCodeView && e.codeview && e.minor_version == pe::kPortableCodeViewMinor;
+}
+
+std::string id_text(std::span<const uint8_t> guid, uint32_t stamp) {
+  md::Guid g{};
+  std::copy(guid.begin(), guid.begin() + 16, g.begin());
+  return fmt::format("{} stamp {:08x}", md::format_guid(g), stamp);
+}
+
+std::string pdb_id_text(const md::PdbId& id) { return id_text(id, load_le<uint32_t>(id.data() + 16)); }
+
+const char* kNoClaim = "the output's debug directory no longer names a PDB";
+
+pe::DebugDirectoryEdit::Entry header_of(const Entry& e) {
+  return {e.characteristics, e.timestamp, e.major_version, e.minor_version, e.type, e.data_size, e.data_rva, e.data_file_offset, true};
+}
+
+/// The CodeView path with its file name replaced: the runtime looks for the PDB by that name
+/// beside the assembly.
+std::string renamed(const std::string& path, const std::string& file_name) {
+  size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? file_name : path.substr(0, slash + 1) + file_name;
+}
+
+}  // namespace
+
+uint32_t body_local_signature(std::span<const uint8_t> body) {
+  ByteReader r(body, 0, "method body");
+  auto parsed = parse_method_body(r);
+  return parsed ? md::token_rid(parsed->local_sig_token) : 0;
+}
+
+DebugInfoJob DebugInfoJob::open(const md::Module& module, const PdbOptions& options, std::vector<std::string>& warnings) {
+  DebugInfoJob job;
+  job.module_ = &module;
+  job.options_ = options;
+  auto entries = pe::read_debug_directory(module.image());
+  if (!entries) {
+    warnings.push_back(fmt::format("{}; the debug directory is copied as it is", entries.error().to_string()));
+    return job;
+  }
+  job.entries_ = std::move(*entries);
+  const Entry* portable_cv = nullptr;
+  const Entry* other_cv = nullptr;
+  const Entry* embedded = nullptr;
+  for (const auto& e : job.entries_) {
+    if (portable_codeview(e) && !portable_cv) portable_cv = &e;
+    if (e.type == pe::kDebugTypeCodeView && !portable_codeview(e) && !other_cv) other_cv = &e;
+    if (e.type == pe::kDebugTypeEmbeddedPortablePdb && !embedded) embedded = &e;
+  }
+  auto give_up = [&](std::string reason, bool warn) {
+    if (warn) warnings.push_back(fmt::format("{}; {}", reason, kNoClaim));
+    job.reason_ = std::move(reason);
+    job.pdb_.reset();
+    return std::move(job);
+  };
+
+  if (options.mode == PdbOptions::Mode::None) return give_up("no debug information on purpose (--pdb none)", false);
+  std::vector<uint8_t> bytes;
+  if (embedded) {
+    if (options.mode == PdbOptions::Mode::File)
+      warnings.push_back(fmt::format("{}: not used: the assembly embeds its PDB, which is rewritten instead", options.path));
+    job.input_ = "embedded";
+    job.embedded_ = true;
+    auto inflated = pe::read_embedded_pdb(module.image(), *embedded);
+    if (!inflated) return give_up(fmt::format("embedded PDB: {}", inflated.error().to_string()), true);
+    bytes = std::move(*inflated);
+  } else if (options.bytes || options.read_error) {
+    job.input_ = options.path;
+    if (options.read_error) return give_up(fmt::format("{}: {}", options.path, options.read_error->to_string()), true);
+    bytes = *options.bytes;
+    if (md::is_windows_pdb(bytes))
+      return give_up(fmt::format("{} is a Windows PDB, which cannot be rewritten", options.path), true);
+  } else if (other_cv && !portable_cv) {
+    std::string named = other_cv->codeview ? other_cv->codeview->path : "a PDB";
+    return give_up(fmt::format("the assembly names a Windows PDB ({}), which cannot be rewritten", named), true);
+  } else if (portable_cv) {
+    return give_up(fmt::format("no PDB found (the assembly names {}{})", portable_cv->codeview->path,
+                               options.path.empty() ? "" : fmt::format("; looked for {}", options.path)),
+                   true);
+  } else {
+    return job;  // the input claims no PDB
+  }
+
+  auto parsed = md::PortablePdb::parse(std::move(bytes));
+  if (!parsed) return give_up(fmt::format("{}: {}", job.input_, parsed.error().to_string()), true);
+  const md::PortablePdb& pdb = **parsed;
+  // Portable PDB v1.0: the CodeView entry names the PDB id's GUID and carries its stamp.
+  if (portable_cv) {
+    const auto& guid = portable_cv->codeview->guid;
+    if (!std::equal(guid.begin(), guid.end(), pdb.id().begin()) || portable_cv->timestamp != load_le<uint32_t>(pdb.id().data() + 16))
+      return give_up(fmt::format("{} does not match the assembly (its id is {}, the assembly names {})", job.input_,
+                                 pdb_id_text(pdb.id()), id_text(guid, portable_cv->timestamp)),
+                     true);
+  } else if (!embedded) {
+    return give_up(fmt::format("{} not used: the assembly names no portable PDB (no CodeView entry)", job.input_), true);
+  }
+  md::Sha256Digest hash = md::pdb_content_hash(pdb.bytes(), pdb.pdb_stream().file_offset + md::kPdbIdOffset);
+  for (const auto& e : job.entries_) {
+    if (!e.pdb_checksum || e.pdb_checksum->algorithm != "SHA256") continue;
+    if (!std::equal(hash.begin(), hash.end(), e.pdb_checksum->checksum.begin(), e.pdb_checksum->checksum.end()))
+      return give_up(fmt::format("{} does not match the assembly's PDB checksum", job.input_), true);
+  }
+  Status fits = check_pdb_fits(pdb, module.tables().rows(md::TableId::MethodDef));
+  if (!fits) return give_up(fmt::format("{}: {}", job.input_, fits.error().to_string()), true);
+  job.pdb_ = std::move(*parsed);
+  return job;
+}
+
+void DebugInfoJob::remove_claims(md::ModuleEditor& editor, PdbOutcome& outcome) const {
+  std::vector<md::ModuleEditor::DebugEntrySpec> kept;
+  bool removed = false;
+  for (const auto& e : entries_) {
+    if (names_pdb(e)) {
+      removed = true;
+      continue;
+    }
+    kept.push_back({header_of(e), std::nullopt});
+  }
+  if (!removed) return;
+  editor.set_debug_directory(std::move(kept));
+  outcome.claims_removed = true;
+}
+
+Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, const md::WrittenPdb& pdb, PdbOutcome& outcome) const {
+  std::vector<md::ModuleEditor::DebugEntrySpec> out;
+  uint32_t stamp = load_le<uint32_t>(pdb.id.data() + 16);
+  for (const auto& e : entries_) {
+    if (!names_pdb(e)) {
+      out.push_back({header_of(e), std::nullopt});
+      continue;
+    }
+    pe::DebugDirectoryEdit::Entry header = header_of(e);
+    std::vector<uint8_t> data;
+    if (portable_codeview(e)) {
+      // RSDS, GUID, age, path (PE/COFF "Debug Type", CodeView): the new id and the new PDB's name.
+      data.resize(24);
+      store_le<uint32_t>(data.data(), pe::kCodeViewRsdsSignature);
+      std::copy(pdb.id.begin(), pdb.id.begin() + 16, data.begin() + 4);
+      store_le<uint32_t>(data.data() + 20, e.codeview->age);
+      std::string path = renamed(e.codeview->path, options_.output_file_name);
+      data.insert(data.end(), path.begin(), path.end());
+      data.push_back(0);
+      header.timestamp = stamp;
+    } else if (e.pdb_checksum && e.pdb_checksum->algorithm == "SHA256") {
+      std::string_view name = "SHA256";
+      data.assign(name.begin(), name.end());
+      data.push_back(0);
+      data.insert(data.end(), pdb.checksum.begin(), pdb.checksum.end());
+    } else if (e.type == pe::kDebugTypeEmbeddedPortablePdb && embedded_) {
+      data = CIL_TRY(pe::embedded_pdb_payload(pdb.bytes));
+    } else {
+      continue;  // a claim this tool cannot renew (a Windows CodeView record, another checksum): dropped
+    }
+    out.push_back({header, std::move(data)});
+  }
+  editor.set_debug_directory(std::move(out));
+  outcome.output = embedded_ ? PdbOutcome::Output::Embedded : PdbOutcome::Output::Standalone;
+  if (!embedded_) outcome.standalone = pdb.bytes;
+  outcome.id = pdb.id;
+  return ok();
+}
+
+PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, const std::vector<std::optional<RewriteRecord>>& rewritten,
+                                std::vector<std::string>& warnings) {
+  PdbOutcome outcome;
+  outcome.input = input_;
+  outcome.reason = reason_;
+  auto fail = [&](std::string reason) {
+    warnings.push_back(fmt::format("{}; {}", reason, kNoClaim));
+    outcome.reason = std::move(reason);
+    remove_claims(editor, outcome);
+    return outcome;
+  };
+  if (!pdb_) {
+    remove_claims(editor, outcome);
+    return outcome;
+  }
+  PdbRewriteInput input;
+  input.methods.resize(rewritten.size());
+  size_t without_map = 0;
+  for (size_t rid = 1; rid < rewritten.size(); ++rid) {
+    if (!rewritten[rid]) continue;
+    if (!rewritten[rid]->map) {
+      ++without_map;
+      continue;
+    }
+    input.methods[rid] = RewrittenMethod{*rewritten[rid]->map, rewritten[rid]->local_signature};
+  }
+  if (without_map)
+    return fail(fmt::format("debug information not rewritten: the rewrite of {} method{} gave no offset map", without_map,
+                            without_map == 1 ? "" : "s"));
+  for (unsigned id = 0; id < md::kTableSlots; ++id) input.rows[id] = editor.rows(static_cast<md::TableId>(id));
+  auto written = rewrite_pdb(*pdb_, input);
+  if (!written) return fail(fmt::format("{}: {}", input_, written.error().to_string()));
+  Status status = write_pdb(editor, *written, outcome);
+  if (!status) return fail(fmt::format("{}: {}", input_, status.error().to_string()));
+  return outcome;
+}
+
+}  // namespace cil::il

@@ -1,0 +1,86 @@
+// The instrument job's debug information: which PDB the input has (embedded, a standalone file,
+// a Windows PDB, none), whether it matches, and what the output gets: a rewritten portable PDB
+// (embedded again, or to be written beside the output) with the debug directory naming it, or no
+// claim at all. Never fails the job: a missing, broken or foreign PDB is a warning.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "il/pdb_rewrite.h"
+#include "metadata/module.h"
+#include "metadata/module_editor.h"
+#include "metadata/portable_pdb.h"
+#include "pe/debug_directory.h"
+
+namespace cil::il {
+
+/// Where the caller wants debug information taken from.
+struct PdbOptions {
+  enum class Mode {
+    Auto,  ///< the embedded PDB, else `file` (the caller found one beside the input), else none
+    None,  ///< none on purpose: the output claims no PDB
+    File,  ///< the standalone PDB in `file`, which the user named
+  };
+  Mode mode = Mode::Auto;
+  /// A standalone PDB: its path (for messages), and its bytes or why they could not be read.
+  std::string path;
+  std::optional<std::vector<uint8_t>> bytes;
+  std::optional<Error> read_error;
+  /// The file name of the PDB beside the output (OUT with .pdb), which the CodeView entry names.
+  std::string output_file_name = "out.pdb";
+};
+
+/// What the output got.
+struct PdbOutcome {
+  enum class Output { None, Standalone, Embedded };
+  std::string input;                ///< "embedded", the standalone PDB's path, or empty
+  Output output = Output::None;
+  std::string reason;               ///< why no PDB was written, when one could have been
+  std::vector<uint8_t> standalone;  ///< Output::Standalone: the PDB to write beside the output
+  std::optional<md::PdbId> id;      ///< the written PDB's id
+  bool claims_removed = false;      ///< debug directory entries that named a PDB were dropped
+};
+
+/// A rewritten method as the job saw it: its offset map, when the rewrite gave one.
+struct RewriteRecord {
+  std::optional<OffsetMap> map;
+  uint32_t local_signature = 0;  ///< StandAloneSig rid of the new body's locals
+};
+
+/// The input's debug information, opened before the methods are rewritten.
+class DebugInfoJob {
+ public:
+  /// Finds and checks the PDB; problems become warnings in `warnings`.
+  static DebugInfoJob open(const md::Module& module, const PdbOptions& options, std::vector<std::string>& warnings);
+
+  /// True when a PDB was found that matches the input and will be rewritten.
+  bool has_pdb() const { return static_cast<bool>(pdb_); }
+
+  /// Rewrites the PDB for the rewritten methods (`rewritten`, per MethodDef rid) and sets the
+  /// output's debug directory in `editor`; call after every row is added. Problems become
+  /// warnings, and the output then claims no PDB.
+  PdbOutcome finish(md::ModuleEditor& editor, const std::vector<std::optional<RewriteRecord>>& rewritten,
+                    std::vector<std::string>& warnings);
+
+ private:
+  /// Drops every entry that names a PDB (CodeView, PdbChecksum, EmbeddedPortablePdb).
+  void remove_claims(md::ModuleEditor& editor, PdbOutcome& outcome) const;
+  Status write_pdb(md::ModuleEditor& editor, const md::WrittenPdb& pdb, PdbOutcome& outcome) const;
+
+  const md::Module* module_ = nullptr;
+  PdbOptions options_;
+  std::vector<pe::DebugEntry> entries_;
+  std::unique_ptr<md::PortablePdb> pdb_;
+  bool embedded_ = false;
+  std::string input_;   ///< "embedded" or the path
+  std::string reason_;  ///< why there is no PDB to rewrite
+};
+
+/// The StandAloneSig rid of an encoded body's locals (0 for a tiny header or no locals).
+uint32_t body_local_signature(std::span<const uint8_t> body);
+
+}  // namespace cil::il
