@@ -34,7 +34,10 @@ Expected<md::MethodSequencePoints> remap_sequence_points(const md::MethodSequenc
   out.points.reserve(in.points.size() + 1);
   for (const auto& p : in.points) {
     md::SequencePoint q = p;
-    q.offset = CIL_TRY(moved(map, p.offset, "sequence points", "the point at"));
+    q.offset = p.offset == 0 ? 0 : CIL_TRY(moved(map, p.offset, "sequence points", "the point at"));
+    // Two boundaries share a new offset only where an edit removed the instruction between them:
+    // the removed instruction's point goes, and the one at the instruction that is there stays.
+    if (!out.points.empty() && out.points.back().offset == q.offset) out.points.pop_back();
     out.points.push_back(q);
   }
   if (!out.points.empty() && map.new_code_size() > map.new_end_of_original() &&

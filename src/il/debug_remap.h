@@ -17,9 +17,13 @@ namespace cil::il {
 /// The offset map of MethodDef `rid`'s rewrite, or nullptr when its code did not change.
 using OffsetMapLookup = std::function<const OffsetMap*(uint32_t rid)>;
 
-/// Every point moves with the instruction it names. When code was appended after the original
-/// code (wrap mode's handlers and exit block), a hidden point at its start keeps it from being
-/// attributed to the method's last line. Fails when a point does not name an instruction.
+/// Every point moves with the instruction it names, except that a point at offset 0 stays there:
+/// code inserted at entry belongs to the method's first line, as the scopes that hold the whole
+/// method still do (and the runtime, which gives a funclet's parent frame IL offset 0, finds that
+/// line there). When code was appended after the original code (wrap mode's handlers and exit
+/// block), a hidden point at its start keeps it from being attributed to the method's last line.
+/// The point of an instruction an edit removed (its boundary shares the next one's new offset)
+/// goes. Fails when a point does not name an instruction.
 Expected<md::MethodSequencePoints> remap_sequence_points(const md::MethodSequencePoints& points, const OffsetMap& map);
 
 struct ScopeRange {

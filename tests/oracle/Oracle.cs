@@ -54,6 +54,8 @@ static class Program
                 return Compare.Run(args.Skip(1).ToArray());
             if (args.Length == 1 && args[0] == "selftest")
                 return SelfTest.Run();
+            if (args.Length >= 1 && args[0] == "pdb")
+                return PdbOracle.Run(args.Skip(1).ToArray());
         }
         catch (UsageException e)
         {
@@ -63,7 +65,8 @@ static class Program
         Console.Error.WriteLine(
             "usage: Oracle.dll print FILE\n" +
             "       Oracle.dll compare --tool PATH [--strict] [--timeout SECONDS] [--list LISTFILE] [FILE...]\n" +
-            "       Oracle.dll selftest");
+            "       Oracle.dll selftest\n" +
+            "       Oracle.dll pdb ORIGINAL OUTPUT | pdb --none OUTPUT");
         return 2;
     }
 

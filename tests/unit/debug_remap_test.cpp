@@ -31,7 +31,7 @@ TEST(DebugRemap, SequencePointsMoveWithTheirInstructions) {
   ASSERT_TRUE(out) << out.error().to_string();
   EXPECT_EQ(out->local_signature, 4u);
   ASSERT_EQ(out->points.size(), 4u);
-  EXPECT_EQ(out->points[0], (SequencePoint{4, 1, 10, 10, 5, 6}));
+  EXPECT_EQ(out->points[0], (SequencePoint{0, 1, 10, 10, 5, 6}));  // entry code joins the first line
   EXPECT_EQ(out->points[1], SequencePoint::make_hidden(6, 1));
   EXPECT_EQ(out->points[2], (SequencePoint{10, 2, 12, 12, 1, 2}));
   // The appended block gets a hidden point in the last point's document.
@@ -41,14 +41,26 @@ TEST(DebugRemap, SequencePointsMoveWithTheirInstructions) {
 TEST(DebugRemap, NoHiddenPointWithoutAppendedCodeOrPoints) {
   OffsetMap shifted({{0, 4}, {2, 6}, {10, 14}}, 14);
   md::MethodSequencePoints in;
-  in.points = {{0, 1, 3, 3, 1, 9}};
+  in.points = {{2, 1, 3, 3, 1, 9}};
   auto out = remap_sequence_points(in, shifted);
   ASSERT_TRUE(out);
   ASSERT_EQ(out->points.size(), 1u);
-  EXPECT_EQ(out->points[0].offset, 4u);
+  EXPECT_EQ(out->points[0].offset, 6u);
   auto none = remap_sequence_points(md::MethodSequencePoints{}, sample_map());
   ASSERT_TRUE(none);
   EXPECT_TRUE(none->points.empty());
+}
+
+TEST(DebugRemap, PointOfARemovedInstructionGoes) {
+  // The instruction at 2 was removed: its boundary maps where the one at 5 now starts.
+  OffsetMap removed({{0, 0}, {2, 2}, {5, 2}, {10, 7}}, 7);
+  md::MethodSequencePoints in;
+  in.points = {{0, 1, 1, 1, 1, 2}, {2, 1, 2, 2, 1, 2}, {5, 1, 3, 3, 1, 2}};
+  auto out = remap_sequence_points(in, removed);
+  ASSERT_TRUE(out) << out.error().to_string();
+  ASSERT_EQ(out->points.size(), 2u);
+  EXPECT_EQ(out->points[1], (SequencePoint{2, 1, 3, 3, 1, 2}));
+  EXPECT_TRUE(md::encode_sequence_points(*out, 1));
 }
 
 TEST(DebugRemap, PointInsideAnInstructionIsAnError) {
@@ -184,7 +196,7 @@ TEST(PdbRewrite, ShiftedBodiesMoveEveryOffsetAndKeepOtherRows) {
       ASSERT_EQ(after->points.size(), before->points.size()) << rid;  // no code appended: no extra point
       for (size_t i = 0; i < before->points.size(); ++i) {
         SequencePoint expected = before->points[i];
-        expected.offset += kShift;
+        if (expected.offset != 0) expected.offset += kShift;
         EXPECT_EQ(after->points[i], expected) << rid;
         ++moved_points;
       }
