@@ -31,6 +31,7 @@ void put_u32(std::vector<uint8_t>& out, uint32_t value) {
 Expected<md::MethodSequencePoints> remap_sequence_points(const md::MethodSequencePoints& in, const OffsetMap& map) {
   md::MethodSequencePoints out;
   out.local_signature = in.local_signature;
+  out.initial_document = in.initial_document;
   out.points.reserve(in.points.size() + 1);
   for (const auto& p : in.points) {
     md::SequencePoint q = p;

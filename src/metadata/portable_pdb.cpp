@@ -47,41 +47,29 @@ Expected<std::unique_ptr<PortablePdb>> PortablePdb::parse(std::vector<uint8_t> b
 Status PortablePdb::index() {
   const TablesStream& t = tables();
   uint32_t methods = method_count();
-  // LocalScope is sorted by Method (Portable PDB v1.0), so each method's scopes are one run.
-  scope_starts_.assign(size_t{methods} + 2, 0);
-  uint32_t scopes = t.rows(TableId::LocalScope);
+  // LocalScope must be sorted by Method (Portable PDB v1.0): scopes_of() searches it.
   uint32_t previous = 0;
-  for (uint32_t row = 1; row <= scopes; ++row) {
+  for (uint32_t row = 1; row <= t.rows(TableId::LocalScope); ++row) {
     uint32_t method = t.get(TableId::LocalScope, row, col::LocalScope::Method);
+    uint64_t at = t.table_file_offset(TableId::LocalScope) + uint64_t{row - 1} * t.layout().table(TableId::LocalScope).row_size;
     if (method == 0 || method > methods)
-      return pdb_error(fmt::format("LocalScope row {}", row), fmt::format("method {} is not a MethodDef row (the assembly has {})", method, methods),
-                       t.table_file_offset(TableId::LocalScope) + uint64_t{row - 1} * t.layout().table(TableId::LocalScope).row_size);
-    if (method < previous)
-      return pdb_error(fmt::format("LocalScope row {}", row), "the table is not sorted by method",
-                       t.table_file_offset(TableId::LocalScope) + uint64_t{row - 1} * t.layout().table(TableId::LocalScope).row_size);
+      return pdb_error(fmt::format("LocalScope row {}", row), fmt::format("method {} is not a MethodDef row (the assembly has {})", method, methods), at);
+    if (method < previous) return pdb_error(fmt::format("LocalScope row {}", row), "the table is not sorted by method", at);
     previous = method;
   }
-  // scope_starts_[m] = first row whose method >= m.
-  uint32_t row = 1;
-  for (uint32_t m = 1; m <= methods + 1; ++m) {
-    while (row <= scopes && t.get(TableId::LocalScope, row, col::LocalScope::Method) < m) ++row;
-    scope_starts_[m] = row;
-  }
-
   // CustomDebugInformation is sorted by Parent too, but nothing here depends on it.
-  std::vector<std::pair<uint32_t, uint32_t>> by_parent;
+  std::vector<std::pair<uint32_t, uint32_t>> by_method;
   for (uint32_t r = 1; r <= t.rows(TableId::CustomDebugInformation); ++r) {
     Token parent = t.decode(CodedIndex::HasCustomDebugInformation, t.get(TableId::CustomDebugInformation, r, col::CustomDebugInformation::Parent));
     if (token_table(parent) == TableId::MethodDef && token_rid(parent) >= 1 && token_rid(parent) <= methods)
-      by_parent.emplace_back(token_rid(parent), r);
+      by_method.emplace_back(token_rid(parent), r);
   }
-  std::stable_sort(by_parent.begin(), by_parent.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(by_method.begin(), by_method.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  cdi_methods_.clear();
   cdi_rows_.clear();
-  cdi_starts_.assign(size_t{methods} + 2, 0);
-  size_t i = 0;
-  for (uint32_t m = 1; m <= methods + 1; ++m) {
-    while (i < by_parent.size() && by_parent[i].first < m) cdi_rows_.push_back(by_parent[i++].second);
-    cdi_starts_[m] = static_cast<uint32_t>(cdi_rows_.size());
+  for (const auto& [method, row] : by_method) {
+    cdi_methods_.push_back(method);
+    cdi_rows_.push_back(row);
   }
   return ok();
 }
@@ -105,13 +93,23 @@ Expected<MethodSequencePoints> PortablePdb::sequence_points(uint32_t rid) const 
 }
 
 std::pair<uint32_t, uint32_t> PortablePdb::scopes_of(uint32_t rid) const {
-  if (rid == 0 || rid >= scope_starts_.size() - 1) return {1, 1};
-  return {scope_starts_[rid], scope_starts_[rid + 1]};
+  const TablesStream& t = tables();
+  // The first row whose method is at least `m`, by binary search over the sorted column.
+  auto first_at_least = [&](uint64_t m) {
+    uint32_t lo = 1, hi = t.rows(TableId::LocalScope) + 1;
+    while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (t.get(TableId::LocalScope, mid, col::LocalScope::Method) < m) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {first_at_least(rid), first_at_least(uint64_t{rid} + 1)};
 }
 
 std::span<const uint32_t> PortablePdb::method_custom_debug_info(uint32_t rid) const {
-  if (rid == 0 || rid >= cdi_starts_.size() - 1) return {};
-  return std::span<const uint32_t>(cdi_rows_).subspan(cdi_starts_[rid], cdi_starts_[rid + 1] - cdi_starts_[rid]);
+  auto [first, last] = std::equal_range(cdi_methods_.begin(), cdi_methods_.end(), rid);
+  return std::span<const uint32_t>(cdi_rows_).subspan(static_cast<size_t>(first - cdi_methods_.begin()), static_cast<size_t>(last - first));
 }
 
 Guid PortablePdb::custom_debug_info_kind(uint32_t row) const {

@@ -67,9 +67,11 @@ class PortablePdb {
 
   std::vector<uint8_t> bytes_;
   Metadata metadata_;
-  std::vector<uint32_t> scope_starts_;  ///< per MethodDef rid (and one past): first LocalScope row
-  std::vector<uint32_t> cdi_rows_;      ///< rows with a MethodDef parent, by parent
-  std::vector<uint32_t> cdi_starts_;    ///< per MethodDef rid (and one past): first index in cdi_rows_
+  // Nothing here is sized by the #Pdb stream's method count, which describes the assembly, not
+  // bytes of this file: LocalScope is searched (it is sorted by method), and the custom debug
+  // information of methods is a list sorted by method.
+  std::vector<uint32_t> cdi_methods_;  ///< MethodDef rid of each row with a MethodDef parent, ascending
+  std::vector<uint32_t> cdi_rows_;     ///< those rows, in the same order
 };
 
 }  // namespace cil::md

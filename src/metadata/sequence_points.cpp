@@ -24,7 +24,8 @@ Error encode_error(std::string message) { return make_error(ErrorKind::Format, "
 Expected<MethodSequencePoints> decode_sequence_points(ByteReader r, uint32_t row_document) {
   MethodSequencePoints out;
   out.local_signature = CIL_TRY(r.compressed_u32());
-  uint32_t document = row_document ? row_document : CIL_TRY(r.compressed_u32());
+  uint32_t document = row_document;
+  if (!row_document) out.initial_document = document = CIL_TRY(r.compressed_u32());
   bool first = true, first_visible = true;
   uint32_t offset = 0, line = 0, column = 0;
   while (!r.at_end()) {
@@ -71,10 +72,9 @@ uint32_t single_document(const MethodSequencePoints& points) {
 Expected<std::vector<uint8_t>> encode_sequence_points(const MethodSequencePoints& in, uint32_t row_document) {
   std::vector<uint8_t> out;
   encode_compressed_u32(out, in.local_signature);
-  if (in.points.empty()) return out;
   uint32_t document = row_document;
   if (!row_document) {
-    document = in.points.front().document;
+    document = in.points.empty() ? in.initial_document : in.points.front().document;
     encode_compressed_u32(out, document);
   }
   bool first = true, first_visible = true;

@@ -27,6 +27,9 @@ struct SequencePoint {
 
 struct MethodSequencePoints {
   uint32_t local_signature = 0;  ///< StandAloneSig row id of the method's locals, or 0
+  /// InitialDocument of a blob whose row names no document (the first point's), else 0; kept so
+  /// that a blob without points re-encodes as it was.
+  uint32_t initial_document = 0;
   std::vector<SequencePoint> points;
   friend bool operator==(const MethodSequencePoints&, const MethodSequencePoints&) = default;
 };

@@ -80,8 +80,17 @@ TEST(SequencePoints, RoundTripWithHiddenPointsAndDocuments) {
   for (uint32_t row_document : {0u, 1u}) {
     auto blob = encode_sequence_points(sp, row_document);
     ASSERT_TRUE(blob) << blob.error().to_string();
-    EXPECT_EQ(decode(*blob, row_document), sp);
+    MethodSequencePoints expected = sp;
+    expected.initial_document = row_document ? 0 : 1;  // a blob names its first document itself
+    EXPECT_EQ(decode(*blob, row_document), expected);
   }
+  // No points in a row without a document: the blob still names one, as it was.
+  MethodSequencePoints empty;
+  empty.initial_document = 2;
+  auto blob = encode_sequence_points(empty, 0);
+  ASSERT_TRUE(blob);
+  EXPECT_EQ(hex(*blob), "0002");
+  EXPECT_EQ(decode(*blob, 0), empty);
   EXPECT_EQ(single_document(sp), 0u);
   sp.points.resize(3);
   EXPECT_EQ(single_document(sp), 1u);
