@@ -16,6 +16,7 @@
 #include "cli/json_writer.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
+#include "metadata/portable_pdb.h"
 #include "metadata/printer.h"
 #include "metadata/text_encoding.h"
 #include "support/file_io.h"
@@ -104,7 +105,7 @@ il::PdbOptions pdb_options(const cxxopts::ParseResult& args, const std::string& 
   pdb.mode = named.empty() ? il::PdbOptions::Mode::Auto : il::PdbOptions::Mode::File;
   pdb.path = named.empty() ? without_extension(input) + ".pdb" : named;
   if (pdb.mode == il::PdbOptions::Mode::Auto && !is_file(pdb.path)) return pdb;
-  auto bytes = read_file(pdb.path);
+  auto bytes = read_file(pdb.path, md::kMaxPdbSize);
   if (bytes) pdb.bytes = std::move(*bytes);
   else pdb.read_error = bytes.error();
   return pdb;
