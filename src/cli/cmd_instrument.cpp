@@ -14,9 +14,9 @@
 #include "cli/common.h"
 #include "cli/interrupts.h"
 #include "cli/json_writer.h"
+#include "cli/pdb_options.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
-#include "metadata/portable_pdb.h"
 #include "metadata/printer.h"
 #include "metadata/text_encoding.h"
 #include "support/file_io.h"
@@ -72,43 +72,6 @@ bool counted_by_reason(il::SkipReason reason) {
     case il::SkipReason::Extern: return true;
     default: return false;
   }
-}
-
-/// PATH without its extension (a '.' in a directory name is not one).
-std::string without_extension(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  size_t dot = path.find_last_of('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == (slash == std::string::npos ? 0 : slash + 1))
-    return path;
-  return path.substr(0, dot);
-}
-
-std::string file_name(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/// The PDB the user named with --pdb, or IN.pdb beside the input (read when it exists).
-il::PdbOptions pdb_options(const cxxopts::ParseResult& args, const std::string& input, const std::string& output_pdb) {
-  il::PdbOptions pdb;
-  pdb.output_file_name = file_name(output_pdb);
-  std::string named = args.count("pdb") ? args["pdb"].as<std::string>() : "";
-  if (named == "none") {
-    pdb.mode = il::PdbOptions::Mode::None;
-    return pdb;
-  }
-  pdb.mode = named.empty() ? il::PdbOptions::Mode::Auto : il::PdbOptions::Mode::File;
-  pdb.path = named.empty() ? without_extension(input) + ".pdb" : named;
-  if (pdb.mode == il::PdbOptions::Mode::Auto && !is_file(pdb.path)) return pdb;
-  auto bytes = read_file(pdb.path, md::kMaxPdbSize);
-  if (bytes) pdb.bytes = std::move(*bytes);
-  else pdb.read_error = bytes.error();
-  return pdb;
 }
 
 std::optional<uint32_t> parse_rva(const std::string& text) {
@@ -226,7 +189,7 @@ int run_instrument(int argc, char** argv) {
   OutputFile file(output, interruptible_output());
   OutputSink sink(file);
   opts.sink = &sink;
-  opts.pdb = pdb_options(args, input, output_pdb);
+  opts.pdb = pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", input, output_pdb);
   auto report = il::instrument(**module, opts);
   if (!report) {
     if (sink.failed()) {

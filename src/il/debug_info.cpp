@@ -50,9 +50,76 @@ uint32_t body_local_signature(std::span<const uint8_t> body) {
   return parsed ? md::token_rid(parsed->local_sig_token) : 0;
 }
 
+PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& entries, const PdbOptions& options) {
+  PdbSource source;
+  const Entry* portable_cv = nullptr;
+  const Entry* other_cv = nullptr;
+  const Entry* embedded = nullptr;
+  for (const auto& e : entries) {
+    if (portable_codeview(e) && !portable_cv) portable_cv = &e;
+    if (e.type == pe::kDebugTypeCodeView && !portable_codeview(e) && !other_cv) other_cv = &e;
+    if (e.type == pe::kDebugTypeEmbeddedPortablePdb && !embedded) embedded = &e;
+  }
+  auto none = [&](std::string reason, bool warn = true, bool missing = false) {
+    source.pdb.reset();
+    source.reason = std::move(reason);
+    source.warn = warn;
+    source.missing = missing;
+    return std::move(source);
+  };
+
+  if (options.mode == PdbOptions::Mode::None) return none("no debug information on purpose (--pdb none)", false);
+  std::vector<uint8_t> bytes;
+  if (embedded) {
+    if (options.mode == PdbOptions::Mode::File)
+      source.notes.push_back(fmt::format("{}: not used: the assembly embeds its PDB, which is used instead", options.path));
+    source.input = "embedded";
+    source.embedded = true;
+    auto inflated = pe::read_embedded_pdb(module.image(), *embedded);
+    if (!inflated) return none(fmt::format("embedded PDB: {}", inflated.error().to_string()));
+    bytes = std::move(*inflated);
+  } else if (options.bytes || options.read_error) {
+    source.input = options.path;
+    if (options.read_error) return none(fmt::format("{}: {}", options.path, options.read_error->to_string()));
+    bytes = *options.bytes;
+    if (md::is_windows_pdb(bytes)) return none(fmt::format("{} is a Windows PDB, which cannot be rewritten", options.path));
+  } else if (other_cv && !portable_cv) {
+    std::string named = other_cv->codeview ? other_cv->codeview->path : "a PDB";
+    return none(fmt::format("the assembly names a Windows PDB ({}), which cannot be rewritten", named), true, true);
+  } else if (portable_cv) {
+    return none(fmt::format("no PDB found (the assembly names {}{})", portable_cv->codeview->path,
+                            options.path.empty() ? "" : fmt::format("; looked for {}", options.path)),
+                true, true);
+  } else {
+    return source;  // the input claims no PDB
+  }
+
+  auto parsed = md::PortablePdb::parse(std::move(bytes));
+  if (!parsed) return none(fmt::format("{}: {}", source.input, parsed.error().to_string()));
+  const md::PortablePdb& pdb = **parsed;
+  // Portable PDB v1.0: the CodeView entry names the PDB id's GUID and carries its stamp.
+  if (portable_cv) {
+    const auto& guid = portable_cv->codeview->guid;
+    if (!std::equal(guid.begin(), guid.end(), pdb.id().begin()) || portable_cv->timestamp != load_le<uint32_t>(pdb.id().data() + 16))
+      return none(fmt::format("{} does not match the assembly (its id is {}, the assembly names {})", source.input,
+                              pdb_id_text(pdb.id()), id_text(guid, portable_cv->timestamp)));
+  } else if (!embedded) {
+    return none(fmt::format("{} not used: the assembly names no portable PDB (no CodeView entry)", source.input));
+  }
+  md::Sha256Digest hash = md::pdb_content_hash(pdb.bytes(), pdb.pdb_stream().file_offset + md::kPdbIdOffset);
+  for (const auto& e : entries) {
+    if (!e.pdb_checksum || e.pdb_checksum->algorithm != "SHA256") continue;
+    if (!std::equal(hash.begin(), hash.end(), e.pdb_checksum->checksum.begin(), e.pdb_checksum->checksum.end()))
+      return none(fmt::format("{} does not match the assembly's PDB checksum", source.input));
+  }
+  Status fits = check_pdb_fits(pdb, module.tables().rows(md::TableId::MethodDef));
+  if (!fits) return none(fmt::format("{}: {}", source.input, fits.error().to_string()));
+  source.pdb = std::move(*parsed);
+  return source;
+}
+
 DebugInfoJob DebugInfoJob::open(const md::Module& module, const PdbOptions& options, std::vector<std::string>& warnings) {
   DebugInfoJob job;
-  job.module_ = &module;
   job.options_ = options;
   auto entries = pe::read_debug_directory(module.image());
   if (!entries) {
@@ -60,70 +127,13 @@ DebugInfoJob DebugInfoJob::open(const md::Module& module, const PdbOptions& opti
     return job;
   }
   job.entries_ = std::move(*entries);
-  const Entry* portable_cv = nullptr;
-  const Entry* other_cv = nullptr;
-  const Entry* embedded = nullptr;
-  for (const auto& e : job.entries_) {
-    if (portable_codeview(e) && !portable_cv) portable_cv = &e;
-    if (e.type == pe::kDebugTypeCodeView && !portable_codeview(e) && !other_cv) other_cv = &e;
-    if (e.type == pe::kDebugTypeEmbeddedPortablePdb && !embedded) embedded = &e;
-  }
-  auto give_up = [&](std::string reason, bool warn) {
-    if (warn) warnings.push_back(fmt::format("{}; {}", reason, kNoClaim));
-    job.reason_ = std::move(reason);
-    job.pdb_.reset();
-    return std::move(job);
-  };
-
-  if (options.mode == PdbOptions::Mode::None) return give_up("no debug information on purpose (--pdb none)", false);
-  std::vector<uint8_t> bytes;
-  if (embedded) {
-    if (options.mode == PdbOptions::Mode::File)
-      warnings.push_back(fmt::format("{}: not used: the assembly embeds its PDB, which is rewritten instead", options.path));
-    job.input_ = "embedded";
-    job.embedded_ = true;
-    auto inflated = pe::read_embedded_pdb(module.image(), *embedded);
-    if (!inflated) return give_up(fmt::format("embedded PDB: {}", inflated.error().to_string()), true);
-    bytes = std::move(*inflated);
-  } else if (options.bytes || options.read_error) {
-    job.input_ = options.path;
-    if (options.read_error) return give_up(fmt::format("{}: {}", options.path, options.read_error->to_string()), true);
-    bytes = *options.bytes;
-    if (md::is_windows_pdb(bytes))
-      return give_up(fmt::format("{} is a Windows PDB, which cannot be rewritten", options.path), true);
-  } else if (other_cv && !portable_cv) {
-    std::string named = other_cv->codeview ? other_cv->codeview->path : "a PDB";
-    return give_up(fmt::format("the assembly names a Windows PDB ({}), which cannot be rewritten", named), true);
-  } else if (portable_cv) {
-    return give_up(fmt::format("no PDB found (the assembly names {}{})", portable_cv->codeview->path,
-                               options.path.empty() ? "" : fmt::format("; looked for {}", options.path)),
-                   true);
-  } else {
-    return job;  // the input claims no PDB
-  }
-
-  auto parsed = md::PortablePdb::parse(std::move(bytes));
-  if (!parsed) return give_up(fmt::format("{}: {}", job.input_, parsed.error().to_string()), true);
-  const md::PortablePdb& pdb = **parsed;
-  // Portable PDB v1.0: the CodeView entry names the PDB id's GUID and carries its stamp.
-  if (portable_cv) {
-    const auto& guid = portable_cv->codeview->guid;
-    if (!std::equal(guid.begin(), guid.end(), pdb.id().begin()) || portable_cv->timestamp != load_le<uint32_t>(pdb.id().data() + 16))
-      return give_up(fmt::format("{} does not match the assembly (its id is {}, the assembly names {})", job.input_,
-                                 pdb_id_text(pdb.id()), id_text(guid, portable_cv->timestamp)),
-                     true);
-  } else if (!embedded) {
-    return give_up(fmt::format("{} not used: the assembly names no portable PDB (no CodeView entry)", job.input_), true);
-  }
-  md::Sha256Digest hash = md::pdb_content_hash(pdb.bytes(), pdb.pdb_stream().file_offset + md::kPdbIdOffset);
-  for (const auto& e : job.entries_) {
-    if (!e.pdb_checksum || e.pdb_checksum->algorithm != "SHA256") continue;
-    if (!std::equal(hash.begin(), hash.end(), e.pdb_checksum->checksum.begin(), e.pdb_checksum->checksum.end()))
-      return give_up(fmt::format("{} does not match the assembly's PDB checksum", job.input_), true);
-  }
-  Status fits = check_pdb_fits(pdb, module.tables().rows(md::TableId::MethodDef));
-  if (!fits) return give_up(fmt::format("{}: {}", job.input_, fits.error().to_string()), true);
-  job.pdb_ = std::move(*parsed);
+  PdbSource source = find_pdb(module, job.entries_, options);
+  for (auto& note : source.notes) warnings.push_back(std::move(note));
+  if (!source.pdb && source.warn) warnings.push_back(fmt::format("{}; {}", source.reason, kNoClaim));
+  job.pdb_ = std::move(source.pdb);
+  job.embedded_ = source.embedded;
+  job.input_ = std::move(source.input);
+  job.reason_ = std::move(source.reason);
   return job;
 }
 

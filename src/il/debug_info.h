@@ -34,6 +34,22 @@ struct PdbOptions {
   std::string output_file_name = "out.pdb";
 };
 
+/// The input's PDB, found and checked against the assembly.
+struct PdbSource {
+  std::unique_ptr<md::PortablePdb> pdb;  ///< null when there is none to use
+  std::string input;                     ///< "embedded", the standalone PDB's path, or empty
+  bool embedded = false;
+  std::string reason;                    ///< why there is none, when the assembly names one or the user gave one
+  bool warn = false;                     ///< the reason is worth a warning (it is not, after --pdb none)
+  bool missing = false;                  ///< the reason is that no PDB is there at all
+  std::vector<std::string> notes;        ///< warnings whatever the outcome (a --pdb PATH not used)
+};
+
+/// Finds the PDB that `options` describe for `module`, whose debug directory is `entries` (the
+/// embedded one, else the standalone file), and checks it: a portable PDB whose id is the CodeView
+/// entry's, whose SHA-256 is the PdbChecksum entry's, and whose method count is the assembly's.
+PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& entries, const PdbOptions& options);
+
 /// What the output got.
 struct PdbOutcome {
   enum class Output { None, Standalone, Embedded };
@@ -59,6 +75,7 @@ class DebugInfoJob {
 
   /// True when a PDB was found that matches the input and will be rewritten.
   bool has_pdb() const { return static_cast<bool>(pdb_); }
+  const md::PortablePdb* pdb() const { return pdb_.get(); }
 
   /// Rewrites the PDB for the rewritten methods (`rewritten`, per MethodDef rid) and sets the
   /// output's debug directory in `editor`; call after every row is added. Problems become
@@ -71,7 +88,6 @@ class DebugInfoJob {
   void remove_claims(md::ModuleEditor& editor, PdbOutcome& outcome) const;
   Status write_pdb(md::ModuleEditor& editor, const md::WrittenPdb& pdb, PdbOutcome& outcome) const;
 
-  const md::Module* module_ = nullptr;
   PdbOptions options_;
   std::vector<pe::DebugEntry> entries_;
   std::unique_ptr<md::PortablePdb> pdb_;

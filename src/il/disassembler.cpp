@@ -127,7 +127,10 @@ void list_method(md::Printer& printer, uint32_t rid, uint32_t rva, const MethodB
     out += "\n";
   }
   Labels label(code, body, options.normalize_labels);
+  size_t next_line = 0;
   for (const auto& in : code->instructions) {
+    for (; next_line < options.lines.size() && options.lines[next_line].offset <= in.offset; ++next_line)
+      out += fmt::format("  // {}\n", options.lines[next_line].text);
     std::string operand = operand_text(printer, in, *code, label);
     if (options.normalize_labels) {
       std::string prefix = label.is_target(in.offset) ? label(in.offset) + ":" : "";

@@ -2,6 +2,7 @@
 // with resolved operands, and exception clauses.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "il/instruction.h"
@@ -10,10 +11,20 @@
 
 namespace cil::il {
 
+/// A source line to note in a listing: `text` (such as "Program.cs:28") before the instruction
+/// at `offset`.
+struct SourceLine {
+  uint32_t offset = 0;
+  std::string text;
+};
+
 struct ListingOptions {
   /// Print branch targets as labels L1, L2... (numbered in offset order) and omit instruction
   /// offsets and RVA, so inserting code does not change every line. Used by `diff`.
   bool normalize_labels = false;
+  /// Source lines (a PDB's sequence points), ascending in offset, each printed as a comment
+  /// before the first instruction at or after its offset.
+  std::span<const SourceLine> lines;
 };
 
 /// Appends the listing of MethodDef `rid` to `out`. `body`/`code` may be null when the body

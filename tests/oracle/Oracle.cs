@@ -189,6 +189,9 @@ static class Facts
             var methods = new JsonArray();
             int methodRows = md.GetTableRowCount(TableIndex.MethodDef);
             var names = new TypeNames(md);
+            // Source lines, when the assembly has a PDB (see PdbOracle.SequencePointFacts).
+            using var pdb = PdbOracle.ProviderFor(path, pe);
+            var pdbReader = pdb?.GetMetadataReader();
             for (int row = 1; row <= methodRows; row++)
             {
                 var h = MetadataTokens.MethodDefinitionHandle(row);
@@ -196,6 +199,8 @@ static class Facts
                 try
                 {
                     m = Method(pe, md, names, h);
+                    if (m != null && pdbReader != null && !m.ContainsKey("error"))
+                        PdbOracle.SequencePointFacts(pdbReader, row, m);
                 }
                 catch (Exception e)
                 {
@@ -814,6 +819,15 @@ static class Compare
             return;
         }
 
+        if (s.ContainsKey("sequencePointsError"))
+        {
+            if (!o.ContainsKey("sequencePointsError"))
+                d.Add($"{where}srm cannot read the sequence points ({s["sequencePointsError"]}) but ours lists them");
+        }
+        else if (s.ContainsKey("sequencePoints") || o.ContainsKey("sequencePoints"))
+        {
+            Field(o, s, "sequencePoints", where, d);
+        }
         foreach (var f in BodyFields)
         {
             if (f == "ehClauses")

@@ -94,6 +94,64 @@ static class PdbOracle
         return 1;
     }
 
+    /// <summary>The PDB of the assembly at `path`, found as the runtime finds it
+    /// (TryOpenAssociatedPortablePdb: the CodeView entry's file name beside it, or the embedded
+    /// one), else PATH.pdb beside it when its id is the CodeView entry's (where the tool also
+    /// looks); null when there is none.</summary>
+    internal static MetadataReaderProvider? ProviderFor(string path, PEReader pe)
+    {
+        try
+        {
+            if (pe.TryOpenAssociatedPortablePdb(path, p => File.Exists(p) ? File.OpenRead(p) : null, out var provider, out _))
+                return provider;
+            var codeView = pe.ReadDebugDirectory().FirstOrDefault(e => e.Type == DebugDirectoryEntryType.CodeView && e.IsPortableCodeView);
+            string beside = Path.ChangeExtension(path, ".pdb");
+            if (codeView.DataSize == 0 || !File.Exists(beside))
+                return null;
+            var candidate = MetadataReaderProvider.FromPortablePdbStream(File.OpenRead(beside));
+            var id = new BlobContentId(candidate.GetMetadataReader().DebugMetadataHeader!.Id);
+            if (id.Guid == pe.ReadCodeViewDebugDirectoryData(codeView).Guid && id.Stamp == codeView.Stamp)
+                return candidate;
+            candidate.Dispose();
+        }
+        catch (Exception e) when (e is BadImageFormatException or IOException or InvalidOperationException)
+        {
+        }
+        return null;
+    }
+
+    /// <summary>`dump --json`'s "sequencePoints" of MethodDef `row`, as SRM reads them.</summary>
+    internal static void SequencePointFacts(MetadataReader pdb, int row, System.Text.Json.Nodes.JsonObject m)
+    {
+        var points = new System.Text.Json.Nodes.JsonArray();
+        try
+        {
+            if (row <= pdb.MethodDebugInformation.Count)
+                foreach (var p in pdb.GetMethodDebugInformation(MetadataTokens.MethodDebugInformationHandle(row)).GetSequencePoints())
+                {
+                    var point = new System.Text.Json.Nodes.JsonObject { ["offset"] = p.Offset };
+                    if (p.IsHidden)
+                    {
+                        point["hidden"] = true;
+                    }
+                    else
+                    {
+                        point["document"] = pdb.GetString(pdb.GetDocument(p.Document).Name);
+                        point["startLine"] = p.StartLine;
+                        point["startColumn"] = p.StartColumn;
+                        point["endLine"] = p.EndLine;
+                        point["endColumn"] = p.EndColumn;
+                    }
+                    points.Add(point);
+                }
+            m["sequencePoints"] = points;
+        }
+        catch (BadImageFormatException e)
+        {
+            m["sequencePointsError"] = e.Message;
+        }
+    }
+
     static int ExpectNone(string output)
     {
         using var pe = new PEReader(File.OpenRead(output));
