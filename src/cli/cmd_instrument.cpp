@@ -207,7 +207,7 @@ int run_instrument(int argc, char** argv) {
   // The PDB first: an assembly is never left naming a PDB that was not written.
   if (report->pdb.output == il::PdbOutcome::Output::Standalone) {
     OutputFile pdb_file(output_pdb, interruptible_output());
-    Status pdb_written = pdb_file.write_at(0, report->pdb.standalone);
+    Status pdb_written = pdb_file.write_pieces(report->pdb.standalone.pieces());
     if (pdb_written) pdb_written = pdb_file.commit();
     if (!pdb_written) {
       print_error(output_pdb, pdb_written.error());

@@ -131,6 +131,7 @@ DebugInfoJob DebugInfoJob::open(const md::Module& module, const PdbOptions& opti
   for (auto& note : source.notes) warnings.push_back(std::move(note));
   if (!source.pdb && source.warn) warnings.push_back(fmt::format("{}; {}", source.reason, kNoClaim));
   job.pdb_ = std::move(source.pdb);
+  if (job.pdb_) job.rewriter_ = std::make_unique<PdbRewriter>(*job.pdb_);
   job.embedded_ = source.embedded;
   job.input_ = std::move(source.input);
   job.reason_ = std::move(source.reason);
@@ -152,7 +153,7 @@ void DebugInfoJob::remove_claims(md::ModuleEditor& editor, PdbOutcome& outcome) 
   outcome.claims_removed = true;
 }
 
-Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, const md::WrittenPdb& pdb, PdbOutcome& outcome) const {
+Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, md::WrittenPdb pdb, PdbOutcome& outcome) const {
   std::vector<md::ModuleEditor::DebugEntrySpec> out;
   uint32_t stamp = load_le<uint32_t>(pdb.id.data() + 16);
   for (const auto& e : entries_) {
@@ -178,7 +179,7 @@ Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, const md::WrittenPdb& p
       data.push_back(0);
       data.insert(data.end(), pdb.checksum.begin(), pdb.checksum.end());
     } else if (e.type == pe::kDebugTypeEmbeddedPortablePdb && embedded_) {
-      data = CIL_TRY(pe::embedded_pdb_payload(pdb.bytes));
+      data = CIL_TRY(pe::embedded_pdb_payload(pdb.image));
     } else {
       continue;  // a claim this tool cannot renew (a Windows CodeView record, another checksum): dropped
     }
@@ -186,45 +187,48 @@ Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, const md::WrittenPdb& p
   }
   editor.set_debug_directory(std::move(out));
   outcome.output = embedded_ ? PdbOutcome::Output::Embedded : PdbOutcome::Output::Standalone;
-  if (!embedded_) outcome.standalone = pdb.bytes;
   outcome.id = pdb.id;
+  if (!embedded_) outcome.standalone = std::move(pdb.image);
   return ok();
 }
 
-PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, const std::vector<std::optional<RewriteRecord>>& rewritten,
-                                std::vector<std::string>& warnings) {
+void DebugInfoJob::method_rewritten(uint32_t rid, const OffsetMap* map, std::span<const uint8_t> body) {
+  if (!rewriter_) return;
+  if (!map) {
+    ++without_map_;
+    return;
+  }
+  // A failure is kept by the rewriter and reported by finish().
+  (void)rewriter_->method_rewritten(rid, *map, body_local_signature(body));
+}
+
+PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, std::vector<std::string>& warnings) {
   PdbOutcome outcome;
   outcome.input = input_;
   outcome.reason = reason_;
-  auto fail = [&](std::string reason) {
+  auto fail = [&](std::string reason) -> PdbOutcome {
     warnings.push_back(fmt::format("{}; {}", reason, kNoClaim));
     outcome.reason = std::move(reason);
+    outcome.output = PdbOutcome::Output::None;
+    outcome.standalone = {};
     remove_claims(editor, outcome);
-    return outcome;
+    return std::move(outcome);
   };
   if (!pdb_) {
     remove_claims(editor, outcome);
     return outcome;
   }
-  PdbRewriteInput input;
-  input.methods.resize(rewritten.size());
-  size_t without_map = 0;
-  for (size_t rid = 1; rid < rewritten.size(); ++rid) {
-    if (!rewritten[rid]) continue;
-    if (!rewritten[rid]->map) {
-      ++without_map;
-      continue;
-    }
-    input.methods[rid] = RewrittenMethod{*rewritten[rid]->map, rewritten[rid]->local_signature};
-  }
-  if (without_map)
-    return fail(fmt::format("debug information not rewritten: the rewrite of {} method{} gave no offset map", without_map,
-                            without_map == 1 ? "" : "s"));
-  for (unsigned id = 0; id < md::kTableSlots; ++id) input.rows[id] = editor.rows(static_cast<md::TableId>(id));
-  auto written = rewrite_pdb(*pdb_, input);
+  if (without_map_)
+    return fail(fmt::format("debug information not rewritten: the rewrite of {} method{} gave no offset map", without_map_,
+                            without_map_ == 1 ? "" : "s"));
+  std::array<uint32_t, md::kTableSlots> rows{};
+  for (unsigned id = 0; id < md::kTableSlots; ++id) rows[id] = editor.rows(static_cast<md::TableId>(id));
+  auto written = rewriter_->finish(rows);
   if (!written) return fail(fmt::format("{}: {}", input_, written.error().to_string()));
-  Status status = write_pdb(editor, *written, outcome);
+  Status status = write_pdb(editor, std::move(*written), outcome);
   if (!status) return fail(fmt::format("{}: {}", input_, status.error().to_string()));
+  rewriter_.reset();
+  outcome.source = std::move(pdb_);  // the written PDB's views of it outlive the job
   return outcome;
 }
 

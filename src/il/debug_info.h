@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -56,15 +57,10 @@ struct PdbOutcome {
   std::string input;                ///< "embedded", the standalone PDB's path, or empty
   Output output = Output::None;
   std::string reason;               ///< why no PDB was written, when one could have been
-  std::vector<uint8_t> standalone;  ///< Output::Standalone: the PDB to write beside the output
+  pe::OutputImage standalone;        ///< Output::Standalone: the PDB to write beside the output
+  std::unique_ptr<md::PortablePdb> source;  ///< the input PDB, whose bytes `standalone` views
   std::optional<md::PdbId> id;      ///< the written PDB's id
   bool claims_removed = false;      ///< debug directory entries that named a PDB were dropped
-};
-
-/// A rewritten method as the job saw it: its offset map, when the rewrite gave one.
-struct RewriteRecord {
-  std::optional<OffsetMap> map;
-  uint32_t local_signature = 0;  ///< StandAloneSig rid of the new body's locals
 };
 
 /// The input's debug information, opened before the methods are rewritten.
@@ -73,24 +69,33 @@ class DebugInfoJob {
   /// Finds and checks the PDB; problems become warnings in `warnings`.
   static DebugInfoJob open(const md::Module& module, const PdbOptions& options, std::vector<std::string>& warnings);
 
+  DebugInfoJob(DebugInfoJob&&) = default;
+
   /// True when a PDB was found that matches the input and will be rewritten.
   bool has_pdb() const { return static_cast<bool>(pdb_); }
   const md::PortablePdb* pdb() const { return pdb_.get(); }
 
-  /// Rewrites the PDB for the rewritten methods (`rewritten`, per MethodDef rid) and sets the
-  /// output's debug directory in `editor`; call after every row is added. Problems become
-  /// warnings, and the output then claims no PDB.
-  PdbOutcome finish(md::ModuleEditor& editor, const std::vector<std::optional<RewriteRecord>>& rewritten,
-                    std::vector<std::string>& warnings);
+  /// MethodDef `rid` got the new body `body`, whose offsets the rewrite's `map` gives (null when
+  /// the rewrite gave none: the PDB cannot follow, and is not written). Its debug information
+  /// moves now, so that the map need not be kept.
+  void method_rewritten(uint32_t rid, const OffsetMap* map, std::span<const uint8_t> body);
+
+  /// Writes the PDB and sets the output's debug directory in `editor`; call after every row is
+  /// added. Problems become warnings, and the output then claims no PDB.
+  PdbOutcome finish(md::ModuleEditor& editor, std::vector<std::string>& warnings);
 
  private:
   /// Drops every entry that names a PDB (CodeView, PdbChecksum, EmbeddedPortablePdb).
   void remove_claims(md::ModuleEditor& editor, PdbOutcome& outcome) const;
-  Status write_pdb(md::ModuleEditor& editor, const md::WrittenPdb& pdb, PdbOutcome& outcome) const;
+  Status write_pdb(md::ModuleEditor& editor, md::WrittenPdb pdb, PdbOutcome& outcome) const;
+
+  DebugInfoJob() = default;
 
   PdbOptions options_;
   std::vector<pe::DebugEntry> entries_;
   std::unique_ptr<md::PortablePdb> pdb_;
+  std::unique_ptr<PdbRewriter> rewriter_;  ///< refers to *pdb_
+  size_t without_map_ = 0;                 ///< rewritten methods whose rewrite gave no map
   bool embedded_ = false;
   std::string input_;   ///< "embedded" or the path
   std::string reason_;  ///< why there is no PDB to rewrite

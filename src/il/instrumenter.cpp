@@ -192,8 +192,6 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   DecodedCode decoded;  // buffers reused from body to body
   EncodedBody rewritten;
   std::vector<Instr> probe;
-  // What each rewrite did, for the PDB.
-  std::vector<std::optional<RewriteRecord>> records(debug.has_pdb() ? size_t{t.rows(TableId::MethodDef)} + 1 : 0);
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
     std::string name = printer.method_name(rid);
     uint32_t rva = t.get(TableId::MethodDef, rid, md::col::MethodDef::Rva);
@@ -241,7 +239,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       }
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
       CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
-      if (!records.empty()) records[rid] = RewriteRecord{std::nullopt, body_local_signature(rewritten.bytes)};
+      debug.method_rewritten(rid, nullptr, rewritten.bytes);
       if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
       return ok();
     };
@@ -263,7 +261,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     CIL_TRY(count->finish(assembly, md::format_guid(mvid), effects));
   }
   if (trace) CIL_TRY(trace->finish(effects));
-  report.pdb = debug.finish(editor, records, report.warnings);
+  report.pdb = debug.finish(editor, report.warnings);
   report.output = CIL_TRY(editor.write());
   return report;
 }

@@ -7,6 +7,8 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "il/debug_remap.h"
@@ -17,6 +19,44 @@
 #include "support/error.h"
 
 namespace cil::il {
+
+/// Checks that `pdb` describes an assembly with `method_rows` methods (the tables that parallel
+/// or index MethodDef must agree with it).
+Status check_pdb_fits(const md::PortablePdb& pdb, uint32_t method_rows);
+
+/// Rewrites a PDB as the methods are rewritten, one at a time, so that no method's offset map
+/// need be kept once its debug information has moved (an assembly's maps together are several
+/// times its code). `pdb` must have passed check_pdb_fits and outlive the rewriter.
+class PdbRewriter {
+ public:
+  explicit PdbRewriter(const md::PortablePdb& pdb);
+
+  /// Moves MethodDef `rid`'s debug information through `map`; `local_signature` is the
+  /// StandAloneSig rid of the new body's locals (the sequence points blob records it). Fails,
+  /// naming the row, when the debug information names an offset that is not an instruction
+  /// boundary of the original code; the PDB cannot be written then.
+  Status method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_signature);
+
+  /// Writes the PDB for an output whose tables have `rows` rows: MethodDebugInformation rows for
+  /// the methods added, the #Pdb row counts, a new id.
+  Expected<md::WrittenPdb> finish(const std::array<uint32_t, md::kTableSlots>& rows);
+
+ private:
+  Status remap_async(uint32_t rid, uint32_t row, const OffsetMap& map);
+
+  const md::PortablePdb& pdb_;
+  md::PdbEditor editor_;
+  std::optional<Error> failed_;
+  /// Methods an async stepping record of another method resumes in (their maps are kept), and
+  /// the records that wait for such a map, with their own method's map.
+  std::unordered_set<uint32_t> resume_methods_;
+  std::unordered_map<uint32_t, OffsetMap> kept_maps_;
+  struct PendingAsync {
+    uint32_t rid;
+    uint32_t row;
+  };
+  std::vector<PendingAsync> pending_async_;
+};
 
 /// A method whose body the instrument job replaced.
 struct RewrittenMethod {
@@ -34,12 +74,7 @@ struct PdbRewriteInput {
   std::array<uint32_t, md::kTableSlots> rows{};
 };
 
-/// Checks that `pdb` describes an assembly with `method_rows` methods (the tables that parallel
-/// or index MethodDef must agree with it).
-Status check_pdb_fits(const md::PortablePdb& pdb, uint32_t method_rows);
-
-/// Rewrites `pdb`. Fails, naming the row, when a rewritten method's debug information names an
-/// offset that is not an instruction boundary of its original code.
+/// Rewrites `pdb` for every method of `input` at once (PdbRewriter over a list).
 Expected<md::WrittenPdb> rewrite_pdb(const md::PortablePdb& pdb, const PdbRewriteInput& input);
 
 }  // namespace cil::il

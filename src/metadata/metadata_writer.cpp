@@ -115,7 +115,7 @@ Expected<pe::OutputImage> write_tables(const Metadata& md, const TableEdits& edi
 }  // namespace
 
 Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, HeapContents heaps, pe::OutputImage& out,
-                                  const PdbStream* pdb) {
+                                  const PdbStream* pdb, uint64_t* pdb_offset) {
   if (static_cast<bool>(pdb) != md.pdb_stream().has_value())
     return make_error(ErrorKind::Usage, "metadata", "a #Pdb stream must be written exactly for PDB metadata");
   bool all_large = md.tables().layout().all_large;
@@ -180,6 +180,7 @@ Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, H
   uint64_t offset = root.size() + headers_size;
   for (const auto& s : streams) {
     if (offset + s.padded_size() > 0xFFFFFFFF) return make_error(ErrorKind::Limit, "metadata", "metadata would exceed 4 GiB");
+    if (s.kind == Kind::Pdb && pdb_offset) *pdb_offset = offset;
     put(root, static_cast<uint32_t>(offset), 4);
     put(root, static_cast<uint32_t>(s.padded_size()), 4);
     root.insert(root.end(), s.name.begin(), s.name.end());

@@ -75,18 +75,15 @@ Expected<WrittenPdb> PdbEditor::write() {
   heaps.guids = {md.guids().data(), {}};
   PdbStream stream = stream_;
   stream.id = PdbId{};  // zero while the content is hashed
-  pe::OutputImage out;
-  CIL_TRY(write_metadata(md, edits_, std::move(heaps), out, &stream));
   WrittenPdb written;
-  written.bytes = out.flatten();
-  // Where the id landed: read the output back, which also checks that it parses.
-  auto reread = Metadata::parse(ByteReader(written.bytes, 0, "written PDB"));
-  if (!reread || !reread->pdb_stream())
-    return make_error(ErrorKind::Format, "written PDB", reread ? "no #Pdb stream" : reread.error().to_string());
-  uint64_t id_offset = reread->pdb_stream()->file_offset + kPdbIdOffset;
-  written.checksum = pdb_content_hash(written.bytes, id_offset);
+  uint64_t stream_offset = 0;
+  CIL_TRY(write_metadata(md, edits_, std::move(heaps), written.image, &stream, &stream_offset));
+  Sha256 hash;
+  for (const auto& piece : written.image.pieces()) hash.update(piece.bytes);
+  written.checksum = hash.finish();
   written.id = pdb_id_from_hash(written.checksum);
-  std::copy(written.id.begin(), written.id.end(), written.bytes.begin() + static_cast<std::ptrdiff_t>(id_offset));
+  if (!written.image.overwrite(stream_offset + kPdbIdOffset, written.id))
+    return make_error(ErrorKind::Format, "written PDB", "the #Pdb stream is not where the writer put it");
   return written;
 }
 

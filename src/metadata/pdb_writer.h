@@ -16,12 +16,16 @@
 
 namespace cil::md {
 
-/// A PDB as written: its bytes, its id, and the hash the id was derived from (SHA-256 of the
-/// bytes with the id zeroed: what a PdbChecksum debug directory entry records).
+/// A PDB as written: its pieces (views of the original PDB's bytes, which must outlive them, and
+/// bytes of their own: nothing is copied to hold the whole file at once), its id, and the hash the
+/// id was derived from (SHA-256 of the file with the id zeroed: what a PdbChecksum debug
+/// directory entry records).
 struct WrittenPdb {
-  std::vector<uint8_t> bytes;
+  pe::OutputImage image;
   PdbId id{};
   Sha256Digest checksum{};
+  /// The whole file in one buffer (tests, small PDBs).
+  std::vector<uint8_t> bytes() const { return image.flatten(); }
 };
 
 /// The id of a PDB whose content hash is `hash`: the first 16 bytes made a version-4 GUID, the
@@ -36,7 +40,8 @@ class PdbEditor {
   explicit PdbEditor(const PortablePdb& pdb);
 
   const PortablePdb& pdb() const { return pdb_; }
-  uint32_t add_blob(std::span<const uint8_t> blob) { return blobs_.add(blob); }
+  /// Appends a blob (blobs of moved debug information are new: none is looked up).
+  uint32_t add_blob(std::span<const uint8_t> blob) { return blobs_.append(blob); }
   uint32_t rows(TableId table) const;
   uint32_t cell(TableId table, uint32_t rid, uint8_t column) const;
   void set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value);

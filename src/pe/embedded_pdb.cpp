@@ -62,7 +62,8 @@ Expected<std::vector<uint8_t>> read_embedded_pdb(const PeImage& image, const Deb
   return inflate_embedded_pdb(payload.data(), payload.base_offset());
 }
 
-Expected<std::vector<uint8_t>> embedded_pdb_payload(std::span<const uint8_t> pdb) {
+Expected<std::vector<uint8_t>> embedded_pdb_payload(const OutputImage& pdb) {
+  if (!pdb.complete()) return make_error(ErrorKind::Usage, "embedded portable PDB", "a piece of the PDB is not in memory");
   if (pdb.size() > kMaxEmbeddedPdbSize)
     return make_error(ErrorKind::Limit, "embedded portable PDB", fmt::format("{} bytes exceed the limit of {}", pdb.size(), kMaxEmbeddedPdbSize));
   z_stream z{};
@@ -72,16 +73,29 @@ Expected<std::vector<uint8_t>> embedded_pdb_payload(std::span<const uint8_t> pdb
   std::vector<uint8_t> out(8 + bound);
   store_le<uint32_t>(out.data(), kEmbeddedPdbSignature);
   store_le<uint32_t>(out.data() + 4, static_cast<uint32_t>(pdb.size()));
-  z.next_in = const_cast<Bytef*>(pdb.data());
-  z.avail_in = static_cast<uInt>(pdb.size());
   z.next_out = out.data() + 8;
   z.avail_out = static_cast<uInt>(bound);
-  int status = deflate(&z, Z_FINISH);
+  // One deflate stream over the pieces in order, as if they were one buffer.
+  auto pieces = pdb.pieces();
+  int status = Z_OK;
+  for (size_t i = 0; i < pieces.size() && status == Z_OK; ++i) {
+    z.next_in = const_cast<Bytef*>(pieces[i].bytes.data());
+    z.avail_in = static_cast<uInt>(pieces[i].bytes.size());
+    status = deflate(&z, i + 1 == pieces.size() ? Z_FINISH : Z_NO_FLUSH);
+    if (status == Z_OK && z.avail_in != 0) status = Z_BUF_ERROR;
+  }
+  if (pieces.empty()) status = deflate(&z, Z_FINISH);
   uint64_t written = z.total_out;
   deflateEnd(&z);
   if (status != Z_STREAM_END) return make_error(ErrorKind::Io, "zlib", fmt::format("deflate failed ({})", status));
   out.resize(8 + written);
   return out;
+}
+
+Expected<std::vector<uint8_t>> embedded_pdb_payload(std::span<const uint8_t> pdb) {
+  OutputImage image;
+  image.append_view(pdb);
+  return embedded_pdb_payload(image);
 }
 
 }  // namespace cil::pe

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pe/debug_directory.h"
+#include "pe/image_writer.h"
 #include "pe/pe_image.h"
 #include "support/error.h"
 
@@ -24,5 +25,7 @@ Expected<std::vector<uint8_t>> inflate_embedded_pdb(std::span<const uint8_t> pay
 
 /// The EmbeddedPortablePdb payload for `pdb`.
 Expected<std::vector<uint8_t>> embedded_pdb_payload(std::span<const uint8_t> pdb);
+/// The same for a PDB held as pieces (every byte present: no piece in place).
+Expected<std::vector<uint8_t>> embedded_pdb_payload(const OutputImage& pdb);
 
 }  // namespace cil::pe

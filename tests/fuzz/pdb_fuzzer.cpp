@@ -73,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   input.rows[static_cast<uint8_t>(TableId::MethodDef)] = pdb.method_count();
   auto written = il::rewrite_pdb(pdb, input);
   if (!written) return 0;
-  auto reread = PortablePdb::parse(written->bytes);
+  auto reread = PortablePdb::parse(written->bytes());
   CIL_FUZZ_CHECK(reread, fmt::format("a rewritten PDB does not read back: {}", reread ? "" : reread.error().to_string()));
   CIL_FUZZ_CHECK((*reread)->method_count() == pdb.method_count(), "the method count changed");
   for (unsigned id = 0; id < kTableSlots; ++id)

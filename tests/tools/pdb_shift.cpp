@@ -1,8 +1,9 @@
 // The PDB rewrite end to end without the instrument modes: every IL body gets N `nop`s at entry
-// (prepend_code, which shifts exception clauses too) and the debug information job gets the map of
-// that rewrite (every offset + N), exactly as the modes give theirs. The output and its PDB (beside
-// it, or embedded) must run with the original's stack traces and pass the SRM oracle. With --lie K
-// the job is told the code moved by K instead: a control, whose PDB must be caught as wrong.
+// (il::rewrite_body's entry code, which shifts exception clauses too) and the debug information
+// job gets the map of that rewrite (every offset + N), exactly as the modes give theirs. The output
+// and its PDB (beside it, or embedded) must run with the original's stack traces and pass the SRM
+// oracle. With --lie K the job is told the code moved by K instead: a control, whose PDB must be
+// caught as wrong.
 //   cil_pdb_shift IN OUT [--nops N] [--lie K]
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +15,7 @@
 #include "il/body_reader.h"
 #include "il/debug_info.h"
 #include "il/instruction.h"
-#include "il/prepend.h"
+#include "il/rewrite.h"
 #include "metadata/module.h"
 #include "metadata/module_editor.h"
 #include "support/file_io.h"
@@ -61,7 +62,6 @@ int main(int argc, char** argv) {
 
   md::ModuleEditor editor(m);
   uint32_t methods = m.tables().rows(md::TableId::MethodDef);
-  std::vector<std::optional<il::RewriteRecord>> rewritten(methods + 1);
   std::vector<il::Instr> prologue(nops);
   for (auto& in : prologue) in.op = il::Op::Nop;
   for (uint32_t rid = 1; rid <= methods; ++rid) {
@@ -70,22 +70,25 @@ int main(int argc, char** argv) {
     if (!body) return fail(body.error().to_string());
     auto code = il::decode_code(body->code, body->code_file_offset);
     if (!code) return fail(code.error().to_string());
-    auto bytes = il::prepend_code(*body, prologue, body->max_stack);
-    if (!bytes) return fail(bytes.error().to_string());
-    if (Status s = editor.set_method_body(rid, *bytes); !s) return fail(s.error().to_string());
+    il::BodyEdit edit;
+    edit.entry_code = prologue;
+    auto rewritten = il::rewrite_body(*body, *code, edit);
+    if (!rewritten) return fail(rewritten.error().to_string());
+    const std::vector<uint8_t>& bytes = rewritten->bytes;
+    if (Status s = editor.set_method_body(rid, bytes); !s) return fail(s.error().to_string());
     std::vector<il::OffsetMap::Entry> entries;
     for (const auto& in : code->instructions) entries.push_back({in.offset, in.offset + told});
     entries.push_back({body->code_size, body->code_size + told});
-    rewritten[rid] = il::RewriteRecord{il::OffsetMap(std::move(entries), body->code_size + nops),
-                                      il::body_local_signature(*bytes)};
+    il::OffsetMap map(std::move(entries), body->code_size + nops);
+    job.method_rewritten(rid, &map, bytes);
   }
-  il::PdbOutcome outcome = job.finish(editor, rewritten, warnings);
+  il::PdbOutcome outcome = job.finish(editor, warnings);
   for (const auto& w : warnings) fmt::print(stderr, "cil_pdb_shift: warning: {}\n", w);
   if (outcome.output == il::PdbOutcome::Output::None) return fail("no PDB written: " + outcome.reason);
   auto image = editor.write();
   if (!image) return fail(image.error().to_string());
   if (outcome.output == il::PdbOutcome::Output::Standalone)
-    if (Status s = write_file_atomic(output_pdb, outcome.standalone); !s) return fail(s.error().to_string());
+    if (Status s = write_file_atomic(output_pdb, outcome.standalone.flatten()); !s) return fail(s.error().to_string());
   if (Status s = write_file_atomic(output, image->flatten()); !s) return fail(s.error().to_string());
   fmt::print("{}: {} bodies shifted by {} (the PDB told {}), PDB {}\n", output, methods, nops, told,
              outcome.output == il::PdbOutcome::Output::Embedded ? "embedded" : output_pdb);

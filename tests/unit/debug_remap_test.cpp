@@ -176,7 +176,7 @@ TEST(PdbRewrite, ShiftedBodiesMoveEveryOffsetAndKeepOtherRows) {
 
   auto written = rewrite_pdb(pdb, input);
   ASSERT_TRUE(written) << written.error().to_string();
-  auto reread = md::PortablePdb::parse(written->bytes);
+  auto reread = md::PortablePdb::parse(written->bytes());
   ASSERT_TRUE(reread) << reread.error().to_string();
   const md::PortablePdb& out = **reread;
   EXPECT_NE(out.id(), pdb.id());
@@ -232,6 +232,98 @@ TEST(PdbRewrite, ShiftedBodiesMoveEveryOffsetAndKeepOtherRows) {
   EXPECT_GT(moved_points, 10u);
   EXPECT_GT(moved_scopes, 3u);
   EXPECT_GT(moved_cdi, 0u);
+}
+
+TEST(PdbRewriter, MethodsInAnyOrderGiveTheSamePdb) {
+  // The instrument job hands methods over one at a time as it rewrites them; the PDB must not
+  // depend on their order (async stepping records may name another method's offsets).
+  auto module = md::Module::load(fixture("debug/DebugLines.Portable.dll"));
+  ASSERT_TRUE(module);
+  const md::Module& m = **module;
+  auto bytes = read_file(fixture("debug/DebugLines.Portable.pdb"));
+  ASSERT_TRUE(bytes);
+  auto parsed = md::PortablePdb::parse(std::move(*bytes));
+  ASSERT_TRUE(parsed) << parsed.error().to_string();
+  const md::PortablePdb& pdb = **parsed;
+  uint32_t methods = m.tables().rows(md::TableId::MethodDef);
+  std::array<uint32_t, md::kTableSlots> rows{};
+  for (unsigned id = 0; id < md::kTableSlots; ++id) rows[id] = m.tables().rows(static_cast<md::TableId>(id));
+
+  PdbRewriteInput input;
+  input.rows = rows;
+  input.methods.resize(methods + 1);
+  for (uint32_t rid = 1; rid <= methods; ++rid)
+    if (has_il_body(m, rid)) input.methods[rid] = RewrittenMethod{entry_shift(m, rid, 3 + rid % 5), rid};
+  auto forward = rewrite_pdb(pdb, input);
+  ASSERT_TRUE(forward) << forward.error().to_string();
+
+  PdbRewriter rewriter(pdb);
+  for (uint32_t rid = methods; rid >= 1; --rid)
+    if (input.methods[rid]) ASSERT_TRUE(rewriter.method_rewritten(rid, input.methods[rid]->map, rid));
+  auto backward = rewriter.finish(rows);
+  ASSERT_TRUE(backward) << backward.error().to_string();
+  // The blobs are appended in the order the methods came, so the bytes differ; what they say
+  // must not.
+  auto a = md::PortablePdb::parse(forward->bytes());
+  auto b = md::PortablePdb::parse(backward->bytes());
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(forward->id, pdb.id());
+  const md::TablesStream& ta = (*a)->tables();
+  const md::TablesStream& tb = (*b)->tables();
+  for (uint32_t rid = 1; rid <= methods; ++rid) {
+    auto pa = (*a)->sequence_points(rid);
+    auto pb = (*b)->sequence_points(rid);
+    ASSERT_TRUE(pa && pb);
+    EXPECT_EQ(*pa, *pb) << rid;
+  }
+  ASSERT_EQ(ta.rows(md::TableId::LocalScope), tb.rows(md::TableId::LocalScope));
+  for (uint32_t row = 1; row <= ta.rows(md::TableId::LocalScope); ++row)
+    for (uint8_t c : {md::col::LocalScope::StartOffset, md::col::LocalScope::Length})
+      EXPECT_EQ(ta.get(md::TableId::LocalScope, row, c), tb.get(md::TableId::LocalScope, row, c)) << row;
+  size_t async_rows = 0;
+  for (uint32_t row = 1; row <= ta.rows(md::TableId::CustomDebugInformation); ++row) {
+    auto va = (*a)->metadata().blobs().get(ta.get(md::TableId::CustomDebugInformation, row, md::col::CustomDebugInformation::Value));
+    auto vb = (*b)->metadata().blobs().get(tb.get(md::TableId::CustomDebugInformation, row, md::col::CustomDebugInformation::Value));
+    ASSERT_TRUE(va && vb);
+    EXPECT_TRUE(std::equal(va->begin(), va->end(), vb->begin(), vb->end())) << "custom debug information row " << row;
+    if ((*a)->custom_debug_info_kind(row) == md::kAsyncMethodSteppingInformation) ++async_rows;
+  }
+  EXPECT_GT(async_rows, 0u);
+}
+
+TEST(PdbRewriter, AFailedMethodFailsTheWholePdb) {
+  auto module = md::Module::load(fixture("debug/DebugLines.Portable.dll"));
+  ASSERT_TRUE(module);
+  const md::Module& m = **module;
+  auto bytes = read_file(fixture("debug/DebugLines.Portable.pdb"));
+  ASSERT_TRUE(bytes);
+  auto parsed = md::PortablePdb::parse(std::move(*bytes));
+  ASSERT_TRUE(parsed);
+  const md::PortablePdb& pdb = **parsed;
+  // A method with a sequence point past its first instruction, told a map that knows only its
+  // entry and end: the point falls inside no instruction the map names.
+  uint32_t victim = 0;
+  for (uint32_t rid = 1; rid <= pdb.method_count() && !victim; ++rid) {
+    auto points = pdb.sequence_points(rid);
+    ASSERT_TRUE(points);
+    for (const auto& p : points->points)
+      if (p.offset != 0) victim = rid;
+  }
+  ASSERT_NE(victim, 0u);
+  auto body = read_body(m, victim);
+  ASSERT_TRUE(body);
+  OffsetMap lying({{0, 0}, {body->code_size, body->code_size}}, body->code_size);
+  PdbRewriter rewriter(pdb);
+  Status first = rewriter.method_rewritten(victim, lying, 0);
+  ASSERT_FALSE(first);
+  EXPECT_NE(first.error().structure.find("MethodDebugInformation row"), std::string::npos) << first.error().to_string();
+  // Later methods are refused with the same error, and no PDB is written.
+  EXPECT_FALSE(rewriter.method_rewritten(1, entry_shift(m, 1, 2), 0));
+  std::array<uint32_t, md::kTableSlots> rows{};
+  for (unsigned id = 0; id < md::kTableSlots; ++id) rows[id] = m.tables().rows(static_cast<md::TableId>(id));
+  auto written = rewriter.finish(rows);
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error().to_string(), first.error().to_string());
 }
 
 TEST(PdbRewrite, RefusesAPdbOfAnotherShape) {

@@ -10,6 +10,8 @@
 #include "metadata/sequence_points.h"
 #include "metadata/sha256.h"
 #include "pe/debug_directory.h"
+#include "pe/embedded_pdb.h"
+#include "pe/image_writer.h"
 #include "support/file_io.h"
 #include "support/synthetic_image.h"
 
@@ -217,9 +219,34 @@ TEST(PortablePdb, ReadThenWriteGivesTheSameBytes) {
   PdbEditor editor(*pdb);
   auto written = editor.write();
   ASSERT_TRUE(written) << written.error().to_string();
-  EXPECT_EQ(written->bytes.size(), pdb->bytes().size());
-  EXPECT_TRUE(std::equal(written->bytes.begin(), written->bytes.end(), pdb->bytes().begin(), pdb->bytes().end()));
+  std::vector<uint8_t> bytes = written->bytes();
+  EXPECT_EQ(bytes.size(), pdb->bytes().size());
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), pdb->bytes().begin(), pdb->bytes().end()));
   EXPECT_EQ(written->id, pdb->id());
+}
+
+TEST(EmbeddedPdb, PayloadOfPiecesInflatesToTheirBytes) {
+  // The written PDB is pieces (views of the input PDB and new bytes): one deflate stream over
+  // them, whatever their sizes, must inflate to the file they make together.
+  auto pdb = load_pdb(fixture("DebugInfo.Portable.pdb"));
+  ASSERT_TRUE(pdb);
+  std::span<const uint8_t> all = pdb->bytes();
+  ASSERT_GT(all.size(), 100u);
+  pe::OutputImage image;
+  image.append_view(all.subspan(0, 1));
+  image.append_owned({all.begin() + 1, all.begin() + 77});
+  image.append_view(all.subspan(77, 0));
+  image.append_view(all.subspan(77));
+  auto payload = pe::embedded_pdb_payload(image);
+  ASSERT_TRUE(payload) << payload.error().to_string();
+  auto inflated = pe::inflate_embedded_pdb(*payload, 0);
+  ASSERT_TRUE(inflated) << inflated.error().to_string();
+  EXPECT_TRUE(std::equal(inflated->begin(), inflated->end(), all.begin(), all.end()));
+  EXPECT_EQ(*payload, *pe::embedded_pdb_payload(all));  // the same stream as from one buffer
+
+  pe::OutputImage in_place;
+  in_place.append_in_place(2, 0);
+  EXPECT_FALSE(pe::embedded_pdb_payload(in_place));
 }
 
 TEST(PortablePdb, EverySequencePointBlobReencodesToItsBytes) {
