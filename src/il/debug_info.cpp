@@ -192,14 +192,10 @@ Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, md::WrittenPdb pdb, Pdb
   return ok();
 }
 
-void DebugInfoJob::method_rewritten(uint32_t rid, const OffsetMap* map, std::span<const uint8_t> body) {
+void DebugInfoJob::method_rewritten(uint32_t rid, const OffsetMap& map, std::span<const uint8_t> body) {
   if (!rewriter_) return;
-  if (!map) {
-    ++without_map_;
-    return;
-  }
   // A failure is kept by the rewriter and reported by finish().
-  (void)rewriter_->method_rewritten(rid, *map, body_local_signature(body));
+  (void)rewriter_->method_rewritten(rid, map, body_local_signature(body));
 }
 
 PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, std::vector<std::string>& warnings) {
@@ -218,9 +214,6 @@ PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, std::vector<std::strin
     remove_claims(editor, outcome);
     return outcome;
   }
-  if (without_map_)
-    return fail(fmt::format("debug information not rewritten: the rewrite of {} method{} gave no offset map", without_map_,
-                            without_map_ == 1 ? "" : "s"));
   std::array<uint32_t, md::kTableSlots> rows{};
   for (unsigned id = 0; id < md::kTableSlots; ++id) rows[id] = editor.rows(static_cast<md::TableId>(id));
   auto written = rewriter_->finish(rows);

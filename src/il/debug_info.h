@@ -75,10 +75,9 @@ class DebugInfoJob {
   bool has_pdb() const { return static_cast<bool>(pdb_); }
   const md::PortablePdb* pdb() const { return pdb_.get(); }
 
-  /// MethodDef `rid` got the new body `body`, whose offsets the rewrite's `map` gives (null when
-  /// the rewrite gave none: the PDB cannot follow, and is not written). Its debug information
-  /// moves now, so that the map need not be kept.
-  void method_rewritten(uint32_t rid, const OffsetMap* map, std::span<const uint8_t> body);
+  /// MethodDef `rid` got the new body `body`, where the rewrite's `map` says its original
+  /// offsets went. Its debug information moves now, so that the map need not be kept.
+  void method_rewritten(uint32_t rid, const OffsetMap& map, std::span<const uint8_t> body);
 
   /// Writes the PDB and sets the output's debug directory in `editor`; call after every row is
   /// added. Problems become warnings, and the output then claims no PDB.
@@ -95,7 +94,6 @@ class DebugInfoJob {
   std::vector<pe::DebugEntry> entries_;
   std::unique_ptr<md::PortablePdb> pdb_;
   std::unique_ptr<PdbRewriter> rewriter_;  ///< refers to *pdb_
-  size_t without_map_ = 0;                 ///< rewritten methods whose rewrite gave no map
   bool embedded_ = false;
   std::string input_;   ///< "embedded" or the path
   std::string reason_;  ///< why there is no PDB to rewrite

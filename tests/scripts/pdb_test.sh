@@ -25,8 +25,10 @@ expected="$ROOT/testdata/expected/DebugLines.stdout"
 # same_run LABEL DIR FILE: FILE run from DIR prints the fixture's expected stdout (lines included).
 same_run() {
   local label=$1 dir=$2 file=$3
-  if ! (cd "$dir" && timeout 120 dotnet "$file" > "$work/run.out" 2> "$work/run.err"); then
-    fail "$label: exit status $?: $(head -3 "$work/run.err")"
+  local status=0
+  (cd "$dir" && timeout 120 dotnet "$file" > "$work/run.out" 2> "$work/run.err") || status=$?
+  if [ "$status" != 0 ]; then
+    fail "$label: exit status $status: $(head -3 "$work/run.err")"
   elif ! cmp -s "$expected" "$work/run.out"; then
     fail "$label: the stack traces differ from the original's:"
     diff "$expected" "$work/run.out" | head -8 >&2
@@ -49,8 +51,11 @@ run_oracle_queue() {
   while IFS=$'\t' read -r expect output label; do
     verdict=$(grep -E "^(OK|DIFF) $output( |$)" "$work/oracle.out" | head -1 | cut -d' ' -f1)
     if [ "$verdict" = "$expect" ]; then
-      [ "$expect" = OK ] && echo "ok   $label: $(grep -E "^OK $output( |$)" "$work/oracle.out" | head -1 | sed 's/^[^(]*(//; s/)$//')"
-      [ "$expect" = DIFF ] && echo "ok   $label: the oracle objects, as it must"
+      if [ "$expect" = OK ]; then
+        echo "ok   $label: $(grep -E "^OK $output( |$)" "$work/oracle.out" | head -1 | sed 's/^[^(]*(//; s/)$//')"
+      else
+        echo "ok   $label: the oracle objects, as it must"
+      fi
     elif [ "$expect" = DIFF ]; then
       fail "$label: the oracle accepts it"
     else
@@ -68,7 +73,10 @@ for fixture in debug/DebugLines.Portable.dll debug/DebugLines.Embedded.dll Debug
     mkdir -p "$out"
     cp "$bin/$(dirname "$fixture")"/*.runtimeconfig.json "$out/"
     args=(--mode "$mode")
-    [ "$mode" = trace ] && args+=(--hooks "$hooks")
+    if [ "$mode" = trace ]; then
+      args+=(--hooks "$hooks")
+      cp "$hooks" "$out/"  # the traced program loads it
+    fi
     name=$(basename "$fixture")
     if ! "$TOOL" "$bin/$fixture" -o "$out/$name" "${args[@]}" --json > "$work/summary.json" 2> "$work/err"; then
       fail "$mode $fixture: instrumenting failed: $(cat "$work/err")"
