@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake make python3
   libfmt-dev libcxxopts-dev libgtest-dev libbenchmark-dev
+  zlib1g-dev                              # embedded portable PDBs (deflate)
   clang llvm libclang-rt-14-dev           # fuzzers, sanitizers, coverage
   mono-devel mono-utils                   # mcs, mono, ilasm, monodis, pedump; Mono.Cecil for bench/
 )

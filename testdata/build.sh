@@ -91,6 +91,10 @@ cs "$BIN/profiler/InMemory.dll" /optimize+ /debug-
 # --- debug directory entries: CodeView + PdbChecksum + EmbeddedPortablePdb / separate .pdb ---
 cs "$BIN/DebugInfo.Embedded.dll" /optimize+ /debug:embedded
 cs "$BIN/DebugInfo.Portable.dll" /optimize+ /debug:portable
+# Debug builds that throw from known lines (sync, async, iterator, lambda, generic, constructor,
+# finally, two documents): stack traces of instrumented copies must name the same lines.
+cs "$BIN/debug/DebugLines.Portable.dll" /optimize- /debug:portable
+cs "$BIN/debug/DebugLines.Embedded.dll" /optimize- /debug:embedded
 
 # --- .NET Framework 4.x (mscorlib) executables from mcs: PE32, x86 entry stub ---
 for src in "$TD"/mono/*.cs; do

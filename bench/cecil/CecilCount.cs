@@ -1,9 +1,11 @@
 // The count job of `cil-instrument IN -o OUT` done with Mono.Cecil 0.11, for bench/compare.sh.
 //
-//   mono CecilCount.exe IN OUT [--immediate]       (or: dotnet CecilCount.exe IN OUT)
+//   mono CecilCount.exe IN OUT [--immediate] [--symbols]      (or: dotnet CecilCount.exe IN OUT ...)
 //
 // Like a typical Cecil-based tool (coverlet's Instrumenter): ReadModule with default
-// ReaderParameters (ReadingMode.Deferred; --immediate for Immediate), no symbols, a
+// ReaderParameters (ReadingMode.Deferred; --immediate for Immediate), no symbols (--symbols:
+// ReadSymbols with the default provider, which must find the input's PDB, embedded or beside it,
+// and WriteSymbols, which writes OUT's PDB, embedded or beside it, as the input had it), a
 // DefaultAssemblyResolver searching only the input's directory (Cecil resolves lazily, and only
 // where the writer must, e.g. the underlying type of an enum constant declared elsewhere).
 // Every method with an IL body gets, before its first instruction,
@@ -41,19 +43,23 @@ static class CecilCount
 
     static int Main(string[] args)
     {
-        if (args.Length < 2 || args.Length > 3 || (args.Length == 3 && args[2] != "--immediate"))
+        var options = args.Skip(2).ToList();
+        if (args.Length < 2 || options.Any(o => o != "--immediate" && o != "--symbols"))
         {
-            Console.Error.WriteLine("usage: CecilCount IN OUT [--immediate]");
+            Console.Error.WriteLine("usage: CecilCount IN OUT [--immediate] [--symbols]");
             return 2;
         }
         string input = args[0], output = args[1];
-        var mode = args.Length == 3 ? ReadingMode.Immediate : ReadingMode.Deferred;
+        var mode = options.Contains("--immediate") ? ReadingMode.Immediate : ReadingMode.Deferred;
+        bool symbols = options.Contains("--symbols");
         var clock = Stopwatch.StartNew();
 
         using (var resolver = new CountingResolver())
         {
             resolver.AddSearchDirectory(Path.GetDirectoryName(Path.GetFullPath(input)));
-            var parameters = new ReaderParameters { ReadingMode = mode, ReadSymbols = false, AssemblyResolver = resolver };
+            var parameters = new ReaderParameters { ReadingMode = mode, ReadSymbols = symbols, AssemblyResolver = resolver };
+            if (symbols)
+                parameters.SymbolReaderProvider = new DefaultSymbolReaderProvider(throwIfNoSymbol: true);
             using (var module = ModuleDefinition.ReadModule(input, parameters))
             {
                 long read_ms = clock.ElapsedMilliseconds;
@@ -113,13 +119,14 @@ static class CecilCount
                 // IL-only, else Cecil refuses it as mixed-mode; Cecil drops the native code itself.
                 module.Attributes = (module.Attributes | ModuleAttributes.ILOnly) & ~ModuleAttributes.ILLibrary;
                 long rewrite_ms = clock.ElapsedMilliseconds - read_ms;
-                module.Write(output);
+                module.Write(output, new WriterParameters { WriteSymbols = symbols });
                 long write_ms = clock.ElapsedMilliseconds - read_ms - rewrite_ms;
                 string runtime = Type.GetType("Mono.Runtime") != null ? "mono" : ".NET " + Environment.Version;
-                Console.WriteLine("{0}: instrumented {1} methods (Cecil {2}, {3}, {4} reading) in {5} ms " +
+                Console.WriteLine("{0}: instrumented {1} methods (Cecil {2}, {3}, {4} reading{10}) in {5} ms " +
                                   "(read {6}, rewrite {7}, write {8}); {9} resolver calls",
                                   output, slot, typeof(ModuleDefinition).Assembly.GetName().Version, runtime, mode,
-                                  clock.ElapsedMilliseconds, read_ms, rewrite_ms, write_ms, resolver.Resolved);
+                                  clock.ElapsedMilliseconds, read_ms, rewrite_ms, write_ms, resolver.Resolved,
+                                  symbols ? ", symbols read and written" : "");
             }
         }
         return 0;

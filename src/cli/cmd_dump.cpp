@@ -1,4 +1,5 @@
-// `cil-instrument dump IN [--method PATTERN]... [--json]`: every method body, ildasm-like.
+// `cil-instrument dump IN [--method PATTERN]... [--pdb PATH|none] [--json]`: every method body,
+// ildasm-like, with the PDB's source lines when there is one.
 #include <fmt/format.h>
 
 #include <cxxopts.hpp>
@@ -7,6 +8,8 @@
 #include "cli/common.h"
 #include "cli/listing_printer.h"
 #include "cli/method_selection.h"
+#include "cli/pdb_options.h"
+#include "il/debug_info.h"
 #include "metadata/text_encoding.h"
 
 namespace cil::cli {
@@ -14,7 +17,9 @@ namespace cil::cli {
 int run_dump(int argc, char** argv) {
   cxxopts::Options options("cil-instrument dump", "List every method body of an assembly.");
   options.add_options()("method", "only methods whose Ns.Type::Method matches this glob (repeatable)",
-                        cxxopts::value<std::vector<std::string>>(), "PATTERN")("json", "print JSON")("h,help", "show this help")(
+                        cxxopts::value<std::vector<std::string>>(), "PATTERN")(
+      "pdb", "the portable PDB whose lines to show (default: the embedded one, else IN.pdb beside the input); none: no lines",
+      cxxopts::value<std::string>(), "PATH|none")("json", "print JSON")("h,help", "show this help")(
       "input", "assembly", cxxopts::value<std::string>());
   options.parse_positional({"input"});
   options.positional_help("IN");
@@ -33,6 +38,14 @@ int run_dump(int argc, char** argv) {
   const md::Module& m = **module;
   md::Printer printer(m);
   std::vector<uint32_t> methods = select_methods(m, printer, filter);
+  // Source lines from the PDB, when there is a usable one. A PDB that is simply not there is not
+  // worth a warning (most assemblies' are elsewhere); one that is there and cannot be used is.
+  il::PdbSource pdb;
+  if (auto entries = pe::read_debug_directory(m.image())) {
+    pdb = il::find_pdb(m, *entries, pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", file));
+    for (const auto& note : pdb.notes) print_warning(file, note);
+    if (!pdb.pdb && pdb.warn && !pdb.missing) print_warning(file, fmt::format("{}; no source lines shown", pdb.reason));
+  }
 
   size_t bad = 0;
   std::string first_error;
@@ -46,7 +59,7 @@ int run_dump(int argc, char** argv) {
     for (uint32_t rid : methods) {
       il::MethodListing listing = read_listing(m, printer, rid);
       if (!listing.error.empty() && bad++ == 0) first_error = listing.error;
-      print_listing(*p, listing, LabelNames::offsets(), ListingStyle::Dump);
+      print_listing(*p, listing, LabelNames::offsets(), ListingStyle::Dump, ListingSource::of(pdb.pdb.get(), rid));
     }
   }
   if (bad) print_warning(file, fmt::format("{} method bod{} could not be read; the first: {}", bad, bad == 1 ? "y" : "ies", first_error));

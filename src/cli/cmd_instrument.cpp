@@ -1,5 +1,6 @@
 // `cil-instrument [instrument] IN -o OUT [--mode M] [--include P]... [--exclude P]...
-// [--method-rva RVA]... [--json]`: rewrite the chosen methods and write a new assembly.
+// [--method-rva RVA]... [--pdb PATH|none] [--json]`: rewrite the chosen methods and write a new
+// assembly, and its PDB beside it.
 #include <chrono>
 #include <map>
 
@@ -12,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/interrupts.h"
+#include "cli/pdb_options.h"
 #include "cli/scoped_printer.h"
 #include "il/instrumenter.h"
 #include "metadata/module.h"
@@ -42,6 +44,13 @@ class OutputSink final : public pe::SectionSink {
  private:
   OutputFile& file_;
 };
+
+/// A PDB id as its GUID and stamp: what the output's CodeView entry names.
+std::string pdb_id_text(const md::PdbId& id) {
+  md::Guid guid{};
+  std::copy(id.begin(), id.begin() + 16, guid.begin());
+  return fmt::format("{}-{:08x}", md::format_guid(guid), load_le<uint32_t>(id.data() + 16));
+}
 
 std::optional<il::Mode> parse_mode(const std::string& name) {
   if (name == "count") return il::Mode::Count;
@@ -79,9 +88,31 @@ std::optional<uint32_t> parse_rva(const std::string& text) {
 struct Job {
   const std::string& input;
   const std::string& output;
+  const std::string& output_pdb;  ///< where a standalone PDB goes
   std::string mode;
   double milliseconds;
 };
+
+/// What became of the debug information: in JSON every fact (which PDB was read, written, its
+/// id, or why none), in text one line when a PDB was written (warnings say the rest).
+void print_pdb(ScopedPrinter& p, const Job& job, const il::PdbOutcome& pdb) {
+  using Output = il::PdbOutcome::Output;
+  if (pdb.output == Output::Standalone)
+    p.field(Key::text_only(), fmt::format("PDB: {} (from {}, id {})", md::printable(job.output_pdb), md::printable(pdb.input),
+                                          pdb_id_text(*pdb.id)));
+  else if (pdb.output == Output::Embedded)
+    p.field(Key::text_only(), fmt::format("PDB: embedded (id {})", pdb_id_text(*pdb.id)));
+  ObjectScope object(p, Key::json_only("pdb"));
+  p.field("input", pdb.input.empty() ? Value::null() : Value(pdb.input));
+  switch (pdb.output) {
+    case Output::None: p.field("output", Value::null()); break;
+    case Output::Standalone: p.field("output", job.output_pdb); break;
+    case Output::Embedded: p.field("output", "embedded"); break;
+  }
+  p.field("id", pdb.id ? Value(pdb_id_text(*pdb.id)) : Value::null());
+  p.field("reason", pdb.reason.empty() ? Value::null() : Value(pdb.reason));
+  p.field("claimsRemoved", pdb.claims_removed);
+}
 
 /// The summary, for both forms. The text form is a few sentences: its first line says what JSON
 /// has in four members and the time (which JSON gives last); it counts the skipped methods per
@@ -127,6 +158,7 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
     for (const auto& w : report.warnings) p.field({}, w);
   }
   if (report.excluded) p.field(Key::text_only("excluded by the filters"), uint64_t{report.excluded});
+  print_pdb(p, job, report.pdb);
   p.field(Key::json_only("milliseconds"), static_cast<int64_t>(job.milliseconds + 0.5));
 }
 
@@ -142,6 +174,7 @@ int run_instrument(int argc, char** argv) {
       ("include", "instrument only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not instrument methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("method-rva", "instrument only the method whose body is at this RVA (repeatable)", cxxopts::value<std::vector<std::string>>(), "RVA")
+      ("pdb", "the input's portable PDB (default: the embedded one, else IN.pdb beside the input); none: write no debug information", cxxopts::value<std::string>(), "PATH|none")
       ("json", "print the summary as JSON")
       ("h,help", "show this help")
       ("input", "assembly", cxxopts::value<std::string>());
@@ -182,6 +215,12 @@ int run_instrument(int argc, char** argv) {
     print_usage_error("the output must not be the input: the input is never modified");
     return kExitUsage;
   }
+  // OUT.pdb beside the output: the name its CodeView entry gives and the runtime looks for.
+  std::string output_pdb = without_extension(output) + ".pdb";
+  if (args.count("pdb") && args["pdb"].as<std::string>() != "none" && same_file(args["pdb"].as<std::string>(), output_pdb)) {
+    print_usage_error(fmt::format("the output's PDB ({}) must not be the input's: the input is never modified", output_pdb));
+    return kExitUsage;
+  }
 
   if ((opts.mode == il::Mode::Trace) != static_cast<bool>(args.count("hooks"))) {
     print_usage_error(opts.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
@@ -217,11 +256,20 @@ int run_instrument(int argc, char** argv) {
   OutputFile file(output, interruptible_output());
   OutputSink sink(file);
   opts.sink = &sink;
+  opts.pdb = pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", input, output_pdb);
   auto report = il::instrument(**module, opts);
   // What fails inside the job is about the input, unless the sink already named the output.
   if (!report) return fail(in_file(report.error(), input), output);
   Status written = file.write_pieces(report->output.pieces(), (*module)->copy_source());
-  if (written) written = file.commit();
+  if (!written) return fail(in_file(written.error(), output), output);
+  // The PDB first: an assembly is never left naming a PDB that was not written.
+  if (report->pdb.output == il::PdbOutcome::Output::Standalone) {
+    OutputFile pdb_file(output_pdb, interruptible_output());
+    Status pdb_written = pdb_file.write_pieces(report->pdb.standalone.pieces());
+    if (pdb_written) pdb_written = pdb_file.commit();
+    if (!pdb_written) return fail(in_file(pdb_written.error(), output_pdb), output_pdb);
+  }
+  written = file.commit();
   if (!written) return fail(in_file(written.error(), output), output);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   for (const auto& w : report->warnings) print_warning(input, w);
@@ -239,7 +287,7 @@ int run_instrument(int argc, char** argv) {
                                      md::clip_text(first->name, md::kMaxQuotedText), first->text()));
 
   auto printer = make_printer(args.count("json") != 0);
-  print_summary(*printer, Job{input, output, args["mode"].as<std::string>(), ms}, **module, *report);
+  print_summary(*printer, Job{input, output, output_pdb, args["mode"].as<std::string>(), ms}, **module, *report);
   // OUT is in place by now: a summary that cannot be printed must not hide that.
   return write_stdout(printer->output(), fmt::format("{} was written", output)) ? kExitOk : kExitOutput;
 }

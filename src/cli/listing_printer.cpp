@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/pdb_options.h"
 #include "il/body_reader.h"
 #include "metadata/text_encoding.h"
 
@@ -137,7 +138,48 @@ il::MethodListing read_listing(const md::Module& m, md::Printer& printer, uint32
   return il::list_method(printer, rid, rva, &*body, &*code, {});
 }
 
-void print_listing(ScopedPrinter& p, const il::MethodListing& m, const LabelNames& labels, ListingStyle style) {
+ListingSource ListingSource::of(const md::PortablePdb* pdb, uint32_t rid) {
+  ListingSource source;
+  source.pdb = pdb;
+  if (pdb) source.points = pdb->sequence_points(rid);
+  return source;
+}
+
+namespace {
+
+/// The text form's comment for a point: the document's file name and the start line.
+std::string point_text(const md::PortablePdb& pdb, const md::SequencePoint& point) {
+  if (point.hidden()) return "  // hidden";
+  return fmt::format("  // {}:{}", md::printable(file_name(pdb.document_name(point.document))), point.start_line);
+}
+
+/// JSON only: the method's sequence points (the text form notes them among the instructions).
+void print_points(ScopedPrinter& p, const ListingSource& source) {
+  if (!p.shows(Key::json_only("sequencePoints"))) return;
+  if (!source.points) {
+    p.field(Key::json_only("sequencePointsError"), source.points.error().to_string());
+    return;
+  }
+  ListScope points(p, Key::json_only("sequencePoints"));
+  for (const auto& point : source.points->points) {
+    ObjectScope object(p, {}, Layout().inline_json());
+    p.field(Key::json_only("offset"), point.offset);
+    if (point.hidden()) {
+      p.field(Key::json_only("hidden"), true);
+      continue;
+    }
+    p.field(Key::json_only("document"), source.pdb->document_name(point.document));
+    p.field(Key::json_only("startLine"), point.start_line);
+    p.field(Key::json_only("startColumn"), point.start_column);
+    p.field(Key::json_only("endLine"), point.end_line);
+    p.field(Key::json_only("endColumn"), point.end_column);
+  }
+}
+
+}  // namespace
+
+void print_listing(ScopedPrinter& p, const il::MethodListing& m, const LabelNames& labels, ListingStyle style,
+                   const ListingSource& source) {
   bool dump = style == ListingStyle::Dump;
   Layout layout = Layout::plain();
   layout.blank_before = dump;
@@ -166,12 +208,25 @@ void print_listing(ScopedPrinter& p, const il::MethodListing& m, const LabelName
   p.field(Key::json_only("initLocals"), m.init_locals);
   {
     ListScope instructions(p, "instructions");
-    for (const auto& in : m.instructions) print_instruction(p, m, in, labels);
+    size_t next_point = 0;
+    for (const auto& in : m.instructions) {
+      if (source.pdb && p.shows(Key::text_only())) {
+        if (!source.points) {
+          if (&in == &m.instructions.front()) p.line("  // sequence points: " + md::printable(source.points.error().to_string()));
+        } else {
+          const auto& points = source.points->points;
+          for (; next_point < points.size() && points[next_point].offset <= in.offset; ++next_point)
+            p.line(point_text(*source.pdb, points[next_point]));
+        }
+      }
+      print_instruction(p, m, in, labels);
+    }
   }
   {
     ListScope clauses(p, "ehClauses");
     for (const auto& c : m.clauses) print_clause(p, c, labels);
   }
+  if (source.pdb) print_points(p, source);
   p.line("}");
 }
 

@@ -8,6 +8,7 @@
 
 #include "cli/scoped_printer.h"
 #include "il/disassembler.h"
+#include "metadata/portable_pdb.h"
 
 namespace cil::cli {
 
@@ -45,9 +46,21 @@ enum class ListingStyle {
 /// listing with only its `error`.
 il::MethodListing read_listing(const md::Module& m, md::Printer& printer, uint32_t rid);
 
+/// A method's source lines from a PDB, for dump.
+struct ListingSource {
+  const md::PortablePdb* pdb = nullptr;  ///< null: no PDB, nothing shown
+  Expected<md::MethodSequencePoints> points = md::MethodSequencePoints{};
+  /// The points of MethodDef `rid` in `pdb` (none when `pdb` is null).
+  static ListingSource of(const md::PortablePdb* pdb, uint32_t rid);
+};
+
 /// One method as an element of the current list: in text, its lines (after an empty line in
-/// the Dump style); in JSON, an object with its body facts, instructions and clauses.
-void print_listing(ScopedPrinter& p, const il::MethodListing& listing, const LabelNames& labels, ListingStyle style);
+/// the Dump style); in JSON, an object with its body facts, instructions and clauses. With a
+/// `source`, the text notes each sequence point as a comment before the first instruction at or
+/// after its offset (ildasm's `// Program.cs:28`, `// hidden`), and JSON lists the points as
+/// `sequencePoints` (or why they cannot be read, as `sequencePointsError`).
+void print_listing(ScopedPrinter& p, const il::MethodListing& listing, const LabelNames& labels, ListingStyle style,
+                   const ListingSource& source = {});
 
 /// The Diff-style text of one method, as diff compares and shows it.
 std::string diff_text(const il::MethodListing& listing, const LabelNames& labels);

@@ -173,6 +173,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   md::Printer printer(m);
   adjust_image(m, editor, report.warnings);
   CIL_TRY(renew_mvid(m, editor, options.mode));
+  DebugInfoJob debug = DebugInfoJob::open(m, options.pdb, report.warnings);
 
   std::optional<md::RuntimeRefs> refs;
   std::optional<CountMode> count;
@@ -241,6 +242,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       }
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
       CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
+      debug.method_rewritten(rid, rewritten.map, rewritten.bytes);
       if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
       return ok();
     };
@@ -263,6 +265,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     CIL_TRY(count->finish(assembly, md::format_guid(mvid), effects));
   }
   if (trace) CIL_TRY(trace->finish(effects));
+  report.pdb = debug.finish(editor, report.warnings);
   report.output = CIL_TRY(editor.write());
   return report;
 }

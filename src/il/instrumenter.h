@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "il/count_mode.h"
+#include "il/debug_info.h"
 #include "il/hook_contract.h"
 #include "il/offset_map.h"
 #include "metadata/module.h"
@@ -37,6 +38,8 @@ struct InstrumentOptions {
   /// Called with the offset map of every body rewritten (in token order), for what must follow
   /// the code: sequence points, scopes, coverage. Bodies whose rewrite failed are not reported.
   std::function<void(uint32_t rid, const OffsetMap& map)> on_rewritten;
+  /// Where debug information comes from (see PdbOptions).
+  PdbOptions pdb;
 };
 
 /// Why a selected method was not instrumented.
@@ -73,6 +76,7 @@ struct InstrumentReport {
   std::vector<SkippedMethod> skipped;
   uint32_t excluded = 0;  ///< methods the filters did not select
   std::vector<std::string> warnings;
+  PdbOutcome pdb;  ///< the debug information the output got
 };
 
 /// Instruments `module`. Fails (and produces no output) on input the tool refuses: mixed-mode

@@ -196,6 +196,14 @@ uint32_t BlobHeapBuilder::add(std::span<const uint8_t> blob) {
   return index;
 }
 
+uint32_t BlobHeapBuilder::append(std::span<const uint8_t> blob) {
+  if (blob.empty()) return 0;
+  uint32_t index = base_size(original_) + static_cast<uint32_t>(added_.size());
+  encode_compressed_u32(added_, static_cast<uint32_t>(blob.size()));
+  added_.insert(added_.end(), blob.begin(), blob.end());
+  return index;
+}
+
 std::optional<std::span<const uint8_t>> BlobHeapBuilder::added(uint32_t index) const {
   uint32_t base = base_size(original_);
   if (index < base) return std::nullopt;

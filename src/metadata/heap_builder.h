@@ -68,6 +68,9 @@ class BlobHeapBuilder {
   HeapData take();
   explicit BlobHeapBuilder(std::span<const uint8_t> original) : original_(original) {}
   uint32_t add(std::span<const uint8_t> blob);
+  /// Appends `blob` without looking for an equal one (for blobs that rarely repeat, whose index
+  /// would cost more memory than the duplicates).
+  uint32_t append(std::span<const uint8_t> blob);
   /// An added blob by index (nullopt for indexes of the original heap or bad ones).
   std::optional<std::span<const uint8_t>> added(uint32_t index) const;
   std::vector<uint8_t> bytes() const;

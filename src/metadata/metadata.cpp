@@ -23,6 +23,7 @@ int Metadata::stream_index(std::string_view heap_name) const {
   if (heap_name == "#US") return us_index_;
   if (heap_name == "#GUID") return guids_index_;
   if (heap_name == "#~" || heap_name == "#-") return tables_index_;
+  if (heap_name == "#Pdb") return pdb_index_;
   return -1;
 }
 
@@ -100,6 +101,8 @@ Expected<Metadata> Metadata::parse(ByteReader r) {
       choose(md.us_index_, i);
     } else if (key == "#GUID") {
       choose(md.guids_index_, i);
+    } else if (key == (md.uncompressed_ ? "#PDB" : "#Pdb")) {
+      choose(md.pdb_index_, i);
     } else if (key == "#JTD" && md.uncompressed_) {
       all_large = true;
     }
@@ -122,10 +125,17 @@ Expected<Metadata> Metadata::parse(ByteReader r) {
   auto [guids, guids_at] = heap_span(md.guids_index_);
   md.guids_ = GuidHeap(guids, guids_at);
 
+  // Portable PDB v1.0: a standalone PDB's #Pdb stream gives the row counts that size its
+  // indexes into the assembly's type-system tables.
+  if (md.pdb_index_ >= 0) {
+    StreamHeader& ps = md.streams_[md.pdb_index_];
+    ps.used = true;
+    md.pdb_ = CIL_TRY(PdbStream::parse(CIL_TRY(r.sub(ps.offset, ps.size, "#Pdb stream"))));
+  }
   StreamHeader& ts = md.streams_[md.tables_index_];
   ts.used = true;
   ByteReader tables = CIL_TRY(r.sub(ts.offset, ts.size, md.uncompressed_ ? "#- stream" : "#~ stream"));
-  md.tables_ = CIL_TRY(TablesStream::parse(tables, all_large));
+  md.tables_ = CIL_TRY(TablesStream::parse(tables, all_large, md.pdb_ ? &md.pdb_->rows : nullptr));
   CIL_TRY(md.check_heap_indexes());
   return md;
 }

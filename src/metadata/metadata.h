@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "metadata/heaps.h"
+#include "metadata/pdb_stream.h"
 #include "metadata/tables_stream.h"
 #include "support/byte_reader.h"
 #include "support/error.h"
@@ -44,6 +46,8 @@ class Metadata {
   const UserStringHeap& user_strings() const { return user_strings_; }
   const GuidHeap& guids() const { return guids_; }
   const TablesStream& tables() const { return tables_; }
+  /// The #Pdb stream, present in standalone portable PDB metadata only.
+  const std::optional<PdbStream>& pdb_stream() const { return pdb_; }
   /// Index of the chosen stream in streams(), or -1.
   int tables_stream_index() const { return tables_index_; }
   int stream_index(std::string_view heap_name) const;
@@ -59,12 +63,13 @@ class Metadata {
   uint64_t file_offset_ = 0;
   uint32_t size_ = 0;
   int tables_index_ = -1;
-  int strings_index_ = -1, blobs_index_ = -1, us_index_ = -1, guids_index_ = -1;
+  int strings_index_ = -1, blobs_index_ = -1, us_index_ = -1, guids_index_ = -1, pdb_index_ = -1;
   StringHeap strings_;
   BlobHeap blobs_;
   UserStringHeap user_strings_;
   GuidHeap guids_;
   TablesStream tables_;
+  std::optional<PdbStream> pdb_;
 };
 
 }  // namespace cil::md

@@ -32,10 +32,11 @@ uint64_t max_value(uint8_t width) { return width == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
 
 /// The tables stream as pieces: tables that did not change are views of the input.
 Expected<pe::OutputImage> write_tables(const Metadata& md, const TableEdits& edits, const HeapContents& heaps,
-                                       bool all_large) {
+                                       bool all_large, const PdbStream* pdb) {
   const TablesStream& old = md.tables();
   TableLayout layout;
   layout.all_large = all_large;
+  if (pdb) layout.referenced_rows = pdb->rows;
   // Heaps keep their large flag once set; a heap that grew past 64 KiB gets it.
   layout.large_strings = (old.heap_sizes() & kHeapLargeStrings) || heaps.strings.size() > 0xFFFF;
   layout.large_guids = (old.heap_sizes() & kHeapLargeGuids) || heaps.guids.size() / 16 > 0xFFFF;
@@ -103,6 +104,9 @@ Expected<pe::OutputImage> write_tables(const Metadata& md, const TableEdits& edi
       put(out, added[i], new_info.width[c]);
     }
   }
+  // System.Reflection.Metadata ends a tables stream with a zero byte before the padding; PDB
+  // metadata follows it, so that a PDB read and written unchanged keeps its bytes (and its id).
+  if (pdb) out.push_back(0);
   stream.append_owned(std::move(out));
   stream.append_zeros((4 - stream.size() % 4) % 4);
   return stream;
@@ -110,13 +114,20 @@ Expected<pe::OutputImage> write_tables(const Metadata& md, const TableEdits& edi
 
 }  // namespace
 
-Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, HeapContents heaps, pe::OutputImage& out) {
+Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, HeapContents heaps, pe::OutputImage& out,
+                                  const PdbStream* pdb, uint64_t* pdb_offset) {
+  if (static_cast<bool>(pdb) != md.pdb_stream().has_value())
+    return make_error(ErrorKind::Usage, "metadata", "a #Pdb stream must be written exactly for PDB metadata");
   bool all_large = md.tables().layout().all_large;
-  pe::OutputImage tables = CIL_TRY(write_tables(md, edits, heaps, all_large));
+  pe::OutputImage tables = CIL_TRY(write_tables(md, edits, heaps, all_large, pdb));
+  std::vector<uint8_t> pdb_bytes;
+  if (pdb) pdb_bytes = pdb->encode();
 
+  enum class Kind { Tables, Pdb, Heap, Jtd };
   struct Stream {
     std::string name;
-    HeapData* heap;                    ///< null for the tables stream
+    Kind kind;
+    HeapData* heap;                    ///< for a heap
     uint64_t size;
     uint64_t padded_size() const { return (size + 3) & ~uint64_t{3}; }
   };
@@ -128,26 +139,28 @@ Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, H
     if (!s.used) continue;
     int index = static_cast<int>(&s - md.streams().data());
     if (index == md.tables_stream_index()) {
-      streams.push_back({md.uncompressed() ? "#-" : "#~", nullptr, tables.size()});
+      streams.push_back({md.uncompressed() ? "#-" : "#~", Kind::Tables, nullptr, tables.size()});
+    } else if (index == md.stream_index("#Pdb")) {
+      streams.push_back({s.name, Kind::Pdb, nullptr, pdb_bytes.size()});
     } else if (index == md.stream_index("#Strings")) {
-      streams.push_back({s.name, &heaps.strings, heaps.strings.size()});
+      streams.push_back({s.name, Kind::Heap, &heaps.strings, heaps.strings.size()});
       have_strings = true;
     } else if (index == md.stream_index("#US")) {
-      streams.push_back({s.name, &heaps.user_strings, heaps.user_strings.size()});
+      streams.push_back({s.name, Kind::Heap, &heaps.user_strings, heaps.user_strings.size()});
       have_us = true;
     } else if (index == md.stream_index("#Blob")) {
-      streams.push_back({s.name, &heaps.blobs, heaps.blobs.size()});
+      streams.push_back({s.name, Kind::Heap, &heaps.blobs, heaps.blobs.size()});
       have_blob = true;
     } else if (index == md.stream_index("#GUID")) {
-      streams.push_back({s.name, &heaps.guids, heaps.guids.size()});
+      streams.push_back({s.name, Kind::Heap, &heaps.guids, heaps.guids.size()});
       have_guid = true;
     }
   }
-  if (!have_strings && !heaps.strings.added.empty()) streams.push_back({"#Strings", &heaps.strings, heaps.strings.size()});
-  if (!have_us && !heaps.user_strings.added.empty()) streams.push_back({"#US", &heaps.user_strings, heaps.user_strings.size()});
-  if (!have_guid && heaps.guids.size() > 1) streams.push_back({"#GUID", &heaps.guids, heaps.guids.size()});
-  if (!have_blob && !heaps.blobs.added.empty()) streams.push_back({"#Blob", &heaps.blobs, heaps.blobs.size()});
-  if (all_large) streams.push_back({"#JTD", nullptr, 0});
+  if (!have_strings && !heaps.strings.added.empty()) streams.push_back({"#Strings", Kind::Heap, &heaps.strings, heaps.strings.size()});
+  if (!have_us && !heaps.user_strings.added.empty()) streams.push_back({"#US", Kind::Heap, &heaps.user_strings, heaps.user_strings.size()});
+  if (!have_guid && heaps.guids.size() > 1) streams.push_back({"#GUID", Kind::Heap, &heaps.guids, heaps.guids.size()});
+  if (!have_blob && !heaps.blobs.added.empty()) streams.push_back({"#Blob", Kind::Heap, &heaps.blobs, heaps.blobs.size()});
+  if (all_large) streams.push_back({"#JTD", Kind::Jtd, nullptr, 0});
 
   // Root (II.24.2.1) and stream headers.
   std::vector<uint8_t> root;
@@ -167,6 +180,7 @@ Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, H
   uint64_t offset = root.size() + headers_size;
   for (const auto& s : streams) {
     if (offset + s.padded_size() > 0xFFFFFFFF) return make_error(ErrorKind::Limit, "metadata", "metadata would exceed 4 GiB");
+    if (s.kind == Kind::Pdb && pdb_offset) *pdb_offset = offset;
     put(root, static_cast<uint32_t>(offset), 4);
     put(root, static_cast<uint32_t>(s.padded_size()), 4);
     root.insert(root.end(), s.name.begin(), s.name.end());
@@ -176,12 +190,18 @@ Expected<uint64_t> write_metadata(const Metadata& md, const TableEdits& edits, H
   }
   out.append_owned(std::move(root));
   for (auto& s : streams) {
-    if (!s.heap && s.name != "#JTD") {
-      out.append(std::move(tables));
-    } else if (s.heap) {
-      out.append_view(s.heap->original);
-      out.append_owned(std::move(s.heap->added));
-      out.append_zeros(s.padded_size() - s.size);
+    switch (s.kind) {
+      case Kind::Tables: out.append(std::move(tables)); break;
+      case Kind::Pdb:
+        out.append_owned(std::move(pdb_bytes));
+        out.append_zeros(s.padded_size() - s.size);
+        break;
+      case Kind::Heap:
+        out.append_view(s.heap->original);
+        out.append_owned(std::move(s.heap->added));
+        out.append_zeros(s.padded_size() - s.size);
+        break;
+      case Kind::Jtd: break;
     }
   }
   return offset;

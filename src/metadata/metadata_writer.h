@@ -52,8 +52,10 @@ struct HeapContents {
 
 /// Appends the complete metadata (root and streams) for `original`, with `edits` applied and the
 /// heaps given by `heaps` (whose original parts are views of the input), to `out`; the heaps are
-/// moved in, not copied. Returns the number of bytes appended.
+/// moved in, not copied. Returns the number of bytes appended. `pdb` is the new #Pdb stream of
+/// standalone PDB metadata (its row counts size the indexes into the type-system tables), given
+/// exactly when `original` has one; `pdb_offset` then receives where it starts, from the root.
 Expected<uint64_t> write_metadata(const Metadata& original, const TableEdits& edits, HeapContents heaps,
-                                  pe::OutputImage& out);
+                                  pe::OutputImage& out, const PdbStream* pdb = nullptr, uint64_t* pdb_offset = nullptr);
 
 }  // namespace cil::md

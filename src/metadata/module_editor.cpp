@@ -388,6 +388,23 @@ Expected<pe::OutputImage> ModuleEditor::write() {
     std::vector<uint8_t>().swap(piece.bytes);
   }
   data_.clear();
+  // New debug directory data (a CodeView record, a PDB checksum, an embedded PDB) after it.
+  std::optional<pe::DebugDirectoryEdit> debug;
+  if (debug_) {
+    debug.emplace();
+    for (auto& entry : *debug_) {
+      pe::DebugDirectoryEdit::Entry header = entry.header;
+      if (entry.data) {
+        uint32_t rva = CIL_TRY(append_aligned(*entry.data, 4, "debug data exceeds the address space"));
+        header.data_size = static_cast<uint32_t>(entry.data->size());
+        header.data_rva = rva;
+        header.data_file_offset = static_cast<uint32_t>(plan_->raw_offset + (rva - plan_->rva));
+        header.input_data = false;
+        std::vector<uint8_t>().swap(*entry.data);
+      }
+      debug->entries.push_back(header);
+    }
+  }
   CIL_TRY(align_section(4));
   pe::OutputImage data;
   if (sink_) {
@@ -415,7 +432,7 @@ Expected<pe::OutputImage> ModuleEditor::write() {
     patches.push_back(pe::patch_u32(image.headers().directories_offset + index * 8, 0));
     patches.push_back(pe::patch_u32(image.headers().directories_offset + index * 8 + 4, 0));
   }
-  return pe::write_image(image, *plan_, pe::SectionSpec{}, std::move(data), std::move(patches));
+  return pe::write_image(image, *plan_, pe::SectionSpec{}, std::move(data), std::move(patches), debug ? &*debug : nullptr);
 }
 
 }  // namespace cil::md

@@ -83,6 +83,14 @@ class ModuleEditor final : public MetadataSink {
   void set_machine(uint16_t machine) { machine_ = machine; }
   /// Empties a data directory of the optional header.
   void clear_directory(pe::DataDirectoryIndex index) { cleared_directories_.push_back(index); }
+  /// An entry of the output's debug directory: the header, and either new data (placed in the
+  /// new section) or none (the entry keeps the input's data, which the header then names).
+  struct DebugEntrySpec {
+    pe::DebugDirectoryEdit::Entry header;
+    std::optional<std::vector<uint8_t>> data;
+  };
+  /// Replaces the debug directory with `entries` (at most as many as the input has).
+  void set_debug_directory(std::vector<DebugEntrySpec> entries) { debug_ = std::move(entries); }
   /// Gives the module a new MVID, written over the old one in the #GUID heap: Mono takes a
   /// module's MVID from the heap's first GUID rather than through the Module row.
   Status set_mvid(const Guid& mvid);
@@ -148,6 +156,7 @@ class ModuleEditor final : public MetadataSink {
   std::optional<uint16_t> machine_;
   std::vector<pe::DataDirectoryIndex> cleared_directories_;
   std::optional<Guid> mvid_;
+  std::optional<std::vector<DebugEntrySpec>> debug_;
   /// Rows by value, per table, built on first use; appended rows join as they are added.
   std::map<TableId, std::unordered_map<std::string, uint32_t>> row_index_;
   std::unordered_map<std::string, Token> added_assemblies_;

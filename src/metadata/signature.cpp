@@ -184,8 +184,6 @@ void encode_compressed_u32(std::vector<uint8_t>& out, uint32_t value) {
   }
 }
 
-namespace {
-
 void encode_compressed_i32(std::vector<uint8_t>& out, int32_t value) {
   // II.23.2: rotate the two's-complement value left by one within the chosen width, and write it
   // in that width: the rotated bits may be small enough for a shorter form, but the reader sign-
@@ -207,8 +205,6 @@ void encode_compressed_i32(std::vector<uint8_t>& out, int32_t value) {
     out.push_back(static_cast<uint8_t>(raw));
   }
 }
-
-}  // namespace
 
 void encode_type_def_or_ref(std::vector<uint8_t>& out, Token token) {
   uint32_t tag = token_table(token) == TableId::TypeDef ? 0 : token_table(token) == TableId::TypeRef ? 1 : 2;

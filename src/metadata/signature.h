@@ -89,6 +89,7 @@ Expected<TypeSig> decode_type_spec(ByteReader r);
 
 /// Encoders (II.23.2) append to `out`.
 void encode_compressed_u32(std::vector<uint8_t>& out, uint32_t value);
+void encode_compressed_i32(std::vector<uint8_t>& out, int32_t value);
 void encode_type(std::vector<uint8_t>& out, const TypeSig& type);
 void encode_method_sig(std::vector<uint8_t>& out, const MethodSig& sig);
 /// TypeDefOrRefOrSpecEncoded (II.23.2.8).

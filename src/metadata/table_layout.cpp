@@ -1,11 +1,12 @@
-// Width rules of II.24.2.6: 2-byte indexes until a table or heap is too large for them.
+// Width rules of II.24.2.6: 2-byte indexes until a table or heap is too large for them (a
+// portable PDB's indexes into type-system tables count the rows its #Pdb stream gives).
 #include "metadata/table_layout.h"
 
 namespace cil::md {
 
 uint8_t TableLayout::table_index_width(TableId target) const {
   if (all_large) return 4;
-  return rows[static_cast<uint8_t>(target)] < 0x10000 ? 2 : 4;
+  return sizing_rows(static_cast<uint8_t>(target)) < 0x10000 ? 2 : 4;
 }
 
 uint8_t TableLayout::coded_index_width(CodedIndex kind) const {
@@ -13,7 +14,7 @@ uint8_t TableLayout::coded_index_width(CodedIndex kind) const {
   const CodedIndexSchema& schema = coded_index_schema(kind);
   uint32_t largest = 0;
   for (TableId t : schema.tables) {
-    if (t != TableId::Unused) largest = std::max(largest, rows[static_cast<uint8_t>(t)]);
+    if (t != TableId::Unused) largest = std::max(largest, sizing_rows(static_cast<uint8_t>(t)));
   }
   return largest < (1u << (16 - schema.tag_bits)) ? 2 : 4;
 }

@@ -5,7 +5,8 @@
 
 namespace cil::md {
 
-Expected<TablesStream> TablesStream::parse(ByteReader r, bool all_large) {
+Expected<TablesStream> TablesStream::parse(ByteReader r, bool all_large,
+                                           const std::array<uint32_t, kTableSlots>* referenced_rows) {
   TablesStream t;
   t.stream_offset_ = r.base_offset();
   CIL_TRY(r.skip(4));  // Reserved
@@ -21,6 +22,7 @@ Expected<TablesStream> TablesStream::parse(ByteReader r, bool all_large) {
   layout.large_guids = t.heap_sizes_ & kHeapLargeGuids;
   layout.large_blobs = t.heap_sizes_ & kHeapLargeBlobs;
   layout.all_large = all_large;
+  if (referenced_rows) layout.referenced_rows = *referenced_rows;
   for (unsigned id = 0; id < kTableSlots; ++id) {
     if (!((t.valid_ >> id) & 1)) continue;
     uint64_t count_offset = r.file_offset();

@@ -26,8 +26,10 @@ inline constexpr uint32_t kMaxRows = kMaxRid;
 
 class TablesStream {
  public:
-  /// Parses the header and checks that every present table fits in the stream.
-  static Expected<TablesStream> parse(ByteReader stream, bool all_large);
+  /// Parses the header and checks that every present table fits in the stream. `referenced_rows`
+  /// (a standalone PDB's #Pdb stream) size the indexes into tables this stream does not hold.
+  static Expected<TablesStream> parse(ByteReader stream, bool all_large,
+                                      const std::array<uint32_t, kTableSlots>* referenced_rows = nullptr);
 
   uint8_t major_version() const { return major_; }
   uint8_t minor_version() const { return minor_; }

@@ -2,6 +2,7 @@
 #include "pe/image_writer.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -201,8 +202,44 @@ Expected<uint32_t> OutputImage::checksum(uint64_t checksum_offset) const {
   return static_cast<uint32_t>(sum + position);
 }
 
+namespace {
+
+/// The patches that write `debug` over the input's debug directory.
+Status patch_debug_directory(const PeImage& image, const DebugDirectoryEdit& debug, const std::function<uint64_t(uint64_t)>& moved,
+                             std::vector<Patch>& patches) {
+  DataDirectory dir = image.directory(kDebugDirectory);
+  uint32_t old_count = dir.size / kDebugEntrySize;
+  if (debug.entries.size() > old_count)
+    return writer_error(fmt::format("the debug directory has room for {} entries, not {}", old_count, debug.entries.size()));
+  if (old_count == 0) return ok();
+  uint32_t at = CIL_TRY(image.rva_to_offset(dir.rva, old_count * kDebugEntrySize, "debug directory"));
+  Patch table{at, std::vector<uint8_t>(size_t{old_count} * kDebugEntrySize, 0)};
+  for (size_t i = 0; i < debug.entries.size(); ++i) {
+    const auto& e = debug.entries[i];
+    uint8_t* p = table.bytes.data() + i * kDebugEntrySize;
+    store_le<uint32_t>(p, e.characteristics);
+    store_le<uint32_t>(p + 4, e.timestamp);
+    store_le<uint16_t>(p + 8, e.major_version);
+    store_le<uint16_t>(p + 10, e.minor_version);
+    store_le<uint32_t>(p + 12, e.type);
+    store_le<uint32_t>(p + 16, e.data_size);
+    store_le<uint32_t>(p + 20, e.data_rva);
+    uint64_t file_offset = e.input_data && e.data_file_offset ? moved(e.data_file_offset) : e.data_file_offset;
+    store_le<uint32_t>(p + 24, static_cast<uint32_t>(file_offset));
+  }
+  patches.push_back(std::move(table));
+  // The directory names only the entries that remain; none left, no directory.
+  uint32_t size = static_cast<uint32_t>(debug.entries.size()) * kDebugEntrySize;
+  uint32_t field = image.headers().directories_offset + kDebugDirectory * 8;
+  patches.push_back(patch_u32(field, size ? dir.rva : 0));
+  patches.push_back(patch_u32(field + 4, size));
+  return ok();
+}
+
+}  // namespace
+
 Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
-                                  OutputImage data, std::vector<Patch> patches) {
+                                  OutputImage data, std::vector<Patch> patches, const DebugDirectoryEdit* debug) {
   const PeHeaders& h = image.headers();
   uint64_t data_size = data.size();
   std::span<const uint8_t> in = image.file();
@@ -217,7 +254,9 @@ Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan,
   auto in_headers = [&](uint64_t offset, size_t size) { return offset + size <= old_headers; };
 
   // Debug entries point at their data by file offset: when the data moves, so must they.
-  if (growth) {
+  if (debug) {
+    CIL_TRY(patch_debug_directory(image, *debug, moved, patches));
+  } else if (growth) {
     auto entries = read_debug_directory(image);
     if (entries) {
       for (const auto& e : *entries)

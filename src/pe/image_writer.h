@@ -84,11 +84,31 @@ class OutputImage {
   uint64_t size_ = 0;
 };
 
+/// The output's debug directory, written over the input's in place: never more entries than the
+/// input has (entries can be dropped or changed, and their data replaced, not added).
+struct DebugDirectoryEdit {
+  struct Entry {
+    uint32_t characteristics = 0;
+    uint32_t timestamp = 0;
+    uint16_t major_version = 0;
+    uint16_t minor_version = 0;
+    uint32_t type = 0;
+    uint32_t data_size = 0;
+    uint32_t data_rva = 0;
+    uint32_t data_file_offset = 0;
+    /// The data is the input's: its file offset is one of the input and moves when the headers
+    /// grow. Otherwise it was placed in the new section and its offsets are final.
+    bool input_data = true;
+  };
+  std::vector<Entry> entries;
+};
+
 /// The new file: the original with `patches` applied, the section (holding `data`) added, the
-/// Authenticode directory cleared (the signature cannot survive an edit), and SizeOfImage,
-/// SizeOfHeaders, SizeOfInitializedData and the checksum (when non-zero) updated.
+/// Authenticode directory cleared (the signature cannot survive an edit), `debug` written over
+/// the debug directory when given, and SizeOfImage, SizeOfHeaders, SizeOfInitializedData and the
+/// checksum (when non-zero) updated.
 Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
-                                  OutputImage data, std::vector<Patch> patches);
+                                  OutputImage data, std::vector<Patch> patches, const DebugDirectoryEdit* debug = nullptr);
 
 /// The sum of the little-endian 16-bit words of `bytes` (an odd last byte as a word of its own),
 /// without the carry folding of the PE checksum: sums of pieces that start at even offsets add up.

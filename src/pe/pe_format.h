@@ -92,5 +92,9 @@ inline constexpr uint32_t kDebugTypeEmbeddedPortablePdb = 17;
 inline constexpr uint32_t kDebugTypePdbChecksum = 19;
 inline constexpr uint32_t kCodeViewRsdsSignature = 0x53445352;      // "RSDS"
 inline constexpr uint32_t kEmbeddedPdbSignature = 0x4244504D;       // "MPDB"
+// Versions of a CodeView entry that names a portable PDB (Portable PDB v1.0, "PE/COFF debug
+// directory entries"): major = the PDB format version, minor = 'PM'.
+inline constexpr uint16_t kPortableCodeViewMinor = 0x504D;
+inline constexpr uint16_t kPortablePdbVersion = 0x0100;
 
 }  // namespace cil::pe

@@ -42,8 +42,8 @@ Error not_regular(mode_t mode) {
   return make_error(ErrorKind::Io, "", fmt::format("not a regular file ({})", file_type_name(mode)));
 }
 
-Error too_large(uint64_t size) {
-  return make_error(ErrorKind::Limit, "", fmt::format("file is {} bytes, larger than the {} byte limit", size, kMaxInputSize));
+Error too_large(uint64_t size, uint64_t limit = kMaxInputSize) {
+  return make_error(ErrorKind::Limit, "", fmt::format("file is {} bytes, larger than the {} byte limit", size, limit));
 }
 
 /// Opens a regular file for reading, its status in `st`. The type is checked before open(),
@@ -69,12 +69,12 @@ Expected<int> open_regular(const std::string& path, struct stat& st) {
 
 }  // namespace
 
-Expected<std::vector<uint8_t>> read_file(const std::string& path) {
+Expected<std::vector<uint8_t>> read_file(const std::string& path, uint64_t max_size) {
   struct stat st {};
   int fd = CIL_TRY(open_regular(path, st));
-  if (static_cast<uint64_t>(st.st_size) > kMaxInputSize) {
+  if (static_cast<uint64_t>(st.st_size) > max_size) {
     ::close(fd);
-    return too_large(static_cast<uint64_t>(st.st_size));
+    return too_large(static_cast<uint64_t>(st.st_size), max_size);
   }
   std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
   size_t done = 0;

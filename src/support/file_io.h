@@ -15,8 +15,9 @@ namespace cil {
 inline constexpr uint64_t kMaxInputSize = 0x7FFFFFFF;
 
 /// Reads a whole regular file. Anything else (a FIFO, a device, a socket, a directory) is
-/// refused without blocking: open() of a FIFO would wait for a writer forever.
-Expected<std::vector<uint8_t>> read_file(const std::string& path);
+/// refused without blocking: open() of a FIFO would wait for a writer forever. A file larger than
+/// `max_size` is refused from its size, before it is read.
+Expected<std::vector<uint8_t>> read_file(const std::string& path, uint64_t max_size = kMaxInputSize);
 
 /// A file mapped read-only into memory, with its descriptor kept open so that unchanged ranges
 /// can be copied to an output inside the kernel. Pages are read only when touched.

@@ -1,7 +1,8 @@
 // cil_fuzz_seeds OUT_DIR FILE...: cuts seed inputs for every fuzz target out of real assemblies:
 // OUT_DIR/pe and OUT_DIR/pipeline get whole files (up to 256 KiB), OUT_DIR/metadata the metadata
 // root, OUT_DIR/il each method body (after the two edit bytes the IL target reads first), and
-// OUT_DIR/signature each distinct signature blob (after the byte that picks its decoder).
+// OUT_DIR/signature each distinct signature blob (after the byte that picks its decoder), and
+// OUT_DIR/pdb each portable PDB: the .pdb files given, and every embedded one, inflated.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,9 @@
 
 #include "il/body_reader.h"
 #include "metadata/module.h"
+#include "metadata/portable_pdb.h"
+#include "pe/debug_directory.h"
+#include "pe/embedded_pdb.h"
 #include "support/file_io.h"
 
 namespace {
@@ -50,6 +54,16 @@ int main(int argc, char** argv) {
     std::string stem = fs::path(argv[i]).filename().string();
     auto bytes = read_file(argv[i]);
     if (!bytes) continue;
+    if (fs::path(argv[i]).extension() == ".pdb") {
+      if (md::PortablePdb::parse(*bytes)) save(out / "pdb", stem, *bytes);
+      continue;
+    }
+    if (auto image = pe::PeImage::parse(*bytes)) {
+      if (auto entries = pe::read_debug_directory(*image))
+        for (const auto& e : *entries)
+          if (e.type == pe::kDebugTypeEmbeddedPortablePdb)
+            if (auto pdb = pe::read_embedded_pdb(*image, e)) save(out / "pdb", stem + ".embedded.pdb", *pdb);
+    }
     if (bytes->size() <= kMaxWholeFile) {
       save(out / "pe", stem, *bytes);
       save(out / "pipeline", stem, *bytes);

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fuzz="$root/tests/fuzz"
 seconds=${1:-${CIL_FUZZ_SECONDS:-30}}
 build=${CIL_FUZZ_BUILD:-$root/build-fuzz}
-targets=(pe metadata signature il pipeline)
+targets=(pe metadata signature il pipeline pdb)
 start=$(date +%s)
 
 # Largest input per target: whole files for pe and pipeline, smaller units for the others.
@@ -18,6 +18,7 @@ max_len() {
   case $1 in
     pe|pipeline) echo 262144 ;;
     metadata) echo 8192 ;;
+    pdb) echo 16384 ;;
     signature) echo 4096 ;;
     il) echo 65536 ;;
   esac

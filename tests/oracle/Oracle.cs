@@ -55,6 +55,8 @@ static class Program
                 return Compare.Run(args.Skip(1).ToArray());
             if (args.Length == 1 && args[0] == "selftest")
                 return SelfTest.Run();
+            if (args.Length >= 1 && args[0] == "pdb")
+                return PdbOracle.Run(args.Skip(1).ToArray());
         }
         catch (UsageException e)
         {
@@ -64,7 +66,8 @@ static class Program
         Console.Error.WriteLine(
             "usage: Oracle.dll print FILE\n" +
             "       Oracle.dll compare --tool PATH [--strict] [--timeout SECONDS] [--list LISTFILE] [FILE...]\n" +
-            "       Oracle.dll selftest");
+            "       Oracle.dll selftest\n" +
+            "       Oracle.dll pdb ORIGINAL OUTPUT | pdb --none OUTPUT");
         return 2;
     }
 
@@ -187,6 +190,9 @@ static class Facts
             var methods = new JsonArray();
             int methodRows = md.GetTableRowCount(TableIndex.MethodDef);
             var names = new TypeNames(md);
+            // Source lines, when the assembly has a PDB (see PdbOracle.SequencePointFacts).
+            using var pdb = PdbOracle.ProviderFor(path, pe);
+            var pdbReader = pdb?.GetMetadataReader();
             for (int row = 1; row <= methodRows; row++)
             {
                 var h = MetadataTokens.MethodDefinitionHandle(row);
@@ -194,6 +200,8 @@ static class Facts
                 try
                 {
                     m = Method(pe, md, names, h);
+                    if (m != null && pdbReader != null && !m.ContainsKey("error"))
+                        PdbOracle.SequencePointFacts(pdbReader, row, m);
                 }
                 catch (Exception e)
                 {
@@ -900,6 +908,15 @@ static class Compare
             return;
         }
 
+        if (s.ContainsKey("sequencePointsError"))
+        {
+            if (!o.ContainsKey("sequencePointsError"))
+                d.Add($"{where}srm cannot read the sequence points ({s["sequencePointsError"]}) but ours lists them");
+        }
+        else if (s.ContainsKey("sequencePoints") || o.ContainsKey("sequencePoints"))
+        {
+            Field(o, s, "sequencePoints", where, d);
+        }
         foreach (var f in BodyFields)
         {
             if (f == "ehClauses")

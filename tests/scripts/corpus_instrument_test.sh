@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every file of the peer corpus (../shared/corpus) instrumented in count mode: either an output
-# that our reader reads back (info and dump succeed on it), or a refusal with one error line that
+# that our reader reads back (info and dump succeed on it), with out.pdb beside it when the input's
+# portable PDB was rewritten, or a refusal with one error line that
 # names the file and no output left behind. Never a crash, a hang, a runaway allocation, or a
 # leftover temporary file. The outcome per file is kept in tests/golden/corpus_instrument.txt.
 #   tests/scripts/corpus_instrument_test.sh [TOOL]        (CIL_REGEN=1 rewrites the golden file)
@@ -32,7 +33,9 @@ while IFS= read -r f; do
       counts=$(head -1 "$work/stdout" | sed -E 's|^.*: (instrumented [0-9]+ methods?).*|\1|')
       skipped=$(sed -n 2p "$work/stdout" | sed -E 's|:$||')
       warnings=$(grep -c '^cil-instrument: warning: ' "$work/stderr" || true)
-      echo "$name: $counts, $skipped${warnings:+, $warnings warning(s)}" | sed 's/, 0 warning(s)//' >> "$summary"
+      pdb=""
+      [ -f "$work/out/out.pdb" ] && pdb=", out.pdb written"
+      echo "$name: $counts, $skipped${warnings:+, $warnings warning(s)}$pdb" | sed 's/, 0 warning(s)//' >> "$summary"
       ;;
     3|5)
       lines=$(wc -l < "$work/stderr")
@@ -44,7 +47,7 @@ while IFS= read -r f; do
     124) fail "$name: timed out" ;;
     *) fail "$name: exit status $rc: $(head -c 300 "$work/stderr")" ;;
   esac
-  leftovers=$(find "$work/out" -type f ! -name out.dll | wc -l)
+  leftovers=$(find "$work/out" -type f ! -name out.dll ! -name out.pdb | wc -l)  # out.pdb: the rewritten PDB
   [ "$leftovers" -eq 0 ] || fail "$name: left temporary files behind"
   rm -f "$work/out"/*
 done < <(find "$CORPUS" -type f ! -name '*.md' | sort)

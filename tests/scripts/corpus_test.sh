@@ -25,7 +25,7 @@ while IFS= read -r f; do
       0)
         if [ "$command" = dump ]; then
           methods=$(grep -c '^\.method' "$work/out" || true)
-          warn=$(grep -m1 'warning' "$work/err" | sed "s|$CORPUS/||" || true)
+          warn=$(grep -m1 'warning' "$work/err" | sed "s|$CORPUS/||g" || true)
           echo "$name: dumped $methods methods${warn:+; $warn}" >> "$summary"
         fi
         ;;

@@ -36,7 +36,7 @@ one() {
     else
       echo "$hash $mode exit $?"
     fi
-    rm -f "$dir/out"
+    rm -f "$dir/out" "$dir/out.pdb"  # a standalone PDB is written beside the output
   done
   rmdir "$dir"
 }

@@ -18,6 +18,8 @@
 #include "il/method_body.h"
 #include "metadata/metadata.h"
 #include "metadata/module.h"
+#include "metadata/portable_pdb.h"
+#include "pe/embedded_pdb.h"
 #include "metadata/printer.h"
 #include "metadata/signature.h"
 #include "pe/debug_directory.h"
@@ -83,6 +85,26 @@ TEST(Limits, InputFileSize) {
   auto bytes = read_file(path.string());
   std::filesystem::remove(path);
   expect_limit(bytes);
+}
+
+TEST(Limits, PdbSize) {
+  // A standalone PDB: refused from its size (a sparse file one byte over the cap), before it is read.
+  auto path = std::filesystem::temp_directory_path() / fmt::format("cil-limit-{}.pdb", ::getpid());
+  int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
+  ASSERT_GE(fd, 0);
+  bool sized = ::ftruncate(fd, static_cast<off_t>(md::kMaxPdbSize) + 1) == 0;
+  ::close(fd);
+  if (sized) {
+    auto bytes = read_file(path.string(), md::kMaxPdbSize);
+    expect_limit(bytes);
+  }
+  std::filesystem::remove(path);
+  // An embedded PDB: its declared size one byte over the cap, refused before anything is inflated.
+  std::vector<uint8_t> payload;
+  put32(payload, pe::kEmbeddedPdbSignature);
+  put32(payload, pe::kMaxEmbeddedPdbSize + 1);
+  payload.resize(64, 0);
+  expect_limit(pe::inflate_embedded_pdb(payload, 0));
 }
 
 TEST(Limits, Sections) {

@@ -1,0 +1,77 @@
+// A standalone portable PDB (Portable PDB v1.0) read with the metadata reader: its #Pdb stream, the
+// debug tables 0x30-0x37, and per-method views (sequence points, local scopes, custom debug
+// information) for remapping and printing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "metadata/heaps.h"
+#include "metadata/metadata.h"
+#include "metadata/pdb_stream.h"
+#include "metadata/sequence_points.h"
+#include "support/error.h"
+
+namespace cil::md {
+
+/// Kinds of custom debug information whose values hold IL offsets (Roslyn's PortableCustomDebugInfoKinds).
+/// State machine hoisted local scopes: (start, length) pairs, one per hoisted variable.
+inline constexpr Guid kStateMachineHoistedLocalScopes = {0x1E, 0xA6, 0xA9, 0x6D, 0xC7, 0xF8, 0x74, 0x48,
+                                                         0xBE, 0x62, 0x68, 0xBC, 0x56, 0x30, 0xDF, 0x71};
+/// Async method stepping information: catch handler offset + 1 (0: none), then (yield offset,
+/// resume offset, resume method) triples.
+inline constexpr Guid kAsyncMethodSteppingInformation = {0xC5, 0x2A, 0xFD, 0x54, 0x25, 0xE9, 0x1A, 0x40,
+                                                         0x9C, 0x2A, 0xF9, 0x4F, 0x17, 0x10, 0x72, 0xF8};
+
+/// Cap on the size of a PDB the tool reads (a standalone file, or an embedded one inflated).
+inline constexpr uint32_t kMaxPdbSize = 512u << 20;
+
+/// Signature of a Windows (MSF 7.00) PDB, which the tool recognizes and cannot read.
+inline constexpr std::string_view kWindowsPdbSignature = "Microsoft C/C++ MSF 7.00\r\n\x1a" "DS";
+
+/// True when `bytes` start like a Windows PDB.
+bool is_windows_pdb(std::span<const uint8_t> bytes);
+
+class PortablePdb {
+ public:
+  /// Parses standalone portable PDB metadata. Fails when there is no #Pdb stream, when the tables
+  /// stream holds type-system tables, or when LocalScope is not sorted by method.
+  static Expected<std::unique_ptr<PortablePdb>> parse(std::vector<uint8_t> bytes);
+
+  std::span<const uint8_t> bytes() const { return bytes_; }
+  const Metadata& metadata() const { return metadata_; }
+  const TablesStream& tables() const { return metadata_.tables(); }
+  const PdbStream& pdb_stream() const { return *metadata_.pdb_stream(); }
+  const PdbId& id() const { return pdb_stream().id; }
+  /// MethodDef rows of the assembly, as the #Pdb stream records them.
+  uint32_t method_count() const { return pdb_stream().rows[static_cast<uint8_t>(TableId::MethodDef)]; }
+
+  /// The sequence points of MethodDef `rid` (none when it has no MethodDebugInformation row or no blob).
+  Expected<MethodSequencePoints> sequence_points(uint32_t rid) const;
+  /// LocalScope rows of MethodDef `rid`: [first, last).
+  std::pair<uint32_t, uint32_t> scopes_of(uint32_t rid) const;
+  /// CustomDebugInformation rows whose parent is MethodDef `rid`, ascending.
+  std::span<const uint32_t> method_custom_debug_info(uint32_t rid) const;
+  /// The Kind of a CustomDebugInformation row (the null GUID when the index is bad).
+  Guid custom_debug_info_kind(uint32_t row) const;
+  /// The name of Document `rid` (Portable PDB v1.0 "Document Name Blob"), or a placeholder.
+  std::string document_name(uint32_t rid) const;
+
+ private:
+  PortablePdb() = default;
+  Status index();
+
+  std::vector<uint8_t> bytes_;
+  Metadata metadata_;
+  // Nothing here is sized by the #Pdb stream's method count, which describes the assembly, not
+  // bytes of this file: LocalScope is searched (it is sorted by method), and the custom debug
+  // information of methods is a list sorted by method.
+  std::vector<uint32_t> cdi_methods_;  ///< MethodDef rid of each row with a MethodDef parent, ascending
+  std::vector<uint32_t> cdi_rows_;     ///< those rows, in the same order
+};
+
+}  // namespace cil::md
