@@ -8,7 +8,8 @@
 #    and any finally; OnLeave in the second pass);
 #  - tail calls: testdata/il/IlTail (10,000,000-deep mutual recursion, tail. in a method with EH
 #    clauses, among several returns, tail. callvirt and tail. calli) runs in every mode, and wrap
-#    and trace name each method they leave as is;
+#    and trace name each method they leave as is; so does F#'s isEven/isOdd
+#    (tests/data/fsharp/Mutual.fs, compiled with the SDK's fsc) on dotnet;
 #  - byref arguments: testdata/src/ByRefArgs, traced with hooks that take `args`, passes null,
 #    valid and unmapped references through `ref`, `in`, `out` and `ref readonly` parameters
 #    with the original's output and exit status; the hooks see null for them.
@@ -87,6 +88,33 @@ done
 dir=$(instrument "$app" wrap dotnet)
 sed -E -e "s|$work/[^ ]*/||" -e "s/ in [0-9]+ ms\$//" "$dir/instrument.log" > "$work/tail-skips.txt"
 check_golden trace/IlTail.wrap.txt "$work/tail-skips.txt"
+
+echo "== F#: mutual tail recursion compiled by the SDK's fsc"
+sdk=$(dotnet --list-sdks | tail -n1 | sed -E 's/^([^ ]+) \[(.*)\]$/\2\/\1/')
+refdir=$(ls -d "$(dirname "$(dirname "$sdk")")"/packs/Microsoft.NETCore.App.Ref/*/ref/net* 2> /dev/null | sort -V | tail -1)
+if [ -f "$sdk/FSharp/fsc.dll" ] && [ -n "$refdir" ]; then
+  fs="$work/fsharp"
+  mkdir -p "$fs"
+  refs=()
+  for f in "$refdir"/*.dll; do refs+=("-r:$f"); done
+  dotnet "$sdk/FSharp/fsc.dll" --nologo --noframework --optimize+ --target:exe --out:"$fs/Mutual.dll" \
+    "-r:$sdk/FSharp/FSharp.Core.dll" "${refs[@]}" "$ROOT/tests/data/fsharp/Mutual.fs" > "$fs/fsc.log" 2>&1 ||
+    fail "fsc: $(tail -3 "$fs/fsc.log")"
+  cp "$sdk/FSharp/FSharp.Core.dll" "$fs/"
+  cp "$bin/ExitCode.runtimeconfig.json" "$fs/Mutual.runtimeconfig.json"
+  run "$fs" dotnet Mutual.dll "$work/fs"
+  [ "$(cat "$work/fs.stdout")" = "isEven 10000000 = true" ] || fail "F#: the original printed $(cat "$work/fs.stdout")"
+  "$TOOL" dump "$fs/Mutual.dll" --method 'Mutual::isEven' | grep -q 'tail\.' || fail "F#: fsc emitted no tail. prefix"
+  for mode in noop count wrap trace; do
+    dir=$(instrument "$fs/Mutual.dll" "$mode" dotnet)
+    cp "$fs/FSharp.Core.dll" "$dir/"
+    run "$dir" dotnet Mutual.dll "$dir/run" "$dir/hooks.log"
+    same "dotnet $mode F# Mutual" "$work/fs" "$dir/run"
+    echo "ok   dotnet $mode F#: $(cat "$dir/run.stdout"), exit $(cat "$dir/run.status")"
+  done
+else
+  echo "no fsc.dll in the SDK: F# skipped (IlTail has the same shape)"
+fi
 
 echo "== byref arguments: ByRefArgs.dll"
 app="$bin/ByRefArgs.dll"
