@@ -59,6 +59,7 @@ cs "$BIN/Interop.dll"    /optimize+ /debug- /unsafe+
 cs "$BIN/Threads.dll"    /optimize+ /debug-
 cs "$BIN/ExitCode.dll"   /optimize+ /debug-
 cs "$BIN/Unhandled.dll"  /optimize+ /debug-
+cs "$BIN/ByRefArgs.dll"  /optimize+ /debug- /unsafe+
 cs "$BIN/Library.dll"    /optimize+ /debug- /target:library /nullable+
 cs "$BIN/Selection.dll"  /optimize+ /debug- /target:library
 

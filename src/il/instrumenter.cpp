@@ -129,7 +129,7 @@ Expected<MethodShape> method_shape(const md::Module& m, uint32_t rid) {
   return shape;
 }
 
-Status wrap_empty(const md::Module& m, md::ModuleEditor& editor, md::RuntimeRefs& refs, uint32_t rid, BodyModel& body,
+Status wrap_empty(const md::Module& m, md::ModuleEditor& editor, uint32_t rid, BodyModel& body,
                   const MethodShape& shape) {
   auto start = constructed_index(m, rid, body);
   if (!start) return refuse("no base constructor call found");
@@ -137,8 +137,8 @@ Status wrap_empty(const md::Module& m, md::ModuleEditor& editor, md::RuntimeRefs
   WrapSpec spec;
   spec.try_start = *start;
   if (shape.returns_value) spec.result_local = locals.add(shape.return_type);
-  spec.catch_type = CIL_TRY(refs.type("System", "Exception"));
-  spec.catch_code.push_back(body.make(Op::Pop));
+  spec.filter_clause = true;
+  spec.filter_code.push_back(body.make(Op::Pop));
   spec.finally_clause = true;
   spec.finally_code.push_back(body.make(Op::Nop));
   spec.epilogue.push_back(body.make(Op::Nop));
@@ -226,7 +226,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
         case Mode::Wrap:
           edit.edit = [&](BodyModel& model) -> Status {
             MethodShape shape = CIL_TRY(method_shape(m, rid));
-            CIL_TRY(wrap_empty(m, editor, *refs, rid, model, shape));
+            CIL_TRY(wrap_empty(m, editor, rid, model, shape));
             model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
             return ok();
           };

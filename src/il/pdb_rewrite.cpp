@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "metadata/rows.h"
 #include "support/byte_reader.h"
 
 namespace cil::il {
@@ -52,9 +53,9 @@ PdbRewriter::PdbRewriter(const md::PortablePdb& pdb) : pdb_(pdb), editor_(pdb) {
   const md::TablesStream& t = pdb.tables();
   for (uint32_t row = 1; row <= t.rows(TableId::CustomDebugInformation); ++row) {
     if (pdb.custom_debug_info_kind(row) != md::kAsyncMethodSteppingInformation) continue;
-    md::Token parent = t.decode(md::CodedIndex::HasCustomDebugInformation,
-                                t.get(TableId::CustomDebugInformation, row, col::CustomDebugInformation::Parent));
-    auto value = pdb.metadata().blobs().get(t.get(TableId::CustomDebugInformation, row, col::CustomDebugInformation::Value));
+    md::CustomDebugInformationView record(pdb.metadata(), row);
+    md::Token parent = record.parent();
+    auto value = record.value();
     if (!value) continue;
     for (uint32_t method : resume_methods(*value))
       if (method != md::token_rid(parent)) resume_methods_.insert(method);
@@ -71,24 +72,24 @@ Status PdbRewriter::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_
   if (rid == 0 || rid > pdb_.method_count()) return ok();  // a method the tool added
   if (resume_methods_.count(rid)) kept_maps_.insert_or_assign(rid, map);
   if (t.valid_rid(TableId::MethodDebugInformation, rid) &&
-      t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::SequencePoints) != 0) {
+      md::MethodDebugInformationView(pdb_.metadata(), rid).sequence_points_index() != 0) {
     auto points = pdb_.sequence_points(rid);
     if (!points) return fail(points.error());
     auto moved = remap_sequence_points(*points, map);
     if (!moved) return fail(in_row(moved.error(), TableId::MethodDebugInformation, rid));
     moved->local_signature = local_signature;
-    uint32_t document = t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::Document);
+    uint32_t document = md::MethodDebugInformationView(pdb_.metadata(), rid).document();
     auto blob = md::encode_sequence_points(*moved, document);
     if (!blob) return fail(in_row(blob.error(), TableId::MethodDebugInformation, rid));
-    editor_.set_cell(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::SequencePoints, editor_.add_blob(*blob));
+    editor_.set_sequence_points(rid, *blob);
   }
   auto [first, last] = pdb_.scopes_of(rid);
   for (uint32_t row = first; row < last; ++row) {
-    ScopeRange scope{t.get(TableId::LocalScope, row, col::LocalScope::StartOffset), t.get(TableId::LocalScope, row, col::LocalScope::Length)};
+    md::LocalScopeView local_scope(pdb_.metadata(), row);
+    ScopeRange scope{local_scope.start_offset(), local_scope.length()};
     auto moved = remap_scope(scope, map);
     if (!moved) return fail(in_row(moved.error(), TableId::LocalScope, row));
-    editor_.set_cell(TableId::LocalScope, row, col::LocalScope::StartOffset, moved->start);
-    editor_.set_cell(TableId::LocalScope, row, col::LocalScope::Length, moved->length);
+    editor_.set_scope_range(row, moved->start, moved->length);
   }
   for (uint32_t row : pdb_.method_custom_debug_info(rid)) {
     md::Guid kind = pdb_.custom_debug_info_kind(row);
@@ -98,18 +99,18 @@ Status PdbRewriter::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_
       continue;
     }
     if (kind != md::kStateMachineHoistedLocalScopes) continue;
-    auto value = pdb_.metadata().blobs().get(t.get(TableId::CustomDebugInformation, row, col::CustomDebugInformation::Value));
+    auto value = md::CustomDebugInformationView(pdb_.metadata(), row).value();
     if (!value) return fail(in_row(value.error(), TableId::CustomDebugInformation, row));
     auto moved = remap_hoisted_scopes(*value, map);
     if (!moved) return fail(in_row(moved.error(), TableId::CustomDebugInformation, row));
-    editor_.set_cell(TableId::CustomDebugInformation, row, col::CustomDebugInformation::Value, editor_.add_blob(*moved));
+    editor_.set_custom_debug_value(row, *moved);
   }
   return ok();
 }
 
 Status PdbRewriter::remap_async(uint32_t rid, uint32_t row, const OffsetMap& map) {
   const md::TablesStream& t = pdb_.tables();
-  auto value = pdb_.metadata().blobs().get(t.get(TableId::CustomDebugInformation, row, col::CustomDebugInformation::Value));
+  auto value = md::CustomDebugInformationView(pdb_.metadata(), row).value();
   if (!value) return in_row(value.error(), TableId::CustomDebugInformation, row);
   // A record that resumes in another method waits for that method's map (rare: Roslyn resumes in
   // the MoveNext method itself), keeping its own.
@@ -127,7 +128,7 @@ Status PdbRewriter::remap_async(uint32_t rid, uint32_t row, const OffsetMap& map
   };
   auto moved = remap_async_stepping(*value, map, lookup);
   if (!moved) return in_row(moved.error(), TableId::CustomDebugInformation, row);
-  editor_.set_cell(TableId::CustomDebugInformation, row, col::CustomDebugInformation::Value, editor_.add_blob(*moved));
+  editor_.set_custom_debug_value(row, *moved);
   return ok();
 }
 
@@ -137,8 +138,7 @@ Expected<md::WrittenPdb> PdbRewriter::finish(const std::array<uint32_t, md::kTab
   // offsets (no map: the lookup leaves its resume offsets as they were).
   for (const auto& pending : pending_async_) {
     const OffsetMap& own = kept_maps_.at(pending.rid);
-    auto value = pdb_.metadata().blobs().get(
-        pdb_.tables().get(TableId::CustomDebugInformation, pending.row, col::CustomDebugInformation::Value));
+    auto value = md::CustomDebugInformationView(pdb_.metadata(), pending.row).value();
     if (!value) return in_row(value.error(), TableId::CustomDebugInformation, pending.row);
     OffsetMapLookup lookup = [&](uint32_t method) -> const OffsetMap* {
       if (method == pending.rid) return &own;
@@ -147,7 +147,7 @@ Expected<md::WrittenPdb> PdbRewriter::finish(const std::array<uint32_t, md::kTab
     };
     auto moved = remap_async_stepping(*value, own, lookup);
     if (!moved) return in_row(moved.error(), TableId::CustomDebugInformation, pending.row);
-    editor_.set_cell(TableId::CustomDebugInformation, pending.row, col::CustomDebugInformation::Value, editor_.add_blob(*moved));
+    editor_.set_custom_debug_value(pending.row, *moved);
   }
 
   // MethodDebugInformation parallels MethodDef: a row (no document, no points) for every method
@@ -155,7 +155,7 @@ Expected<md::WrittenPdb> PdbRewriter::finish(const std::array<uint32_t, md::kTab
   uint32_t methods = pdb_.method_count();
   uint32_t new_methods = rows[static_cast<uint8_t>(TableId::MethodDef)];
   if (pdb_.tables().rows(TableId::MethodDebugInformation) != 0)
-    for (uint32_t rid = methods + 1; rid <= new_methods; ++rid) CIL_TRY(editor_.add_row(TableId::MethodDebugInformation, {0, 0}));
+    for (uint32_t rid = methods + 1; rid <= new_methods; ++rid) CIL_TRY(editor_.add_empty_method_debug_information());
 
   // The output's row counts, for every table the PDB referenced or the output has rows in.
   const md::PdbStream& stream = pdb_.pdb_stream();

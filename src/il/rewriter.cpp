@@ -1,4 +1,4 @@
-// Prologue insertion, locals extension, and the try/catch/finally wrap.
+// Prologue insertion, locals extension, and the try/filter/finally wrap.
 #include "il/rewriter.h"
 
 #include <unordered_map>
@@ -71,6 +71,8 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
   for (size_t i = 0; i < instrs.size(); ++i) {
     const Instr& in = instrs[i];
     if (in.op == Op::Jmp) return rewrite_error("the body uses jmp, which cannot leave a protected region");
+    if (in.op == Op::Tail && i >= start)
+      return rewrite_error("the body makes tail. calls, which a protected region would turn into ordinary calls (left as is)");
     std::vector<uint32_t> targets = in.targets;
     if (in.target != kNoLabel) targets.push_back(in.target);
     for (uint32_t t : targets) {
@@ -92,20 +94,24 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
     finally_block = spec.finally_code;
     finally_block.push_back(body.make(Op::Endfinally));
   }
-  std::vector<Instr> catch_block;
-  if (spec.catch_type) {
-    catch_block = spec.catch_code;
-    catch_block.push_back(body.make(Op::Rethrow));
+  // The filter block, then its handler (which must follow it directly, II.19).
+  std::vector<Instr> filter_block, handler_block;
+  if (spec.filter_clause) {
+    filter_block = spec.filter_code;
+    filter_block.push_back(body.ldc_i4(0));
+    filter_block.push_back(body.make(Op::Endfilter));
+    handler_block.push_back(body.make(Op::Pop));
+    handler_block.push_back(body.make(Op::Rethrow));
   }
   uint32_t finally_id = first_id(finally_block, exit_id);
-  uint32_t catch_id = first_id(catch_block, finally_id);
+  uint32_t handler_id = first_id(handler_block, finally_id);
+  uint32_t filter_id = first_id(filter_block, handler_id);
 
   // Every ret in the region: [stloc result] leave exit. The first replacement keeps the ret's id.
   std::vector<Instr> rewritten;
   rewritten.reserve(instrs.size() + 16);
   for (size_t i = 0; i < instrs.size(); ++i) {
     Instr in = std::move(instrs[i]);
-    if (i >= start && in.op == Op::Tail) in.op = Op::Nop;
     if (i >= start && in.op == Op::Ret) {
       uint32_t id = in.id;
       if (spec.result_local) {
@@ -129,21 +135,22 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
   // the original code.
   for (auto& c : body.clauses) {
     for (uint32_t* label : {&c.try_end, &c.handler_end})
-      if (*label == kEndLabel) *label = catch_id;
+      if (*label == kEndLabel) *label = filter_id;
   }
-  if (body.end_of_original == kEndLabel) body.end_of_original = catch_id;
-  instrs.insert(instrs.end(), catch_block.begin(), catch_block.end());
+  if (body.end_of_original == kEndLabel) body.end_of_original = filter_id;
+  instrs.insert(instrs.end(), filter_block.begin(), filter_block.end());
+  instrs.insert(instrs.end(), handler_block.begin(), handler_block.end());
   instrs.insert(instrs.end(), finally_block.begin(), finally_block.end());
   instrs.insert(instrs.end(), exit_block.begin(), exit_block.end());
 
-  if (spec.catch_type) {
+  if (spec.filter_clause) {
     EhRegion c;
-    c.kind = ClauseKind::Catch;
+    c.kind = ClauseKind::Filter;
     c.try_start = start_id;
-    c.try_end = catch_id;
-    c.handler_start = catch_id;
+    c.try_end = filter_id;
+    c.filter_start = filter_id;
+    c.handler_start = handler_id;
     c.handler_end = finally_id;
-    c.class_token = spec.catch_type;
     body.clauses.push_back(c);
   }
   if (spec.finally_clause) {

@@ -1,5 +1,5 @@
 // The rewrites shared by every mode: code inserted at entry, locals appended, and the body
-// wrapped in try/catch/finally with every `ret` turned into a `leave` to one exit block.
+// wrapped in try/filter/finally with every `ret` turned into a `leave` to one exit block.
 #pragma once
 
 #include <cstdint>
@@ -43,10 +43,14 @@ struct WrapSpec {
   size_t try_start = 0;
   /// Local that receives the return value at every `ret`; nullopt for void methods.
   std::optional<uint32_t> result_local;
-  /// Catch clause: its type (0: none) and the handler code, which starts with the exception on
-  /// the stack and must consume it; `rethrow` is appended.
-  md::Token catch_type = 0;
-  std::vector<Instr> catch_code;
+  /// Filter clause: observes an exception in the first pass without catching it, so the
+  /// runtime's two-pass order (every filter up the stack before any finally), the exception
+  /// object and its stack trace stay the original's (II.19, I.12.4.2.5). `filter_code` starts
+  /// with the thrown object on the stack and must consume it; `ldc.i4.0` `endfilter` (continue
+  /// the search) is appended. Its handler never runs; it is `pop` `rethrow`. The filter block
+  /// may not contain protected regions: code that must catch calls out to a method.
+  bool filter_clause = false;
+  std::vector<Instr> filter_code;
   /// Finally clause: present when true; `endfinally` is appended to `finally_code`.
   bool finally_clause = false;
   std::vector<Instr> finally_code;
@@ -54,12 +58,13 @@ struct WrapSpec {
   std::vector<Instr> epilogue;
 };
 
-/// Wraps the body from `spec.try_start` to its end in try/catch/finally. Every `ret` becomes a
+/// Wraps the body from `spec.try_start` to its end in try/filter/finally. Every `ret` becomes a
 /// store to the result local and a `leave` to one exit block that runs the epilogue, reloads the
-/// result and returns; a branch that targeted a `ret` now reaches the store. `tail.` prefixes in
-/// the region become `nop`, since a tail call cannot leave a protected region. The new clauses
+/// result and returns; a branch that targeted a `ret` now reaches the store. The new clauses
 /// come after the existing ones, so inner clauses still come first (II.19). Fails on bodies
-/// that use `jmp`, or that branch across the start of the region.
+/// that use `jmp`, that make `tail.` calls (a tail call cannot leave a protected region, and
+/// dropping the prefix turns constant-stack recursion into a stack overflow, III.2.4), or that
+/// branch across the start of the region.
 Status wrap_body(BodyModel& body, const WrapSpec& spec);
 
 }  // namespace cil::il

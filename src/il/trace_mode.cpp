@@ -1,4 +1,4 @@
-// Trace mode: hook references, the guarded hook calls, and the try/catch/finally wrap per method.
+// Trace mode: hook references, the guarded hook calls, and the try/filter/finally wrap per method.
 #include "il/trace_mode.h"
 
 #include <fmt/format.h>
@@ -141,6 +141,16 @@ Expected<TraceMode> TraceMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
                                                     .signature = method_sig(false, md::primitive(ElementType::Void), {}),
                                                     .param_list = param_list}));
   if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(mode.cctor_)}));
+  if (contract.on_exception.present) {
+    std::vector<TypeSig> params;
+    for (HookParam p : contract.on_exception.params) params.push_back(param_type(p));
+    mode.guarded_on_exception_ =
+        CIL_TRY(editor.add(md::MethodDefRow{.flags = kHelperMethod,
+                                            .name = "OnException",
+                                            .signature = method_sig(false, md::primitive(ElementType::Void), params),
+                                            .param_list = param_list}));
+    if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(mode.guarded_on_exception_)}));
+  }
   return mode;
 }
 
@@ -153,7 +163,46 @@ Status TraceMode::finish(CallEffects& effects) {
   body.instrs = c.take();
   body.max_stack = CIL_TRY(compute_max_stack(body, false, effects));
   EncodedBody encoded = CIL_TRY(rewrite_body(std::move(body), {}));
-  return editor_->set_method_body(md::token_rid(cctor_), encoded.bytes);
+  CIL_TRY(editor_->set_method_body(md::token_rid(cctor_), encoded.bytes));
+  if (!guarded_on_exception_) return ok();
+
+  // OnException(<the hook's parameters>): skipped inside another hook; a throwing hook ignored.
+  BodyModel call;
+  CodeBuilder g(call);
+  uint32_t skip = g.new_label(), after = g.new_label();
+  g.emit(Op::Ldsfld, guard_field_);
+  g.emit(Op::Callvirt, guard_get_);
+  g.branch(Op::Brtrue_S, skip);
+  g.emit(Op::Ldsfld, guard_field_);
+  g.ldc_i4(1);
+  g.emit(Op::Callvirt, guard_set_);
+  std::vector<Instr> head = g.take();
+  for (size_t i = 0; i < contract_->on_exception.params.size(); ++i) g.ldarg(static_cast<uint32_t>(i));
+  g.emit(Op::Call, on_exception_);
+  g.branch(Op::Leave_S, after);
+  std::vector<Instr> protected_code = g.take();
+  g.emit(Op::Pop);
+  g.branch(Op::Leave_S, after);
+  std::vector<Instr> handler = g.take();
+  g.mark(after);
+  g.emit(Op::Ldsfld, guard_field_);
+  g.ldc_i4(0);
+  g.emit(Op::Callvirt, guard_set_);
+  g.mark(skip);
+  g.emit(Op::Ret);
+  std::vector<Instr> tail = g.take();
+  EhRegion guard;
+  guard.kind = ClauseKind::Catch;
+  guard.try_start = protected_code.front().id;
+  guard.try_end = handler.front().id;
+  guard.handler_start = handler.front().id;
+  guard.handler_end = after;
+  guard.class_token = exception_;
+  for (auto* part : {&head, &protected_code, &handler, &tail}) call.instrs.insert(call.instrs.end(), part->begin(), part->end());
+  call.clauses.push_back(guard);
+  call.max_stack = CIL_TRY(compute_max_stack(call, false, effects));
+  EncodedBody guarded = CIL_TRY(rewrite_body(std::move(call), {}));
+  return editor_->set_method_body(md::token_rid(guarded_on_exception_), guarded.bytes);
 }
 
 bool TraceMode::is_byref_like(Token type) {
@@ -243,7 +292,7 @@ Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
   }
 }
 
-Status TraceMode::emit_value(Context& cx, const TypeSig& type, bool from_byref, std::vector<Instr>& code) {
+Status TraceMode::emit_value(Context& cx, const TypeSig& type, std::vector<Instr>& code) {
   BodyModel& body = *cx.body;
   Box b = CIL_TRY(boxing(type));
   switch (b.kind) {
@@ -252,10 +301,8 @@ Status TraceMode::emit_value(Context& cx, const TypeSig& type, bool from_byref, 
       code.push_back(body.make(Op::Ldnull));
       break;
     case Boxing::Reference:
-      if (from_byref) code.push_back(body.make(Op::Ldind_Ref));
       break;
     case Boxing::Value:
-      if (from_byref) code.push_back(body.make(Op::Ldobj, b.token));
       code.push_back(body.make(Op::Box, b.token));
       break;
   }
@@ -264,7 +311,6 @@ Status TraceMode::emit_value(Context& cx, const TypeSig& type, bool from_byref, 
 
 Status TraceMode::emit_hook(Context& cx, const HookMethod& hook, Token target, std::vector<Instr>& code) {
   BodyModel& body = *cx.body;
-  uint32_t this_offset = cx.sig.has_this() ? 1 : 0;
   // Guard: skip the hook when this thread is already inside one.
   uint32_t skip = body.reserve_label(), after = body.reserve_label();
   code.push_back(body.make(Op::Ldsfld, guard_field_));
@@ -274,6 +320,38 @@ Status TraceMode::emit_hook(Context& cx, const HookMethod& hook, Token target, s
   code.push_back(body.ldc_i4(1));
   code.push_back(body.make(Op::Callvirt, guard_set_));
   size_t try_first = code.size();
+  CIL_TRY(emit_hook_args(cx, hook, code));
+  code.push_back(body.make(Op::Call, target));
+  if (&hook == &contract_->on_enter && hook.returns_object) {
+    code.push_back(cx.state ? body.stloc(*cx.state) : body.make(Op::Pop));
+  }
+  code.push_back(body.make_branch(Op::Leave_S, after));
+  size_t handler_first = code.size();
+  code.push_back(body.make(Op::Pop));  // a throwing hook must not change what the program does
+  code.push_back(body.make_branch(Op::Leave_S, after));
+  Instr reset = body.make(Op::Ldsfld, guard_field_);
+  reset.id = after;
+  code.push_back(reset);
+  code.push_back(body.ldc_i4(0));
+  code.push_back(body.make(Op::Callvirt, guard_set_));
+  Instr landing = body.make(Op::Nop);
+  landing.id = skip;
+  code.push_back(landing);
+
+  EhRegion guard;
+  guard.kind = ClauseKind::Catch;
+  guard.try_start = code[try_first].id;
+  guard.try_end = code[handler_first].id;
+  guard.handler_start = code[handler_first].id;
+  guard.handler_end = after;
+  guard.class_token = exception_;
+  cx.guard_clauses.push_back(guard);
+  return ok();
+}
+
+Status TraceMode::emit_hook_args(Context& cx, const HookMethod& hook, std::vector<Instr>& code) {
+  BodyModel& body = *cx.body;
+  uint32_t this_offset = cx.sig.has_this() ? 1 : 0;
   for (HookParam p : hook.params) {
     switch (p) {
       case HookParam::Method:
@@ -300,9 +378,15 @@ Status TraceMode::emit_hook(Context& cx, const HookMethod& hook, Token target, s
           const TypeSig& t = cx.sig.params[k];
           code.push_back(body.make(Op::Dup));
           code.push_back(body.ldc_i4(static_cast<int32_t>(k)));
-          code.push_back(body.ldarg(static_cast<uint32_t>(k) + this_offset));
-          if (t.element == ElementType::ByRef) CIL_TRY(emit_value(cx, t.children.at(0), true, code));
-          else CIL_TRY(emit_value(cx, t, false, code));
+          if (t.element == ElementType::ByRef) {
+            // ref, out, in and ref readonly: null. The reference may be null or point at memory
+            // the method never reads (Unsafe.NullRef, an unmapped address, an out parameter not
+            // yet written); the hooks must not read what the original does not.
+            code.push_back(body.make(Op::Ldnull));
+          } else {
+            code.push_back(body.ldarg(static_cast<uint32_t>(k) + this_offset));
+            CIL_TRY(emit_value(cx, t, code));
+          }
           code.push_back(body.make(Op::Stelem_Ref));
         }
         break;
@@ -337,31 +421,6 @@ Status TraceMode::emit_hook(Context& cx, const HookMethod& hook, Token target, s
         break;
     }
   }
-  code.push_back(body.make(Op::Call, target));
-  if (&hook == &contract_->on_enter && hook.returns_object) {
-    code.push_back(cx.state ? body.stloc(*cx.state) : body.make(Op::Pop));
-  }
-  code.push_back(body.make_branch(Op::Leave_S, after));
-  size_t handler_first = code.size();
-  code.push_back(body.make(Op::Pop));  // a throwing hook must not change what the program does
-  code.push_back(body.make_branch(Op::Leave_S, after));
-  Instr reset = body.make(Op::Ldsfld, guard_field_);
-  reset.id = after;
-  code.push_back(reset);
-  code.push_back(body.ldc_i4(0));
-  code.push_back(body.make(Op::Callvirt, guard_set_));
-  Instr landing = body.make(Op::Nop);
-  landing.id = skip;
-  code.push_back(landing);
-
-  EhRegion guard;
-  guard.kind = ClauseKind::Catch;
-  guard.try_start = code[try_first].id;
-  guard.try_end = code[handler_first].id;
-  guard.handler_start = code[handler_first].id;
-  guard.handler_end = after;
-  guard.class_token = exception_;
-  cx.guard_clauses.push_back(guard);
   return ok();
 }
 
@@ -464,9 +523,16 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
     spec.try_start = *start + prologue_size;
     if (returns_value) spec.result_local = cx.result;
     if (catch_clause) {
-      spec.catch_type = exception_;
-      spec.catch_code.push_back(body.stloc(*cx.exception));
-      if (contract_->on_exception.present) CIL_TRY(emit_hook(cx, contract_->on_exception, on_exception_, spec.catch_code));
+      // The filter sees the exception in the first pass and lets it go on (returns 0): nothing
+      // is caught or rethrown, so the finally blocks up the stack, OnLeave's among them, run in
+      // the second pass as they would without us.
+      spec.filter_clause = true;
+      spec.filter_code.push_back(body.make(Op::Isinst, exception_));
+      spec.filter_code.push_back(body.stloc(*cx.exception));
+      if (contract_->on_exception.present) {
+        CIL_TRY(emit_hook_args(cx, contract_->on_exception, spec.filter_code));
+        spec.filter_code.push_back(body.make(Op::Call, guarded_on_exception_));
+      }
     }
     if (finally_clause) {
       spec.finally_clause = true;

@@ -1,5 +1,5 @@
-// Trace mode: every chosen method calls the user's hooks — OnEnter at entry, OnException when an
-// exception escapes (then rethrows), OnLeave in a finally — passing only what each hook declares.
+// Trace mode: every chosen method calls the user's hooks — OnEnter at entry, OnException from a
+// filter that never catches, OnLeave in a finally — passing only what each hook declares.
 #pragma once
 
 #include <string>
@@ -37,7 +37,8 @@ class TraceMode {
   bool is_byref_like(md::Token type);
   bool generic_allows_byref_like(md::Token owner, uint32_t number);
   Status emit_hook(Context& cx, const HookMethod& hook, md::Token target, std::vector<Instr>& code);
-  Status emit_value(Context& cx, const md::TypeSig& type, bool from_byref, std::vector<Instr>& code);
+  Status emit_hook_args(Context& cx, const HookMethod& hook, std::vector<Instr>& code);
+  Status emit_value(Context& cx, const md::TypeSig& type, std::vector<Instr>& code);
 
   md::ModuleEditor* editor_ = nullptr;
   md::RuntimeRefs* refs_ = nullptr;
@@ -45,6 +46,9 @@ class TraceMode {
   md::Token on_enter_ = 0, on_leave_ = 0, on_exception_ = 0;
   md::Token exception_ = 0, object_ = 0;
   md::Token guard_field_ = 0, guard_get_ = 0, guard_set_ = 0, guard_ctor_ = 0, cctor_ = 0;
+  /// <CilInstrument>::OnException: the guarded call to the OnException hook, which the filters
+  /// call (a filter block may not hold the try/catch that ignores a throwing hook).
+  md::Token guarded_on_exception_ = 0;
   uint32_t helper_type_ = 0;
   std::unordered_set<uint32_t> byref_like_defs_;  ///< TypeDef rids marked IsByRefLike
   bool byref_like_scanned_ = false;

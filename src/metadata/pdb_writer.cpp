@@ -87,4 +87,19 @@ Expected<WrittenPdb> PdbEditor::write() {
   return written;
 }
 
+void PdbEditor::set_sequence_points(uint32_t method_rid, std::span<const uint8_t> blob) {
+  set_cell(TableId::MethodDebugInformation, method_rid, col::MethodDebugInformation::SequencePoints, add_blob(blob));
+}
+
+void PdbEditor::set_scope_range(uint32_t scope_row, uint32_t start_offset, uint32_t length) {
+  set_cell(TableId::LocalScope, scope_row, col::LocalScope::StartOffset, start_offset);
+  set_cell(TableId::LocalScope, scope_row, col::LocalScope::Length, length);
+}
+
+void PdbEditor::set_custom_debug_value(uint32_t row, std::span<const uint8_t> value) {
+  set_cell(TableId::CustomDebugInformation, row, col::CustomDebugInformation::Value, add_blob(value));
+}
+
+Status PdbEditor::add_empty_method_debug_information() { return add_row(TableId::MethodDebugInformation, {0, 0}); }
+
 }  // namespace cil::md

@@ -47,6 +47,13 @@ class PdbEditor {
   void set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t value);
   /// Appends a row given its cells in schema order.
   Status add_row(TableId table, std::vector<uint32_t> cells);
+  /// The typed edits the rewrite makes (ECMA-335's Portable PDB tables): a method's sequence
+  /// points blob, a scope's IL range, a custom debug record's value, a MethodDebugInformation row
+  /// (no document, no points) for a method the tool added.
+  void set_sequence_points(uint32_t method_rid, std::span<const uint8_t> blob);
+  void set_scope_range(uint32_t scope_row, uint32_t start_offset, uint32_t length);
+  void set_custom_debug_value(uint32_t row, std::span<const uint8_t> value);
+  Status add_empty_method_debug_information();
   /// The row count of assembly table `table` as the #Pdb stream records it (it sizes the PDB's
   /// indexes into that table).
   void set_type_system_rows(TableId table, uint32_t rows) { stream_.set_rows(table, rows); }

@@ -11,6 +11,7 @@
 #include "fuzz_check.h"
 #include "il/pdb_rewrite.h"
 #include "metadata/portable_pdb.h"
+#include "metadata/rows.h"
 #include "metadata/sequence_points.h"
 
 namespace {
@@ -45,7 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (uint32_t rid = 1; rid <= methods; ++rid) {
     auto points = pdb.sequence_points(rid);
     if (points) {
-      uint32_t document = t.get_checked(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::Document);
+      uint32_t document =
+          t.valid_rid(TableId::MethodDebugInformation, rid) ? MethodDebugInformationView(pdb.metadata(), rid).document() : 0;
       auto encoded = encode_sequence_points(*points, document);
       // What decoded must encode (unless the row's document is not the first point's) and decode the same.
       if (encoded) {
@@ -57,9 +59,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto [first, last] = pdb.scopes_of(rid);
     CIL_FUZZ_CHECK(first <= last && last <= t.rows(TableId::LocalScope) + 1, "scope range outside the table");
     for (uint32_t row = first; row < last; ++row) {
-      CIL_FUZZ_CHECK(t.get(TableId::LocalScope, row, col::LocalScope::Method) == rid, "a scope of another method");
-      uint64_t end = uint64_t{t.get(TableId::LocalScope, row, col::LocalScope::StartOffset)} +
-                     t.get(TableId::LocalScope, row, col::LocalScope::Length);
+      LocalScopeView scope(pdb.metadata(), row);
+      CIL_FUZZ_CHECK(scope.method() == rid, "a scope of another method");
+      uint64_t end = uint64_t{scope.start_offset()} + scope.length();
       code_size[rid] = std::max<uint32_t>(code_size[rid], static_cast<uint32_t>(std::min<uint64_t>(end, kMaxCode)));
     }
     for (uint32_t row : pdb.method_custom_debug_info(rid)) (void)pdb.custom_debug_info_kind(row);

@@ -4,8 +4,9 @@
 # version 1.2.3.4):
 #   - the traced fixture runs as before, on dotnet and on mono, and the hook log is golden;
 #   - code is generated only for the hooks declared, checked on every method's clause list: each
-#     hook call has its own guard (a catch); beyond that, OnEnter alone adds nothing, OnLeave
-#     alone one finally around the body, OnException alone one catch around the body;
+#     hook call inline has its own guard (a catch); beyond that, OnEnter alone adds nothing,
+#     OnLeave alone one finally around the body, OnException alone one filter around the body
+#     (its guard is in <CilInstrument>::OnException, which the filter calls);
 #   - the output's AssemblyRef carries the hooks' name, version and public key token, as an
 #     independent reader (monodis) shows it and Mono's sn computes the token;
 #   - a hooks assembly is never instrumented with itself.
@@ -72,11 +73,12 @@ for type in EnterOnly LeaveOnly ExceptionOnly; do
   done
   check_golden "trace/slim-$type.log" "$work/$type.traced.log"
   case $type in
-    # Each hook call is guarded by its own try/catch (a throwing hook never breaks the app);
-    # OnLeave adds the finally around the body, OnException the catch that rethrows.
+    # Each inline hook call is guarded by its own try/catch (a throwing hook never breaks the
+    # app); OnLeave adds the finally around the body, OnException the filter that returns 0
+    # (its hook call is guarded inside <CilInstrument>::OnException).
     EnterOnly) added=catch ;;
     LeaveOnly) added=catch,finally ;;
-    ExceptionOnly) added=catch,catch ;;
+    ExceptionOnly) added=filter ;;
   esac
   expect_clauses "$type" "$app" "$dir/TraceApp.dll" "$added"
 done

@@ -363,8 +363,8 @@ TEST(EngineMap, BodyWrittenFromScratchHasNone) {
 WrapSpec empty_wrap(BodyModel& m, bool result) {
   WrapSpec spec;
   if (result) spec.result_local = 0;
-  spec.catch_type = kCatchType;
-  spec.catch_code.push_back(m.make(Op::Pop));
+  spec.filter_clause = true;
+  spec.filter_code.push_back(m.make(Op::Pop));
   spec.finally_clause = true;
   spec.finally_code.push_back(m.make(Op::Nop));
   return spec;
@@ -387,26 +387,28 @@ TEST(EngineWrap, RetsBecomeLeavesAndTheMapSaysWhere) {
   auto again = reread(*out);
   ASSERT_TRUE(again);
   // 0 ldarg.0, 1 brtrue.s, 3 ldc.i4.1, 4 stloc.0, 5 leave.s exit, 7 ldc.i4.2, 8 stloc.0,
-  // 9 leave.s exit, 11 pop, 12 rethrow, 14 nop, 15 endfinally, 16 ldloc.0, 17 ret
-  std::vector<uint8_t> want_code{kLdarg0, kBrtrueS, 4, kLdcI4_1, kStloc0, kLeaveS, 9, kLdcI4_2, kStloc0, kLeaveS, 5,
-                                 kPop,    0xFE,     0x1A, kNop,  kEndfinally, kLdloc0, kRet};
+  // 9 leave.s exit, filter: 11 pop, 12 ldc.i4.0, 13 endfilter, handler: 15 pop, 16 rethrow,
+  // 18 nop, 19 endfinally, 20 ldloc.0, 21 ret
+  std::vector<uint8_t> want_code{kLdarg0, kBrtrueS, 4,    kLdcI4_1, kStloc0, kLeaveS, 13,   kLdcI4_2,    kStloc0, kLeaveS, 9,
+                                 kPop,    kLdcI4_0, 0xFE, 0x11,     kPop,    0xFE,    0x1A, kNop, kEndfinally, kLdloc0, kRet};
   EXPECT_EQ(std::vector<uint8_t>(again->body.code.begin(), again->body.code.end()), want_code);
   std::vector<OffsetMap::Entry> want = {{0, 0}, {1, 1}, {3, 3}, {4, 4}, {5, 7}, {6, 8}, {7, 11}};
   EXPECT_EQ(entries(out->map), want);
   EXPECT_EQ(out->map.new_end_of_original(), 11u) << "the original code ends where the handlers start";
-  EXPECT_EQ(out->map.new_code_size(), 18u);
-  EXPECT_EQ(ranges(out->map), (std::vector<OffsetMap::Range>{{5, 7}, {9, 18}}));
+  EXPECT_EQ(out->map.new_code_size(), 22u);
+  EXPECT_EQ(ranges(out->map), (std::vector<OffsetMap::Range>{{5, 7}, {9, 22}}));
   ASSERT_EQ(again->body.clauses.size(), 2u);
-  EXPECT_EQ(again->body.clauses[0].kind, ClauseKind::Catch);
+  EXPECT_EQ(again->body.clauses[0].kind, ClauseKind::Filter) << "observes without catching: no rethrow";
   EXPECT_EQ(again->body.clauses[0].try_offset, 0u);
   EXPECT_EQ(again->body.clauses[0].try_length, 11u);
-  EXPECT_EQ(again->body.clauses[0].handler_offset, 11u);
+  EXPECT_EQ(again->body.clauses[0].filter_offset, 11u);
+  EXPECT_EQ(again->body.clauses[0].handler_offset, 15u);
   EXPECT_EQ(again->body.clauses[0].handler_length, 3u);
   EXPECT_EQ(again->body.clauses[1].kind, ClauseKind::Finally);
-  EXPECT_EQ(again->body.clauses[1].try_length, 14u);
-  EXPECT_EQ(again->body.clauses[1].handler_offset, 14u);
+  EXPECT_EQ(again->body.clauses[1].try_length, 18u);
+  EXPECT_EQ(again->body.clauses[1].handler_offset, 18u);
   EXPECT_EQ(again->body.clauses[1].handler_length, 2u);
-  EXPECT_EQ(again->body.max_stack, 1) << "the catch handler holds the exception: depth 1";
+  EXPECT_EQ(again->body.max_stack, 1) << "the filter holds the exception: depth 1";
 }
 
 TEST(EngineWrap, NewClausesComeAfterAnExistingFilter) {
@@ -426,20 +428,33 @@ TEST(EngineWrap, NewClausesComeAfterAnExistingFilter) {
   ASSERT_TRUE(again);
   const auto& c = again->body.clauses;
   ASSERT_EQ(c.size(), 3u);
-  // Inner first (II.19): the original filter, then the new catch, then the new finally.
+  // Inner first (II.19): the original filter, then the new filter, then the new finally.
   EXPECT_EQ(c[0].kind, ClauseKind::Filter);
   EXPECT_EQ(c[0].try_offset, 0u);
   EXPECT_EQ(c[0].try_length, 2u);
   EXPECT_EQ(c[0].filter_offset, 2u);
   EXPECT_EQ(c[0].handler_offset, 6u);
   EXPECT_EQ(c[0].handler_length, 3u);
-  EXPECT_EQ(c[1].kind, ClauseKind::Catch);
-  EXPECT_EQ(c[1].class_token, kCatchType);
+  EXPECT_EQ(c[1].kind, ClauseKind::Filter);
+  EXPECT_EQ(c[1].filter_offset, out->map.new_end_of_original());
   EXPECT_EQ(c[2].kind, ClauseKind::Finally);
   EXPECT_EQ(c[1].try_offset, 0u);
   EXPECT_EQ(c[1].try_length, out->map.new_end_of_original());
   EXPECT_EQ(out->map.find(10), 10u) << "the ret became a leave.s in place";
   EXPECT_EQ(again->code.instructions[8].op, Op::Leave_S);
+}
+
+TEST(EngineWrap, RefusesTailCalls) {
+  // tail. call 0x06000001; ret: the prefix cannot survive a protected region, and dropping it
+  // would turn constant-stack recursion into a stack overflow.
+  std::vector<uint8_t> code{0xFE, 0x14, 0x28, 0x01, 0x00, 0x00, 0x06, kRet};
+  auto b = load(fat_body(code, {}));
+  ASSERT_TRUE(b);
+  BodyEdit wrap;
+  wrap.edit = [](BodyModel& m) -> Status { return wrap_body(m, empty_wrap(m, false)); };
+  auto out = rewrite_body(b->body, b->code, wrap);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().to_string().find("tail."), std::string::npos) << out.error().to_string();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -64,11 +64,13 @@ namespace TraceHooks
             depth--;
             Log("leave " + method + (exception != null ? " threw " + exception.GetType().Name : " -> " + Format(result)) +
                 " [" + state + "]" + (args.Length > 0 ? " args(" + FormatArgs(args) + ")" : ""));
+            if (method.Contains("::HookThrowsOn")) throw new InvalidOperationException("OnLeave throws");
         }
 
         public static void OnException(string method, Exception exception, object state)
         {
             Log("exception in " + method + ": " + exception.GetType().FullName + ": " + exception.Message + " [" + state + "]");
+            if (method.Contains("::HookThrowsOn")) throw new InvalidOperationException("OnException throws");
         }
     }
 }
