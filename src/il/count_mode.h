@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "il/body_model.h"
+#include "il/count_runtime.h"
 #include "il/max_stack.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
@@ -35,8 +36,8 @@ class CountMode {
   /// Simulates the probe (needs the call effects of Interlocked.Increment).
   Status measure_probe(CallEffects& effects);
 
-  /// Writes the helper's bodies: the class constructor that allocates the counters and hooks
-  /// ProcessExit and UnhandledException, and the writer of the counts file.
+  /// Writes the helper's bodies (count_runtime.h): the class constructor, the setup of the
+  /// signals, the flush timer and the per-load file name, and the one writer of the counts file.
   Status finish(std::string_view assembly, std::string_view mvid, CallEffects& effects);
 
  private:
@@ -46,18 +47,20 @@ class CountMode {
   md::Token counts_field_ = 0;
   uint32_t slots_ = 0;
   uint16_t probe_max_stack_ = 8;
-  /// One line per slot: token in hex, then the name as a JSON string; in chunks of whole lines.
+  /// The file's text per slot up to its count, and its length; in chunks of whole slots.
   /// Full chunks are placed in the section as soon as the next one starts: only the last one
   /// has bytes here.
   struct TableChunk {
     std::vector<uint8_t> bytes;
+    std::vector<uint8_t> lengths;  ///< each piece's length, int32 little-endian
     uint32_t size = 0;
-    uint32_t rva = 0;  ///< once placed
+    uint32_t pieces = 0;
+    uint32_t rva = 0, lengths_rva = 0;  ///< once placed
   };
   std::vector<TableChunk> table_;
   md::Token int64_ = 0;
   md::Token increment_ = 0;
-  md::Token cctor_ = 0, write_ = 0, on_exit_ = 0, on_unhandled_ = 0, append_chunk_ = 0;
+  CountRuntimeMembers runtime_;
 };
 
 /// Encodes `text` as a JSON string literal (quotes included).

@@ -28,6 +28,9 @@ inline constexpr const char* kEnvExclude = "CIL_INSTRUMENT_EXCLUDE";  ///< glob 
 /// Directory of the files the profiler writes (default: the working directory). Offline
 /// count mode reads the same variable for its count files.
 inline constexpr const char* kEnvOutput = "CIL_INSTRUMENT_OUTPUT";
+/// Offline count mode: when a positive integer N, the counts file is also written every N
+/// seconds (so a process killed with SIGKILL leaves the last complete file).
+inline constexpr const char* kEnvFlushSeconds = "CIL_INSTRUMENT_FLUSH_SECONDS";
 /// When set to a file path, the profiler appends one JSON line of rewrite timings to it.
 inline constexpr const char* kEnvStats = "CIL_INSTRUMENT_STATS";
 
@@ -65,8 +68,18 @@ inline std::string token_text(uint32_t token) {
 }
 
 /// The file's name: "<Assembly>." then the process id then the suffix. A second module with the
-/// same assembly name in one process adds ".<n>" (from 2) before the suffix.
+/// same assembly name in one process (the profiler), or a second load of the same assembly into
+/// another AssemblyLoadContext (offline count mode), adds ".<n>" (from 2) before the suffix;
+/// offline count mode in an AppDomain other than the default one puts ".domain<id>" before that.
 inline constexpr std::string_view kCountsFileSuffix = ".counts.json";
+/// A counts file is written to its name plus this suffix, then renamed over the name.
+inline constexpr std::string_view kCountsTempSuffix = ".tmp";
+
+/// The signals on which the counts file is written (PosixSignal member names), and the type
+/// that offline count mode's helper looks up to register them (.NET 6 and later).
+inline constexpr std::string_view kCountSignals[] = {"SIGTERM", "SIGINT", "SIGQUIT"};
+inline constexpr std::string_view kPosixSignalRegistrationType =
+    "System.Runtime.InteropServices.PosixSignalRegistration, System.Runtime.InteropServices";
 inline std::string counts_file_prefix(std::string_view assembly) { return std::string(assembly) + "."; }
 inline std::string counts_file_name(std::string_view assembly, std::string_view pid) {
   return counts_file_prefix(assembly) + std::string(pid) + std::string(kCountsFileSuffix);
