@@ -119,7 +119,7 @@ Status CountProfiler::set_up(CountModule& state) {
   return ok();
 }
 
-Status CountProfiler::instrument(CountModule& state, mdMethodDef token) {
+Status CountProfiler::instrument(CountModule& state, mdMethodDef token, FunctionID function) {
   ModuleID module = state.entry->id;
   LPCBYTE header = nullptr;
   ULONG size = 0;
@@ -137,6 +137,16 @@ Status CountProfiler::instrument(CountModule& state, mdMethodDef token) {
   if (HRESULT hr = info()->SetILFunctionBody(module, token, static_cast<LPCBYTE>(memory)); FAILED(hr))
     return com_error("SetILFunctionBody", hr);
   state.instrumented.emplace(token, Instrumented{counter});
+  // Without the map, the JIT's IL offsets are the probed body's, and stack traces name the line
+  // of an instruction further on. The runtime copies the caller-allocated array. A refusal
+  // leaves the counts right and the lines shifted: a warning, not a failure of the method.
+  std::vector<COR_IL_MAP> map = instrumented_code_map(rewritten.map);
+  if (!map.empty()) {
+    if (HRESULT hr = info()->SetILInstrumentedCodeMap(function, TRUE, static_cast<ULONG>(map.size()), map.data()); FAILED(hr))
+      diagnostics_.warn(fmt::format("{} ({} in {}): stack traces may show shifted lines: {}",
+                                    modules_->method_name(*state.entry, token), token_text(token), state.entry->name,
+                                    com_error("SetILInstrumentedCodeMap", hr).to_string()));
+  }
   return ok();
 }
 
@@ -159,7 +169,7 @@ bool CountProfiler::ensure_instrumented(FunctionID function) {
         }
       }
       if (!state->sink) status = make_error(ErrorKind::Unsupported, "", "module set-up failed");
-      else status = instrument(*state, token);
+      else status = instrument(*state, token, function);
       if (status) {
         rewritten = true;
       } else {

@@ -74,7 +74,9 @@ class CountProfiler final : public ProfilerBase {
   bool selected_function(FunctionID function, std::shared_ptr<CountModule>* state, mdMethodDef* token);
   /// Opens the module's metadata and finds or adds the Interlocked.Increment reference.
   Status set_up(CountModule& state);
-  Status instrument(CountModule& state, mdMethodDef token);
+  /// Sets the probed body of `token` and gives the runtime its offset map (through `function`,
+  /// the FunctionID being compiled: the map is kept per method token, for every instantiation).
+  Status instrument(CountModule& state, mdMethodDef token, FunctionID function);
   /// Instruments the method of `function` when the filters select it and it is not done yet;
   /// true when this call rewrote it.
   bool ensure_instrumented(FunctionID function);
