@@ -243,7 +243,7 @@ HRESULT CountProfiler::ExceptionUnwindFunctionEnter(FunctionID) {
     // Unwinding with no catcher: the process is about to end. (A false alarm, such as an
     // exception caught by native code, only writes the files early; Shutdown writes them again.)
     t_dispatch.written = true;
-    finish();
+    write_files(0);
   });
 }
 
