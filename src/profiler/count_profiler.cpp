@@ -2,6 +2,7 @@
 // files at Shutdown.
 #include "profiler/count_profiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -71,7 +72,9 @@ std::shared_ptr<CountProfiler::CountModule> CountProfiler::state_of(ModuleID mod
   // A module the runtime cannot describe yet selects nothing now, and is asked about again later.
   if (!state->entry) return state;
   std::lock_guard lock(mutex_);
-  return modules_by_id_.try_emplace(module, std::move(state)).first->second;
+  auto [it, added] = modules_by_id_.try_emplace(module, std::move(state));
+  if (added) it->second->sequence = next_sequence_++;
+  return it->second;
 }
 
 bool CountProfiler::selects(CountModule& state, mdMethodDef token) {
@@ -322,6 +325,7 @@ void CountProfiler::finish() {
     all = unloaded_;
     for (const auto& [id, state] : modules_by_id_) all.push_back(state);
   }
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a->sequence < b->sequence; });
   std::set<std::string> used_names;
   for (const auto& state : all) write_counts(*state, used_names);
 }

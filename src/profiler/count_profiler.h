@@ -56,6 +56,9 @@ class CountProfiler final : public ProfilerBase {
   /// Count-mode state of one module.
   struct CountModule {
     std::shared_ptr<ModuleEntry> entry;
+    /// Order of first use: files are named in this order at every write, so a module keeps its
+    /// file name (".2"...) from one periodic write to the next.
+    uint64_t sequence = 0;
     std::mutex mutex;  ///< guards everything below
     std::unordered_map<mdMethodDef, bool> selected;  ///< filter decisions, by token
     bool setup_tried = false;
@@ -86,6 +89,7 @@ class CountProfiler final : public ProfilerBase {
   std::mutex mutex_;
   std::unordered_map<ModuleID, std::shared_ptr<CountModule>> modules_by_id_;
   std::vector<std::shared_ptr<CountModule>> unloaded_;
+  uint64_t next_sequence_ = 0;
 };
 
 }  // namespace cil::profiler
