@@ -41,6 +41,15 @@ void print_run_error(std::string_view message) {
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
+/// The command's process while it runs, for forward_signal (0 before it starts).
+volatile sig_atomic_t g_child = 0;
+
+/// SIGTERM and SIGHUP sent to `run` (a CI timeout, a service manager, a closed terminal) are
+/// for the command, which then writes its profile as it ends; `run` waits for it. Async-signal-safe.
+void forward_signal(int signal) {
+  if (g_child > 0) kill(static_cast<pid_t>(g_child), signal);
+}
+
 /// The profiler library beside this executable.
 std::string profiler_path() {
   std::error_code ec;
@@ -184,6 +193,16 @@ int run_profiled(int argc, char** argv) {
     _exit(kExitCannotExec);
   }
   close(exec_pipe[1]);
+  g_child = pid;
+  struct sigaction forward {}, old_term {}, old_hup {};
+  forward.sa_handler = forward_signal;
+  sigemptyset(&forward.sa_mask);
+  forward.sa_flags = SA_RESTART;
+  // A signal ignored when `run` started (nohup) stays ignored, as the command inherits it.
+  sigaction(SIGTERM, nullptr, &old_term);
+  sigaction(SIGHUP, nullptr, &old_hup);
+  if (old_term.sa_handler != SIG_IGN) sigaction(SIGTERM, &forward, nullptr);
+  if (old_hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &forward, nullptr);
   int exec_error = 0;
   ssize_t got;
   while ((got = read(exec_pipe[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
@@ -194,6 +213,9 @@ int run_profiled(int argc, char** argv) {
   }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGQUIT, &old_quit, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  sigaction(SIGHUP, &old_hup, nullptr);
+  g_child = 0;
   if (got == sizeof exec_error) {
     print_run_error(fmt::format("cannot run '{}': {}", argv[start], std::strerror(exec_error)));
     return exec_error == ENOENT ? kExitNotFound : kExitCannotExec;

@@ -37,8 +37,10 @@ constexpr int32_t kFileModeCreate = 2;
 constexpr int32_t kStaticNonPublic = 8 + 32;
 // Longest decimal uint64.
 constexpr int32_t kDigits = 20;
-// The flush period is capped so that seconds * 1000 fits an int32 (Timer's milliseconds).
-constexpr int32_t kMaxFlushSeconds = 2'000'000;
+// The flush period is capped so that seconds * 1000 fits an int32 (Timer's milliseconds); the
+// profiler caps it the same way.
+constexpr int32_t kMaxFlushSeconds = static_cast<int32_t>(contract::kMaxFlushSeconds);
+static_assert(int64_t{kMaxFlushSeconds} * 1000 <= INT32_MAX);
 
 /// The type and member references the helper's code needs.
 struct Refs {

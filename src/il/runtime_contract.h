@@ -31,6 +31,8 @@ inline constexpr const char* kEnvOutput = "CIL_INSTRUMENT_OUTPUT";
 /// Offline count mode: when a positive integer N, the counts file is also written every N
 /// seconds (so a process killed with SIGKILL leaves the last complete file).
 inline constexpr const char* kEnvFlushSeconds = "CIL_INSTRUMENT_FLUSH_SECONDS";
+/// The largest period CIL_INSTRUMENT_FLUSH_SECONDS gives (a larger number means this one).
+inline constexpr unsigned kMaxFlushSeconds = 2'000'000;
 /// When set to a file path, the profiler appends one JSON line of rewrite timings to it.
 inline constexpr const char* kEnvStats = "CIL_INSTRUMENT_STATS";
 

@@ -26,6 +26,21 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
+unsigned flush_period(const char* text) {
+  if (!text) return 0;
+  std::string_view t = trim(text);
+  if (!t.empty() && t.front() == '+') t.remove_prefix(1);
+  if (t.empty() || t.size() > 12) return 0;
+  uint64_t value = 0;
+  for (char c : t) {
+    if (c < '0' || c > '9') return 0;
+    value = value * 10 + static_cast<unsigned>(c - '0');
+  }
+  // Int32.TryParse's range, as offline count mode's helper parses it.
+  if (value == 0 || value > 0x7FFFFFFFu) return 0;
+  return static_cast<unsigned>(std::min<uint64_t>(value, kMaxFlushSeconds));
+}
+
 const char* mode_name(Mode mode) {
   switch (mode) {
     case Mode::Count: return "count";
@@ -96,6 +111,7 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
   if (config.output_dir.empty()) return config_error(fmt::format("{} is not set and the working directory is unknown", kEnvOutput));
   while (config.output_dir.size() > 1 && config.output_dir.back() == '/') config.output_dir.pop_back();
   if (const char* stats = lookup(kEnvStats)) config.stats_path = stats;
+  config.flush_seconds = flush_period(lookup(kEnvFlushSeconds));
   config.framework_selected = may_select_framework(config.filter);
   return config;
 }

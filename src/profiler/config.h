@@ -25,6 +25,10 @@ struct Config {
   md::MethodFilter filter;
   std::string output_dir;  ///< where every file goes; never empty
   std::string stats_path;  ///< empty: no rewrite statistics
+  /// CIL_INSTRUMENT_FLUSH_SECONDS as offline count mode reads it: a positive decimal integer
+  /// (capped at contract::kMaxFlushSeconds) is the period of the files' periodic write; anything
+  /// else, or unset, is 0: no periodic write.
+  unsigned flush_seconds = 0;
   /// The filters may select methods of the framework (System.*, Microsoft.*...), whose
   /// precompiled code would otherwise run instead of instrumented IL.
   bool framework_selected = false;
@@ -36,6 +40,10 @@ using EnvLookup = std::function<const char*(const char*)>;
 /// Reads the configuration. `working_dir` is the default output directory. Errors are Usage
 /// errors whose message is the one line the profiler prints when it declines to load.
 Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_dir);
+
+/// The flush period a CIL_INSTRUMENT_FLUSH_SECONDS value gives (see Config::flush_seconds);
+/// `text` may be null (unset).
+unsigned flush_period(const char* text);
 
 /// Checks that `dir` is an existing directory this process may create files in.
 Status check_output_dir(const std::string& dir);

@@ -2,6 +2,7 @@
 // files at Shutdown.
 #include "profiler/count_profiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -71,7 +72,9 @@ std::shared_ptr<CountProfiler::CountModule> CountProfiler::state_of(ModuleID mod
   // A module the runtime cannot describe yet selects nothing now, and is asked about again later.
   if (!state->entry) return state;
   std::lock_guard lock(mutex_);
-  return modules_by_id_.try_emplace(module, std::move(state)).first->second;
+  auto [it, added] = modules_by_id_.try_emplace(module, std::move(state));
+  if (added) it->second->sequence = next_sequence_++;
+  return it->second;
 }
 
 bool CountProfiler::selects(CountModule& state, mdMethodDef token) {
@@ -119,7 +122,7 @@ Status CountProfiler::set_up(CountModule& state) {
   return ok();
 }
 
-Status CountProfiler::instrument(CountModule& state, mdMethodDef token) {
+Status CountProfiler::instrument(CountModule& state, mdMethodDef token, FunctionID function) {
   ModuleID module = state.entry->id;
   LPCBYTE header = nullptr;
   ULONG size = 0;
@@ -137,6 +140,16 @@ Status CountProfiler::instrument(CountModule& state, mdMethodDef token) {
   if (HRESULT hr = info()->SetILFunctionBody(module, token, static_cast<LPCBYTE>(memory)); FAILED(hr))
     return com_error("SetILFunctionBody", hr);
   state.instrumented.emplace(token, Instrumented{counter});
+  // Without the map, the JIT's IL offsets are the probed body's, and stack traces name the line
+  // of an instruction further on. The runtime copies the caller-allocated array. A refusal
+  // leaves the counts right and the lines shifted: a warning, not a failure of the method.
+  std::vector<COR_IL_MAP> map = instrumented_code_map(rewritten.map);
+  if (!map.empty()) {
+    if (HRESULT hr = info()->SetILInstrumentedCodeMap(function, TRUE, static_cast<ULONG>(map.size()), map.data()); FAILED(hr))
+      diagnostics_.warn(fmt::format("{} ({} in {}): stack traces may show shifted lines: {}",
+                                    modules_->method_name(*state.entry, token), token_text(token), state.entry->name,
+                                    com_error("SetILInstrumentedCodeMap", hr).to_string()));
+  }
   return ok();
 }
 
@@ -159,7 +172,7 @@ bool CountProfiler::ensure_instrumented(FunctionID function) {
         }
       }
       if (!state->sink) status = make_error(ErrorKind::Unsupported, "", "module set-up failed");
-      else status = instrument(*state, token);
+      else status = instrument(*state, token, function);
       if (status) {
         rewritten = true;
       } else {
@@ -233,7 +246,7 @@ HRESULT CountProfiler::ExceptionUnwindFunctionEnter(FunctionID) {
     // Unwinding with no catcher: the process is about to end. (A false alarm, such as an
     // exception caught by native code, only writes the files early; Shutdown writes them again.)
     t_dispatch.written = true;
-    finish();
+    write_files(0);
   });
 }
 
@@ -312,6 +325,7 @@ void CountProfiler::finish() {
     all = unloaded_;
     for (const auto& [id, state] : modules_by_id_) all.push_back(state);
   }
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a->sequence < b->sequence; });
   std::set<std::string> used_names;
   for (const auto& state : all) write_counts(*state, used_names);
 }

@@ -56,6 +56,9 @@ class CountProfiler final : public ProfilerBase {
   /// Count-mode state of one module.
   struct CountModule {
     std::shared_ptr<ModuleEntry> entry;
+    /// Order of first use: files are named in this order at every write, so a module keeps its
+    /// file name (".2"...) from one periodic write to the next.
+    uint64_t sequence = 0;
     std::mutex mutex;  ///< guards everything below
     std::unordered_map<mdMethodDef, bool> selected;  ///< filter decisions, by token
     bool setup_tried = false;
@@ -74,7 +77,9 @@ class CountProfiler final : public ProfilerBase {
   bool selected_function(FunctionID function, std::shared_ptr<CountModule>* state, mdMethodDef* token);
   /// Opens the module's metadata and finds or adds the Interlocked.Increment reference.
   Status set_up(CountModule& state);
-  Status instrument(CountModule& state, mdMethodDef token);
+  /// Sets the probed body of `token` and gives the runtime its offset map (through `function`,
+  /// the FunctionID being compiled: the map is kept per method token, for every instantiation).
+  Status instrument(CountModule& state, mdMethodDef token, FunctionID function);
   /// Instruments the method of `function` when the filters select it and it is not done yet;
   /// true when this call rewrote it.
   bool ensure_instrumented(FunctionID function);
@@ -84,6 +89,7 @@ class CountProfiler final : public ProfilerBase {
   std::mutex mutex_;
   std::unordered_map<ModuleID, std::shared_ptr<CountModule>> modules_by_id_;
   std::vector<std::shared_ptr<CountModule>> unloaded_;
+  uint64_t next_sequence_ = 0;
 };
 
 }  // namespace cil::profiler

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "profiler/signal_writer.h"
 #include "profiler/wide_string.h"
 
 namespace cil::profiler {
@@ -53,6 +54,12 @@ Status EventsProfiler::start() {
 
 void EventsProfiler::finish() {
   log("Shutdown");
+  log_->flush();
+}
+
+void EventsProfiler::save(int signal) {
+  if (!signal) return;
+  log(fmt::format("Signal {}", SignalWriter::name(signal)));
   log_->flush();
 }
 

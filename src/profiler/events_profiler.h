@@ -62,6 +62,9 @@ class EventsProfiler final : public ProfilerBase {
   std::pair<DWORD, DWORD> event_mask() const override;
   Status start() override;
   void finish() override;
+  /// A signal gets its line ("Signal SIGTERM"), in place of Shutdown's; lines are flushed as
+  /// they are written, so a periodic write has nothing to do.
+  void save(int signal) override;
 
  private:
   /// Which paired events nest; each keeps, per thread, whether its open Enter was logged.

@@ -14,6 +14,13 @@ il::CounterRef native_counter(uint64_t address) {
   return counter;
 }
 
+std::vector<cilprof::COR_IL_MAP> instrumented_code_map(const il::OffsetMap& map) {
+  std::vector<cilprof::COR_IL_MAP> out;
+  out.reserve(map.entries().size());
+  for (const il::OffsetMap::Entry& e : map.entries()) out.push_back({e.old_offset, e.new_offset, cilprof::TRUE});
+  return out;
+}
+
 Expected<il::EncodedBody> add_entry_probe(std::span<const uint8_t> bytes, const il::CounterRef& counter,
                                           md::Token increment, uint16_t probe_depth) {
   il::MethodBody body = CIL_TRY(il::parse_method_body(ByteReader(bytes, 0, "method body")));

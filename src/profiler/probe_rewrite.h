@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "il/body_encoder.h"
+#include "il/offset_map.h"
 #include "il/probes.h"
 #include "metadata/schema.h"
+#include "profiler/abi/corprof.h"
 #include "support/error.h"
 
 namespace cil::profiler {
@@ -22,6 +24,15 @@ namespace cil::profiler {
 /// it was.
 Expected<il::EncodedBody> add_entry_probe(std::span<const uint8_t> body, const il::CounterRef& counter,
                                           md::Token increment, uint16_t probe_depth);
+
+/// The map ICorProfilerInfo::SetILInstrumentedCodeMap takes for a body rewritten with `map`: one
+/// entry per original instruction start and the end boundary, {old, new, accurate}, ascending in
+/// both offsets. The runtime rounds down in both directions and never interpolates (COR_IL_MAP's
+/// remarks; DebuggerMethodInfo::TranslateToInstIL): a new offset maps to the old offset of the
+/// last entry at or before it, so inserted code after an original instruction is attributed to it,
+/// and new offsets before the first entry (the entry probe) map to PROLOG, no source line. Stack
+/// traces translate the JIT's (new) IL offsets back through it, so they name the original lines.
+std::vector<cilprof::COR_IL_MAP> instrumented_code_map(const il::OffsetMap& map);
 
 /// The counter of a native address.
 il::CounterRef native_counter(uint64_t address);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "metadata/text_encoding.h"
+#include "profiler/signal_writer.h"
 
 namespace cil::profiler {
 
@@ -45,6 +46,9 @@ HRESULT ProfilerBase::Initialize(IUnknown* unknown) {
       return decline(fmt::format("the runtime refused the event mask 0x{:08X}/0x{:08X} (HRESULT 0x{:08X})", low, high,
                                  static_cast<uint32_t>(hr)));
     if (Status started = start(); !started) return decline(started.error().message);
+    // After start(): the mode's files exist. A failure costs the signal endings only.
+    if (Status writer = SignalWriter::start([this](int signal) { write_files(signal); }, config_.flush_seconds); !writer)
+      diagnostics_.warn(fmt::format("files are not written on SIGTERM, SIGINT or SIGQUIT: {}", writer.error().message));
     return S_OK;
   } catch (const std::exception& e) {
     return decline(e.what());
@@ -53,9 +57,25 @@ HRESULT ProfilerBase::Initialize(IUnknown* unknown) {
   }
 }
 
+void ProfilerBase::write_files(int signal) {
+  try {
+    std::lock_guard lock(write_mutex_);
+    save(signal);
+  } catch (const std::exception& e) {
+    failed(signal ? SignalWriter::name(signal) : "periodic write", e.what());
+  } catch (...) {
+    failed(signal ? SignalWriter::name(signal) : "periodic write", "unknown exception");
+  }
+}
+
 HRESULT ProfilerBase::Shutdown() {
   return guarded("Shutdown", [&] {
-    finish();
+    // No signal or periodic write from here on: the runtime may release the profiler after this.
+    SignalWriter::stop();
+    {
+      std::lock_guard lock(write_mutex_);
+      finish();
+    }
     if (!config_.stats_path.empty()) {
       std::string line = stats_.json_line(pid_, mode_name(config_.mode));
       if (!append_line(config_.stats_path, line))

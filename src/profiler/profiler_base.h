@@ -3,6 +3,7 @@
 // the rule that no callback lets a C++ exception reach the runtime.
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -44,6 +45,12 @@ class ProfilerBase : public CallbackBase {
   virtual Status start() = 0;
   /// At Shutdown: write what the mode collected.
   virtual void finish() = 0;
+  /// On SIGTERM, SIGINT or SIGQUIT (`signal`), before the signal ends the process, and every
+  /// CIL_INSTRUMENT_FLUSH_SECONDS (`signal` 0), from the signal writer's thread: write what the
+  /// mode collected so far, complete, while the program may still run. By default finish().
+  virtual void save(int signal) { (void)signal; finish(); }
+  /// save() or finish() under one lock: a writer never runs beside another.
+  void write_files(int signal);
 
   /// Runs `fn`, turning any C++ exception into a diagnostic; callbacks always return S_OK.
   template <class Fn>
@@ -72,6 +79,7 @@ class ProfilerBase : public CallbackBase {
 
  private:
   ComPtr<ICorProfilerInfo5> info_;
+  std::mutex write_mutex_;
 };
 
 }  // namespace cil::profiler

@@ -202,6 +202,7 @@ TEST(ProfilerAbi, ICorProfilerInfoSlots) {
   EXPECT_SLOT(ICorProfilerInfo, GetILFunctionBody, 22);
   EXPECT_SLOT(ICorProfilerInfo, GetILFunctionBodyAllocator, 23);
   EXPECT_SLOT(ICorProfilerInfo, SetILFunctionBody, 24);
+  EXPECT_SLOT(ICorProfilerInfo, SetILInstrumentedCodeMap, 29);
   EXPECT_SLOT(ICorProfilerInfo, GetAppDomainInfo, 25);
   EXPECT_SLOT(ICorProfilerInfo, GetAssemblyInfo, 26);
   EXPECT_SLOT(ICorProfilerInfo, GetILToNativeMapping, 35);
@@ -411,6 +412,8 @@ static_assert(sizeof(COR_PRF_FUNCTION_ARGUMENT_INFO) == 24);
 static_assert(argument_info_size(3) == 8 + 3 * 16);
 static_assert(sizeof(COR_PRF_CODE_INFO) == 16);
 static_assert(sizeof(COR_IL_MAP) == 12);
+static_assert(offsetof(COR_IL_MAP, oldOffset) == 0 && offsetof(COR_IL_MAP, newOffset) == 4 &&
+              offsetof(COR_IL_MAP, fAccurate) == 8);
 static_assert(sizeof(COR_DEBUG_IL_TO_NATIVE_MAP) == 12);
 static_assert(sizeof(COR_FIELD_OFFSET) == 8);
 static_assert(sizeof(COR_PRF_EX_CLAUSE_INFO) == 32);

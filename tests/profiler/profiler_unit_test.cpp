@@ -409,6 +409,19 @@ TEST(ProfilerProbe, EveryFixtureBody) {
       EXPECT_EQ(body->local_sig_token, original->local_sig_token);
       EXPECT_EQ(body->init_locals(), original->init_locals());
       EXPECT_GE(body->max_stack, std::max<uint16_t>(original->max_stack, 1));
+      // The map SetILInstrumentedCodeMap gets: every original instruction to where it now starts
+      // (after the probe), then the end of the code; the probe itself precedes the first entry.
+      std::vector<cilprof::COR_IL_MAP> map = instrumented_code_map(rewritten->map);
+      ASSERT_EQ(map.size(), old_code->instructions.size() + 1) << name << " rid " << rid;
+      for (size_t i = 0; i < old_code->instructions.size(); ++i) {
+        EXPECT_EQ(map[i].oldOffset, old_code->instructions[i].offset) << name << " rid " << rid << " entry " << i;
+        EXPECT_EQ(map[i].newOffset, in[i + 4].offset) << name << " rid " << rid << " entry " << i;
+        EXPECT_EQ(map[i].fAccurate, cilprof::TRUE);
+      }
+      EXPECT_EQ(map.front().oldOffset, 0u);
+      EXPECT_EQ(map.front().newOffset, in[4].offset);
+      EXPECT_EQ(map.back().oldOffset, original->code_size);
+      EXPECT_EQ(map.back().newOffset, body->code_size);
       ++bodies;
     }
   }
