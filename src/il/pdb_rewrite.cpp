@@ -109,7 +109,6 @@ Status PdbRewriter::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_
 }
 
 Status PdbRewriter::remap_async(uint32_t rid, uint32_t row, const OffsetMap& map) {
-  const md::TablesStream& t = pdb_.tables();
   auto value = md::CustomDebugInformationView(pdb_.metadata(), row).value();
   if (!value) return in_row(value.error(), TableId::CustomDebugInformation, row);
   // A record that resumes in another method waits for that method's map (rare: Roslyn resumes in
