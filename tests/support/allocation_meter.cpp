@@ -18,3 +18,11 @@ void* operator new(std::size_t size) {
 
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+// The nothrow forms too (std::stable_sort's temporary buffer uses them): otherwise the library's
+// nothrow new would pair with this delete, an allocator mismatch that ASan reports.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  g_allocated += size;
+  return std::malloc(size ? size : 1);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
