@@ -17,11 +17,22 @@ for f in "${fixtures[@]}"; do
     check_golden "$name.$command.txt" "$out"
     "$TOOL" "$command" "$f" 2>/dev/null | cmp -s - "$out" || fail "$command $f is not deterministic"
   done
-  json="$work/${name//\//_}.json"
-  "$TOOL" dump --json "$f" > "$json" || fail "dump --json $f exited $?"
-  python3 -m json.tool "$json" > /dev/null || fail "dump --json $f is not valid JSON"
-  "$TOOL" info --json "$f" | python3 -m json.tool > /dev/null || fail "info --json $f is not valid JSON"
+  "$TOOL" dump --json "$f" > "$work/${name//\//_}.dump.json" || fail "dump --json $f exited $?"
+  "$TOOL" info --json "$f" > "$work/${name//\//_}.info.json" || fail "info --json $f exited $?"
 done
+# Every JSON output parses (one interpreter for all of them).
+python3 - "$work"/*.dump.json "$work"/*.info.json <<'PY' || fail "some --json output is not valid JSON"
+import json, sys
+bad = 0
+for path in sys.argv[1:]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            json.load(f)
+    except ValueError as e:
+        print(f"{path}: {e}", file=sys.stderr)
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
 
 # The JSON forms of fixtures with every operand kind, branches, switches and all four clause
 # kinds: dump --json lists each instruction (offset, opcode, operand text, token or targets).

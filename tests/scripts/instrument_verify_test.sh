@@ -16,9 +16,9 @@ fw=$(framework_dir)
 
 echo "== instrument the shared framework"
 mkdir -p "$work/fw"
-for f in "$fw"/*.dll; do
+while IFS= read -r f; do
   "$TOOL" "$f" -o "$work/fw/$(basename "$f")" > "$work/log" 2>&1 || fail "instrument $f: $(tail -1 "$work/log")"
-done
+done < <(framework_dlls)
 ls "$work"/fw/*.dll > "$work/list"
 echo "$(wc -l < "$work/list") assemblies instrumented"
 srm_compare "the SRM oracle disagrees with our reading of the instrumented framework" --list "$work/list"

@@ -52,8 +52,7 @@ seen=$(grep -c -e '\.opcode ours=' -e '\.operand ours=' -e '\.token ours=' -e '\
 [ "$FAILURES" -eq 0 ] || cat "$work/control" >&2
 
 list="$work/list"
-fw=$(framework_dir)
-find "$fw" -maxdepth 1 -name '*.dll' | sort > "$list"
+framework_dlls > "$list"
 find "$ROOT/testdata/bin" -type f \( -name '*.dll' -o -name '*.exe' \) | sort >> "$list"
 echo "comparing $(wc -l < "$list") assemblies with the SRM oracle"
 set +e

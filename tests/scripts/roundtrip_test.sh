@@ -5,7 +5,7 @@
 #   tests/scripts/roundtrip_test.sh ROUNDTRIP_TOOL
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 tool=$1
-files=("$(framework_dir)"/*.dll)
+mapfile -t files < <(framework_dlls)
 mapfile -t -O ${#files[@]} files < <(find "$ROOT/testdata/bin" -type f \( -name '*.dll' -o -name '*.exe' \) | sort)
 [ -d /usr/lib/mono/4.5 ] && files+=(/usr/lib/mono/4.5/*.dll)
 "$tool" "${files[@]}"
