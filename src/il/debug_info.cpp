@@ -82,10 +82,10 @@ PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& 
     source.input = options.path;
     if (options.read_error) return none(fmt::format("{}: {}", options.path, options.read_error->to_string()));
     bytes = *options.bytes;
-    if (md::is_windows_pdb(bytes)) return none(fmt::format("{} is a Windows PDB, which cannot be rewritten", options.path));
+    if (md::is_windows_pdb(bytes)) return none(fmt::format("{} is a Windows PDB, which this tool does not read (portable PDBs only)", options.path));
   } else if (other_cv && !portable_cv) {
     std::string named = other_cv->codeview ? other_cv->codeview->path : "a PDB";
-    return none(fmt::format("the assembly names a Windows PDB ({}), which cannot be rewritten", named), true, true);
+    return none(fmt::format("the assembly names a Windows PDB ({}), which this tool does not read (portable PDBs only)", named), true, true);
   } else if (portable_cv) {
     return none(fmt::format("no PDB found (the assembly names {}{})", portable_cv->codeview->path,
                             options.path.empty() ? "" : fmt::format("; looked for {}", options.path)),

@@ -202,7 +202,7 @@ PY
 expect_none "a PDB with the right id and the wrong content" "does not match the assembly's PDB checksum" "$lonely/DebugLines.Portable.dll"
 printf 'Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0' > "$lonely/DebugLines.Portable.pdb"
 head -c 4096 /dev/zero >> "$lonely/DebugLines.Portable.pdb"
-expect_none "a Windows PDB beside the input" "is a Windows PDB, which cannot be rewritten" "$lonely/DebugLines.Portable.dll"
+expect_none "a Windows PDB beside the input" "is a Windows PDB, which this tool does not read (portable PDBs only)" "$lonely/DebugLines.Portable.dll"
 # A CodeView entry of a Windows PDB (its minor version is not 'PM').
 python3 - "$bin/debug/DebugLines.Portable.dll" "$lonely/Windows.dll" <<'PY'
 import struct, sys
