@@ -4,11 +4,11 @@
 # defect, named after it) and the saved corpus (corpus/<target>/), then fuzzes each target for a
 # short while from that corpus with the dictionary. Any crash, leak, UBSan report, timeout
 # (10 s per input) or out-of-memory fails the step; the input is kept in build-fuzz/artifacts.
-#   tests/fuzz/run_ci.sh [SECONDS_PER_TARGET]      (default 30, or CIL_FUZZ_SECONDS)
+#   tests/fuzz/run_ci.sh [SECONDS_PER_TARGET]      (default 20, or CIL_FUZZ_SECONDS)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fuzz="$root/tests/fuzz"
-seconds=${1:-${CIL_FUZZ_SECONDS:-30}}
+seconds=${1:-${CIL_FUZZ_SECONDS:-20}}
 build=${CIL_FUZZ_BUILD:-$root/build-fuzz}
 targets=(pe metadata signature il pipeline pdb)
 start=$(date +%s)
@@ -26,8 +26,13 @@ max_len() {
 
 command -v clang++ > /dev/null || { echo "run_ci.sh: clang++ is required for the fuzz targets" >&2; exit 1; }
 echo "== build fuzz targets (clang, ASan + UBSan + libFuzzer) in $build"
-cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCIL_FUZZ=ON \
-  -DCIL_TESTS=OFF -DCIL_BENCH=OFF > /dev/null
+# A tree already configured for fuzzing (scripts/test.sh's sanitized build, which also holds the
+# tests) is reused as it is; otherwise one is configured for the fuzz targets alone.
+if ! grep -q '^CIL_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2> /dev/null; then
+  cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCIL_FUZZ=ON \
+    -DCIL_TESTS=OFF -DCIL_BENCH=OFF > /dev/null
+fi
+mkdir -p "$build"
 cmake --build "$build" -j 2 --target "${targets[@]/%/_fuzzer}" > "$build/build.log" 2>&1 || { tail -50 "$build/build.log"; exit 1; }
 built=$(date +%s)
 
