@@ -129,7 +129,7 @@ std::optional<std::string> CoverageMode::excluded(uint32_t rid) {
   return std::nullopt;
 }
 
-Status CoverageMode::instrument(uint32_t rid, std::string_view name, BodyModel& model) {
+Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model) {
   pending_.clear();
   const std::vector<uint32_t>& at = model.original.boundaries;  // offsets of the original instructions, then the size
   const size_t n = model.instrs.size();
@@ -167,7 +167,7 @@ Status CoverageMode::instrument(uint32_t rid, std::string_view name, BodyModel& 
     return probe.front().id;
   };
   constexpr char tab = contract::kHitsSeparator;
-  place(fmt::format("{}{}{}", contract::kHitsMethod, tab, name));
+  place(fmt::format("{}{}{}{}{}", contract::kHitsMethod, tab, contract::token_text(md::make_token(TableId::MethodDef, source)), tab, name));
 
   // Branches and clauses that named an original instruction with a line probe name the probe.
   std::vector<uint32_t> redirect(n, kNoLabel);

@@ -47,7 +47,8 @@ class CoverageMode {
   }
   /// Places the probes in `model` (MethodDef `rid`, named `name`), max stack included. Nothing is
   /// counted until commit().
-  Status instrument(uint32_t rid, std::string_view name, BodyModel& model);
+  /// `source` is attributed(rid), and `name` its name.
+  Status instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model);
   /// Assigns the slots of the probes that the last instrument() placed.
   Status commit(uint32_t rid);
 

@@ -249,7 +249,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
         case Mode::Coverage:
           edit.edit = [&](BodyModel& model) -> Status {
             uint32_t source = coverage->attributed(rid);
-            return coverage->instrument(rid, source == rid ? name : printer.method_name(source), model);
+            return coverage->instrument(rid, source, source == rid ? name : printer.method_name(source), model);
           };
           break;
       }

@@ -109,7 +109,8 @@ inline constexpr std::string_view kCountsTail = "]}\n";
 // entry per probe instead of per method, in probe order. An entry's "token" is its method's, its
 // "count" the probe's hits, and its "name" describes the probe, fields separated by a tab (the
 // last field takes the rest of the text):
-//   "M\t<method name>"                           method entry (one per method, first)
+//   "M\t<token>\t<method name>"                  method entry (one per method, first): the method
+//      the probes are reported under (a state machine's kickoff method), token as "0x06..."
 //   "L\t<start line>\t<end line>\t<document>"    a non-hidden sequence point
 //   "B\t<line>\t<il offset>\t<path>\t<document>" one outcome of a conditional branch or switch
 //      (path 0: the fall-through, 1...: the target, or the switch's targets in order)
