@@ -85,6 +85,13 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
     MethodCoverage* method = nullptr;
     std::string document;
     std::map<std::string, MethodCoverage> by_token;
+    struct LineProbe {
+      MethodCoverage* method;
+      std::pair<const std::string, FileCoverage>* file;
+      uint32_t start, end;
+      uint64_t hits;
+    };
+    std::vector<LineProbe> line_probes;
     for (size_t i = 0; i < b.probes.methods.size(); ++i) {
       const MethodCount& p = b.probes.methods[i];
       std::string_view name = p.name;
@@ -108,11 +115,7 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
         if (!f[2].empty()) document = f[2];
         if (document.empty()) return probe_error(i, "a line probe without a document");
         if (method->file.empty()) method->file = document;
-        FileCoverage& file = mc.files[document];
-        for (uint32_t line = start; line <= end; ++line) {
-          file.lines[line] = saturating_add(file.lines[line], p.count);
-          method->lines[line] = saturating_add(method->lines[line], p.count);
-        }
+        line_probes.push_back({method, &*mc.files.try_emplace(document).first, start, end, p.count});
       } else if (kind == contract::kHitsBranch) {
         BranchHits h;
         if (!split(name.substr(2), 4, f) || !number(f[0], h.line) || !number(f[1], h.offset) || !number(f[2], h.path))
@@ -124,6 +127,33 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
         method->branches.push_back(h);
       } else {
         return probe_error(i, fmt::format("unknown probe kind '{}'", kind));
+      }
+    }
+    // A point over several lines gives its hits only to the lines that no point strictly inside
+    // it covers (coverlet's rule: a switch expression's point spans its arms, which have their
+    // own). Points are sorted by document and start, so the ones inside are a short run after it.
+    std::vector<size_t> order(line_probes.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const LineProbe &x = line_probes[a], &y = line_probes[b];
+      return x.file != y.file ? x.file->first < y.file->first : x.start < y.start;
+    });
+    std::vector<uint32_t> nested;
+    for (size_t k = 0; k < order.size(); ++k) {
+      const LineProbe& h = line_probes[order[k]];
+      nested.clear();
+      if (h.end > h.start)
+        for (size_t j = k + 1; j < order.size() && line_probes[order[j]].file == h.file && line_probes[order[j]].start < h.end; ++j) {
+          const LineProbe& c = line_probes[order[j]];
+          if (c.start > h.start && c.end < h.end)
+            for (uint32_t line = c.start; line <= c.end; ++line) nested.push_back(line);
+        }
+      for (uint32_t line = h.start; line <= h.end; ++line) {
+        uint64_t hits = std::find(nested.begin(), nested.end(), line) == nested.end() ? h.hits : 0;
+        auto& file_line = h.file->second.lines[line];
+        file_line = saturating_add(file_line, hits);
+        auto& method_line = h.method->lines[line];
+        method_line = saturating_add(method_line, hits);
       }
     }
     bool any_lines = false;

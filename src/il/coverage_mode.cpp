@@ -107,6 +107,24 @@ uint32_t CoverageMode::source_method(uint32_t rid) const {
   return rid;
 }
 
+bool CoverageMode::compiler_branch(const BodyModel& model, size_t i) const {
+  Op op = model.instrs[i].op;
+  if (op != Op::Brtrue && op != Op::Brtrue_S) return false;
+  // `ldc.i4.1; brtrue`: a Debug build's place for a breakpoint in an expression (switch
+  // expressions), always taken.
+  if (i >= 1 && model.instrs[i - 1].op == Op::Ldc_I4_1) return true;
+  // `ldsfld <>9__...; dup; brtrue`: the cached delegate of a lambda, made on first use.
+  if (i >= 2 && model.instrs[i - 1].op == Op::Dup && model.instrs[i - 2].op == Op::Ldsfld) {
+    const md::Module& m = module();
+    auto token = static_cast<Token>(model.instrs[i - 2].value);
+    std::string_view name;
+    if (auto field = m.find_row<TableId::Field>(token)) name = field->name();
+    else if (auto ref = m.find_row<TableId::MemberRef>(token)) name = ref->name();
+    return name.starts_with("<>9__");
+  }
+  return false;
+}
+
 bool CoverageMode::marked(uint32_t rid) const {
   const md::Module& m = module();
   if (marked_methods_.count(rid)) return true;
@@ -149,6 +167,16 @@ Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view 
     if (it != at.end() - 1 && *it == p.offset) point_at[static_cast<size_t>(it - at.begin())] = &p;
   }
 
+  // Branches the compiler made that no source shows, which coverlet does not count either: the
+  // ones in a finally that has no visible sequence point where it starts (foreach, using, lock).
+  std::vector<bool> generated(n, false);
+  for (const EhRegion& r : model.clauses) {
+    if (r.kind != ClauseKind::Finally || r.handler_start >= n) continue;
+    size_t end = r.handler_end == kEndLabel ? n : std::min<size_t>(r.handler_end, n);
+    if (!point_at[r.handler_start])
+      for (size_t k = r.handler_start; k < end; ++k) generated[k] = true;
+  }
+
   std::string last_document;
   uint32_t last_document_rid = 0;
   auto document_field = [&](uint32_t doc) -> std::string {
@@ -184,7 +212,7 @@ Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view 
                                       document_field(p.document)));
     }
     const OpInfo& info = op_info(in.op);
-    bool branches = info.flow == Flow::CondBranch && current && i + 1 < n;
+    bool branches = info.flow == Flow::CondBranch && current && i + 1 < n && !generated[i] && !compiler_branch(model, i);
     if (!branches) {
       out.push_back(std::move(in));
       continue;

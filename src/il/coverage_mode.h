@@ -65,6 +65,8 @@ class CoverageMode {
   /// the C# compiler gives it, `<Outer>b__0_0`, `<Outer>g__Local|0_0`); `rid` itself otherwise.
   uint32_t source_method(uint32_t rid) const;
   bool marked(uint32_t rid) const;
+  /// A conditional branch at `i` (an original instruction) that only the compiler's code has.
+  bool compiler_branch(const BodyModel& model, size_t i) const;
 
   md::ModuleEditor* editor_ = nullptr;
   const md::PortablePdb* pdb_ = nullptr;
