@@ -4,7 +4,8 @@
 # branch hits that must equal testdata/expected/Coverage.lines (written by hand from the source)
 # exactly; the console table, Cobertura and LCOV of that run are golden; two runs merge; another
 # build's hits file is refused; --threshold gives exit 6 under the threshold; --exclude-by-file;
-# a missing or stale PDB gives one warning and method-level coverage; the JIT compiles every
+# a missing or stale PDB gives one warning and method-level coverage; the hits file is written on
+# SIGTERM, SIGINT, a normal exit and an unhandled exception; the JIT compiles every
 # method of the outputs (tests/jitcheck), Mono.Cecil's with its PDB included.
 #   tests/scripts/coverage_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -126,6 +127,35 @@ assert names["Fixtures.Cov::IfElse"] and not names["Fixtures.Cov::Never"], names
 print("ok   %s: %d/%d methods entered, no lines" % (sys.argv[2], m["method"]["covered"], m["method"]["total"]))
 PY
 done
+
+echo "== the hits file is written on SIGTERM, SIGINT, a normal exit and an unhandled exception"
+bash "$ROOT/scripts/csc.sh" "$work/sig/orig/Signals.dll" /nullable- /debug:portable "$ROOT/tests/apps/Signals.cs" > "$work/csc.log" 2>&1 ||
+  fail "Signals did not compile: $(cat "$work/csc.log")"
+mkdir -p "$work/sig/inst"
+cp "$work/sig/orig/Signals.runtimeconfig.json" "$work/sig/inst/"
+"$TOOL" "$work/sig/orig/Signals.dll" -o "$work/sig/inst/Signals.dll" --mode coverage > /dev/null || fail "Signals: instrument failed"
+# ending LABEL EXPECTED-STATUS ARGS...: one hits file, with Work.Step's line hit 1,000 times.
+ending() {
+  local label=$1 expected=$2 status=0
+  shift 2
+  rm -rf "$work/sig/out" && mkdir -p "$work/sig/out"
+  (cd "$work/sig/inst" && CIL_INSTRUMENT_OUTPUT="$work/sig/out" timeout 60 dotnet Signals.dll "$@" > /dev/null 2>&1) || status=$?
+  [ "$status" = "$expected" ] || fail "$label: exit status $status, not $expected"
+  "$TOOL" report "$work"/sig/out/Signals.*.hits.json --lcov "$work/sig/lcov" > /dev/null 2>&1 || { fail "$label: no readable hits file"; return; }
+  grep -qx 'DA:10,1000' "$work/sig/lcov" && echo "ok   $label: Work.Step's line 10 hit 1000 times" || fail "$label: line 10 not hit 1000 times"
+}
+ending SIGTERM 143 self 15 1000
+ending SIGINT 130 self 2 1000
+ending "normal exit" 0 exit 1000
+# Unhandled.dll (no PDB: method-level) ends in an unhandled exception (134).
+mkdir -p "$work/unhandled"
+cp "$ROOT/testdata/bin/Unhandled.runtimeconfig.json" "$work/unhandled/"
+"$TOOL" "$ROOT/testdata/bin/Unhandled.dll" -o "$work/unhandled/Unhandled.dll" --mode coverage > /dev/null 2>&1 || fail "Unhandled: instrument failed"
+status=0
+(cd "$work/unhandled" && timeout 60 dotnet Unhandled.dll > /dev/null 2>&1) || status=$?
+[ "$status" = 134 ] || fail "unhandled exception: exit status $status, not 134"
+"$TOOL" report "$work"/unhandled/Unhandled.*.hits.json --json 2> /dev/null | grep -q '"name": "Fixtures.Unhandled::Inner", "file": "", "covered": true' &&
+  echo "ok   unhandled exception: a hits file, Inner entered" || fail "unhandled exception: no hits file saying Inner was entered"
 
 echo "== the JIT compiles every method of the outputs"
 "$ROOT/scripts/csc.sh" "$work/JitCheck.dll" /nullable+ /optimize+ /langversion:latest /warnaserror+ \
