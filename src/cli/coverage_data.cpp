@@ -15,9 +15,12 @@ namespace {
 
 /// A line range longer than this in one sequence point is malformed (no source has it).
 constexpr uint32_t kMaxLinesPerPoint = 100'000;
+/// Lines that all points of one module may span together, so a hostile file cannot make the
+/// fold run for hours (a real module spans about one line per point).
+constexpr uint64_t kMaxSpannedLines = 64'000'000;
 
-Error probe_error(size_t index, std::string message) {
-  return make_error(ErrorKind::Format, "hits file", fmt::format("{}[{}]: {}", contract::kCountsKeyMethods, index, message));
+Error probe_error(const std::string& file, size_t index, std::string message) {
+  return make_error(ErrorKind::Format, file, fmt::format("hits file: {}[{}]: {}", contract::kCountsKeyMethods, index, message));
 }
 
 /// The first `count` tab-separated fields; the last takes the rest of the text.
@@ -92,13 +95,14 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
       uint64_t hits;
     };
     std::vector<LineProbe> line_probes;
+    uint64_t spanned = 0;
     for (size_t i = 0; i < b.probes.methods.size(); ++i) {
       const MethodCount& p = b.probes.methods[i];
       std::string_view name = p.name;
-      if (name.size() < 2 || name[1] != contract::kHitsSeparator) return probe_error(i, "not a probe description");
+      if (name.size() < 2 || name[1] != contract::kHitsSeparator) return probe_error(b.first_file, i, "not a probe description");
       char kind = name[0];
       if (kind == contract::kHitsMethod) {
-        if (!split(name.substr(2), 2, f)) return probe_error(i, "a method entry needs a token and a name");
+        if (!split(name.substr(2), 2, f)) return probe_error(b.first_file, i, "a method entry needs a token and a name");
         MethodCoverage& m = by_token[std::string(f[0])];
         if (m.name.empty()) m.name = f[1];
         m.entries = saturating_add(m.entries, p.count);
@@ -106,27 +110,32 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
         document.clear();
         continue;
       }
-      if (!method) return probe_error(i, "a probe before the first method entry");
+      if (!method) return probe_error(b.first_file, i, "a probe before the first method entry");
       if (kind == contract::kHitsLine) {
         uint32_t start = 0, end = 0;
         if (!split(name.substr(2), 3, f) || !number(f[0], start) || !number(f[1], end) || end < start ||
             end - start > kMaxLinesPerPoint)
-          return probe_error(i, "a line probe needs a start line, an end line and a document");
+          return probe_error(b.first_file, i, "a line probe needs a start line, an end line and a document");
         if (!f[2].empty()) document = f[2];
-        if (document.empty()) return probe_error(i, "a line probe without a document");
+        if (document.empty()) return probe_error(b.first_file, i, "a line probe without a document");
         if (method->file.empty()) method->file = document;
+        spanned += end - start + 1;
+        if (spanned > kMaxSpannedLines)
+          return make_error(ErrorKind::Limit, b.first_file,
+                            fmt::format("hits file: {}[{}]: the line probes span more than {} lines", contract::kCountsKeyMethods, i,
+                                        kMaxSpannedLines));
         line_probes.push_back({method, &*mc.files.try_emplace(document).first, start, end, p.count});
       } else if (kind == contract::kHitsBranch) {
         BranchHits h;
         if (!split(name.substr(2), 4, f) || !number(f[0], h.line) || !number(f[1], h.offset) || !number(f[2], h.path))
-          return probe_error(i, "a branch probe needs a line, an offset, a path and a document");
+          return probe_error(b.first_file, i, "a branch probe needs a line, an offset, a path and a document");
         if (!f[3].empty()) document = f[3];
-        if (document.empty()) return probe_error(i, "a branch probe without a document");
+        if (document.empty()) return probe_error(b.first_file, i, "a branch probe without a document");
         h.hits = p.count;
         mc.files[document].branches[h.line].push_back(h);
         method->branches.push_back(h);
       } else {
-        return probe_error(i, fmt::format("unknown probe kind '{}'", kind));
+        return probe_error(b.first_file, i, fmt::format("unknown probe kind '{}'", kind));
       }
     }
     // A point over several lines gives its hits only to the lines that no point strictly inside

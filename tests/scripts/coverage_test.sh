@@ -80,6 +80,20 @@ set -e
   fail "mvid mismatch: status $status, $(cat "$work/err")"
 echo "ok   $(cat "$work/err")"
 
+echo "== malformed hits files: one line each, exit 3"
+malformed() {  # LABEL SED-EXPRESSION
+  sed "$2" "${hits[0]}" > "$work/bad.hits.json"
+  local status=0
+  "$TOOL" report "$work/bad.hits.json" > /dev/null 2> "$work/err" || status=$?
+  if [ "$status" = 3 ] && [ "$(wc -l < "$work/err")" = 1 ]; then echo "ok   $1: $(cut -c1-150 "$work/err")"; else fail "$1: status $status: $(cat "$work/err")"; fi
+}
+malformed "unknown probe kind" '0,/"name": "L\\t/s//"name": "X\\t/'
+malformed "end line before start" 's/"name": "L\\t12\\t12\\t/"name": "L\\t12\\t11\\t/'
+malformed "line range too long" 's/"name": "L\\t12\\t12\\t/"name": "L\\t12\\t4000000000\\t/'
+malformed "probe before any method" 's/"methods": \[{"token": "0x0[0-9A-F]*", "name": "M\\t[^"]*", "count": [0-9]*}, /"methods": [/'
+malformed "not a description" '0,/"name": "L\\t/s//"name": "L/'
+malformed "unknown kind member" 's/"kind": "hits"/"kind": "counts"/'
+
 echo "== --threshold"
 check_status() {  # EXPECTED ARGS...
   local expected=$1 status=0
