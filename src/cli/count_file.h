@@ -24,10 +24,10 @@ struct MethodCount {
 /// One count file: `{"assembly": "App", "mvid": "...", "methods": [{"token": "0x06000001",
 /// "name": "Ns.Type::Method", "count": 12}, ...]}`. Members it does not know are ignored.
 struct CountFile {
-  std::string kind;  ///< empty for a counts file, contract::kHitsKind for coverage's hits file
   std::string assembly;
   std::string mvid;  ///< lower-case 8-4-4-4-12 hexadecimal
   std::vector<MethodCount> methods;
+  std::string kind;  ///< empty for a counts file, contract::kHitsKind for coverage's hits file
 };
 
 /// Largest count file accepted (documented in cil-instrument(1), LIMITS).
