@@ -96,6 +96,8 @@ cs "$BIN/DebugInfo.Portable.dll" /optimize+ /debug:portable
 # finally, two documents): stack traces of instrumented copies must name the same lines.
 cs "$BIN/debug/DebugLines.Portable.dll" /optimize- /debug:portable
 cs "$BIN/debug/DebugLines.Embedded.dll" /optimize- /debug:embedded
+# Coverage: constructs with line and branch hits known from the source (coverage_test.sh).
+cs "$BIN/debug/Coverage.dll" /optimize- /debug:portable /nullable:enable
 
 # --- .NET Framework 4.x (mscorlib) executables from mcs: PE32, x86 entry stub ---
 for src in "$TD"/mono/*.cs; do

@@ -57,6 +57,7 @@ std::optional<il::Mode> parse_mode(const std::string& name) {
   if (name == "noop") return il::Mode::Noop;
   if (name == "wrap") return il::Mode::Wrap;
   if (name == "trace") return il::Mode::Trace;
+  if (name == "coverage") return il::Mode::Coverage;
   return std::nullopt;
 }
 
@@ -168,13 +169,15 @@ int run_instrument(int argc, char** argv) {
   cxxopts::Options options("cil-instrument instrument", "Instrument the methods of an assembly and write a new one.");
   options.add_options()
       ("o,output", "output assembly (required)", cxxopts::value<std::string>(), "OUT")
-      ("mode", "count (default), trace, noop or wrap", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("mode", "count (default), coverage, trace, noop or wrap", cxxopts::value<std::string>()->default_value("count"), "MODE")
       ("hooks", "trace mode: the assembly with the hook type", cxxopts::value<std::string>(), "HOOKS.dll")
       ("hook-type", "trace mode: the hook type, Namespace.Type (default: the one public type with hooks)", cxxopts::value<std::string>(), "TYPE")
       ("include", "instrument only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not instrument methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("method-rva", "instrument only the method whose body is at this RVA (repeatable)", cxxopts::value<std::vector<std::string>>(), "RVA")
       ("pdb", "the input's portable PDB (default: the embedded one, else IN.pdb beside the input); none: write no debug information", cxxopts::value<std::string>(), "PATH|none")
+      ("exclude-by-file", "coverage mode: do not instrument methods whose source matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
+      ("exclude-by-attribute", "coverage mode: do not instrument methods and types with this attribute (repeatable; ExcludeFromCodeCoverage always)", cxxopts::value<std::vector<std::string>>(), "NAME")
       ("json", "print the summary as JSON")
       ("h,help", "show this help")
       ("input", "assembly", cxxopts::value<std::string>());
@@ -195,7 +198,7 @@ int run_instrument(int argc, char** argv) {
   il::InstrumentOptions opts;
   auto mode = parse_mode(args["mode"].as<std::string>());
   if (!mode) {
-    print_usage_error(fmt::format("unknown mode '{}' (count, trace, noop or wrap)", args["mode"].as<std::string>()));
+    print_usage_error(fmt::format("unknown mode '{}' (count, coverage, trace, noop or wrap)", args["mode"].as<std::string>()));
     return kExitUsage;
   }
   opts.mode = *mode;
@@ -222,6 +225,12 @@ int run_instrument(int argc, char** argv) {
     return kExitUsage;
   }
 
+  if (args.count("exclude-by-file")) opts.coverage.exclude_by_file = args["exclude-by-file"].as<std::vector<std::string>>();
+  if (args.count("exclude-by-attribute")) opts.coverage.exclude_by_attribute = args["exclude-by-attribute"].as<std::vector<std::string>>();
+  if ((args.count("exclude-by-file") || args.count("exclude-by-attribute")) && opts.mode != il::Mode::Coverage) {
+    print_usage_error("--exclude-by-file and --exclude-by-attribute go with --mode coverage");
+    return kExitUsage;
+  }
   if ((opts.mode == il::Mode::Trace) != static_cast<bool>(args.count("hooks"))) {
     print_usage_error(opts.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
     return kExitUsage;

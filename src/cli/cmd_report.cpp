@@ -1,6 +1,8 @@
 // `cil-instrument report FILE... [--top N] [--json]`: the call counts of instrumented runs,
 // merged per assembly build and sorted by count.
 #include <charconv>
+#include <cstdlib>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -9,6 +11,8 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/count_file.h"
+#include "cli/coverage_data.h"
+#include "support/file_io.h"
 #include "cli/scoped_printer.h"
 #include "metadata/text_encoding.h"
 
@@ -56,13 +60,81 @@ void print_report(ScopedPrinter& p, const std::vector<AssemblyCounts>& builds, s
   }
 }
 
+Status write_whole_file(const std::string& path, const std::string& text) {
+  OutputFile file(path);
+  CIL_TRY(file.write_at(0, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size())));
+  return file.commit();
+}
+
+/// Coverage from hits files: the table (or JSON) on standard output, the other formats into
+/// files, then the threshold.
+int coverage_report(const cxxopts::ParseResult& args, const std::vector<std::pair<std::string, CountFile>>& files) {
+  std::vector<std::string> types{"line", "branch", "method"};
+  if (args.count("threshold-type")) types = args["threshold-type"].as<std::vector<std::string>>();
+  for (const std::string& type : types)
+    if (type != "line" && type != "branch" && type != "method") {
+      print_usage_error(fmt::format("report: --threshold-type is line, branch or method, not '{}'", type));
+      return kExitUsage;
+    }
+  std::optional<double> threshold;
+  if (args.count("threshold")) {
+    std::string text = args["threshold"].as<std::string>();
+    double value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(value >= 0 && value <= 100)) {
+      print_usage_error(fmt::format("report: --threshold needs a percentage from 0 to 100, not '{}'", text));
+      return kExitUsage;
+    }
+    threshold = value;
+  }
+  for (const char* option : {"cobertura", "lcov"})
+    if (args.count(option))
+      if (Status usable = OutputFile::check_destination(args[option].as<std::string>()); !usable)
+        return fail(in_file(usable.error(), args[option].as<std::string>()), args[option].as<std::string>());
+
+  HitsMerger merger;
+  for (const auto& [file, hits] : files)
+    if (Status added = merger.add(file, hits); !added) return fail(in_file(added.error(), file));
+  auto modules = merger.result();
+  if (!modules) return fail(modules.error());
+
+  int64_t timestamp = static_cast<int64_t>(std::time(nullptr));
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) timestamp = std::strtoll(epoch, nullptr, 10);
+  if (args.count("cobertura")) {
+    const std::string path = args["cobertura"].as<std::string>();
+    if (Status s = write_whole_file(path, cobertura_xml(*modules, timestamp)); !s) return fail(in_file(s.error(), path), path);
+  }
+  if (args.count("lcov")) {
+    const std::string path = args["lcov"].as<std::string>();
+    if (Status s = write_whole_file(path, lcov_text(*modules)); !s) return fail(in_file(s.error(), path), path);
+  }
+  std::string text = args.count("json") ? coverage_json(*modules) : coverage_table(*modules);
+  if (!write_stdout(text)) return kExitOutput;
+  if (!threshold) return kExitOk;
+  CoverageTotals t = totals(*modules);
+  int status = kExitOk;
+  for (const std::string& type : types) {
+    const Ratio& r = type == "line" ? t.line : type == "branch" ? t.branch : t.method;
+    if (r.percent() < *threshold) {
+      print_error(make_error(ErrorKind::Unsupported, "",
+                             fmt::format("{} coverage {:.2f}% is under the threshold of {}%", type, r.percent(), *threshold)));
+      status = kExitThreshold;
+    }
+  }
+  return status;
+}
+
 }  // namespace
 
 int run_report(int argc, char** argv) {
   cxxopts::Options options("cil-instrument report",
                            "Merge the count files of instrumented runs and list the methods by number of calls.");
   options.add_options()("top", "only the N most called methods of each assembly", cxxopts::value<std::string>(), "N")(
-      "json", "print JSON")("h,help", "show this help")("files", "count files", cxxopts::value<std::vector<std::string>>());
+      "json", "print JSON")("cobertura", "hits files: write Cobertura XML to FILE", cxxopts::value<std::string>(), "FILE")(
+      "lcov", "hits files: write LCOV to FILE", cxxopts::value<std::string>(), "FILE")(
+      "threshold", "hits files: exit with status 6 when the total coverage is under N percent", cxxopts::value<std::string>(), "N")(
+      "threshold-type", "line, branch or method (repeatable; default: all three)", cxxopts::value<std::vector<std::string>>(), "TYPE")(
+      "h,help", "show this help")("files", "count files", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"files"});
   options.positional_help("FILE...");
   cxxopts::ParseResult args;
@@ -81,11 +153,28 @@ int run_report(int argc, char** argv) {
     return kExitUsage;
   }
 
-  CountMerger merger;
+  std::vector<std::pair<std::string, CountFile>> read;
   for (const std::string& file : args["files"].as<std::vector<std::string>>()) {
     auto counts = read_count_file(file);
     if (!counts) return fail(in_file(counts.error(), file));
-    auto warnings = merger.add(file, *counts);
+    if (!read.empty() && read.front().second.kind != counts->kind) {
+      print_usage_error(fmt::format("report: {} is a {} file but {} is a {} file: report them apart", file,
+                                    counts->kind.empty() ? "count" : "hits", read.front().first,
+                                    read.front().second.kind.empty() ? "count" : "hits"));
+      return kExitUsage;
+    }
+    read.emplace_back(file, std::move(*counts));
+  }
+  bool hits = !read.empty() && !read.front().second.kind.empty();
+  if (!hits && (args.count("cobertura") || args.count("lcov") || args.count("threshold") || args.count("threshold-type"))) {
+    print_usage_error("report: --cobertura, --lcov and --threshold go with hits files (instrument --mode coverage)");
+    return kExitUsage;
+  }
+  if (hits) return coverage_report(args, read);
+
+  CountMerger merger;
+  for (auto& [file, counts] : read) {
+    auto warnings = merger.add(file, counts);
     if (!warnings) return fail(in_file(warnings.error(), file));
     for (const std::string& w : *warnings) print_warning(file, w);
   }

@@ -85,6 +85,12 @@ Expected<CountFile> parse_count_file(std::string_view text) {
     return shape_error(fmt::format("\"{}\" must be a GUID like 01234567-89ab-cdef-0123-456789abcdef, not {}",
                                    contract::kCountsKeyMvid, describe(*mvid)));
   out.mvid = *parsed_mvid;
+  if (root.find(contract::kCountsKeyKind)) {
+    out.kind = CIL_TRY(member(root, contract::kCountsKeyKind, JsonValue::Kind::String, ""))->text();
+    if (out.kind != contract::kHitsKind)
+      return shape_error(fmt::format("\"{}\" must be \"{}\", not {}", contract::kCountsKeyKind, contract::kHitsKind,
+                                     json_quote(out.kind)));
+  }
   const JsonValue* methods = CIL_TRY(member(root, contract::kCountsKeyMethods, JsonValue::Kind::Array, ""));
 
   std::unordered_map<uint32_t, size_t> seen;
@@ -109,7 +115,7 @@ Expected<CountFile> parse_count_file(std::string_view text) {
                                      contract::kCountsKeyCount, describe(*count)));
     mc.count = *value;
     mc.name = name->text();
-    auto [it, added] = seen.emplace(mc.token, i);
+    auto [it, added] = out.kind.empty() ? seen.emplace(mc.token, i) : std::make_pair(seen.end(), true);
     if (!added)
       return shape_error(fmt::format("{}{} {} is listed twice (also {}[{}])", where, contract::kCountsKeyToken,
                                      contract::token_text(mc.token), contract::kCountsKeyMethods, it->second));

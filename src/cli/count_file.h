@@ -27,6 +27,7 @@ struct CountFile {
   std::string assembly;
   std::string mvid;  ///< lower-case 8-4-4-4-12 hexadecimal
   std::vector<MethodCount> methods;
+  std::string kind;  ///< empty for a counts file, contract::kHitsKind for coverage's hits file
 };
 
 /// Largest count file accepted (documented in cil-instrument(1), LIMITS).

@@ -33,8 +33,9 @@ TypeSig prim(ElementType e) { return md::primitive(e); }
 
 }  // namespace
 
-Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs) {
+Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, CounterFile file) {
   CountMode mode;
+  mode.file_ = file;
   mode.editor_ = &editor;
   mode.refs_ = &refs;
   const md::Module& m = editor.module();
@@ -144,6 +145,10 @@ Status CountMode::measure_probe(CallEffects& effects) {
   return ok();
 }
 
+void CountMode::probe_ahead(BodyModel& model, uint32_t ahead, std::vector<Instr>& probe) const {
+  counter_probe(model, CounterRef{counts_field_, int64_, slots_ + ahead, 0}, increment_, probe);
+}
+
 void CountMode::next_probe(std::vector<Instr>& probe) const {
   BodyModel scratch;  // only hands out instruction ids, which rewrite_body replaces
   counter_probe(scratch, CounterRef{counts_field_, int64_, slots_, 0}, increment_, probe);
@@ -189,7 +194,10 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
     table_.shrink_to_fit();
   }
 
-  text.header = contract::counts_header(json_string(assembly), json_string(mvid));
+  bool hits = file_ == CounterFile::Hits;
+  text.header = hits ? contract::hits_header(json_string(assembly), json_string(mvid))
+                     : contract::counts_header(json_string(assembly), json_string(mvid));
+  text.file_suffix = hits ? contract::kHitsFileSuffix : contract::kCountsFileSuffix;
   text.tail = std::string(slots_ ? contract::kCountsMethodClose : "") + std::string(contract::kCountsTail);
   text.file_prefix = contract::counts_file_prefix(assembly);
   // The loads of one build in one domain share this key; another build of the same assembly

@@ -18,15 +18,22 @@ namespace cil::il {
 
 inline constexpr std::string_view kHelperTypeName = "<CilInstrument>";
 
+/// Which file the helper writes: call counts per method, or coverage mode's hits per probe
+/// (runtime_contract.h), with the same writer.
+enum class CounterFile { Counts, Hits };
+
 class CountMode {
  public:
   /// Adds the helper type, its counter field and its method rows to the module being edited.
-  static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs);
+  static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, CounterFile file = CounterFile::Counts);
 
   /// The entry probe for the next counter slot (BodyEdit::entry_code), into `probe` (its storage
   /// reused from body to body). It uses no argument and leaves the stack as it found it, so it
   /// goes first even in constructors. Call commit() once the body is kept.
   void next_probe(std::vector<Instr>& probe) const;
+  /// The probe of the slot `ahead` places after the next one, with ids of `model` (coverage mode
+  /// places several probes in a body, then commits one slot per probe in order).
+  void probe_ahead(BodyModel& model, uint32_t ahead, std::vector<Instr>& probe) const;
   /// Assigns the slot of the last probe to `rid`. A full chunk of the method table goes into the
   /// new section at once (which can fail).
   Status commit(uint32_t rid, std::string_view name);
@@ -46,6 +53,7 @@ class CountMode {
   uint32_t helper_type_ = 0;
   md::Token counts_field_ = 0;
   uint32_t slots_ = 0;
+  CounterFile file_ = CounterFile::Counts;
   uint16_t probe_max_stack_ = 8;
   /// The file's text per slot up to its count, and its length; in chunks of whole slots.
   /// Full chunks are placed in the section as soon as the next one starts: only the last one

@@ -434,7 +434,7 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   Token variable = CIL_TRY(str_token(editor, contract::kEnvOutput));
   Token dot = CIL_TRY(str_token(editor, "."));
   Token prefix = CIL_TRY(str_token(editor, text.file_prefix));
-  Token suffix = CIL_TRY(str_token(editor, contract::kCountsFileSuffix));
+  Token suffix = CIL_TRY(str_token(editor, text.file_suffix));
   Token temp_suffix = CIL_TRY(str_token(editor, contract::kCountsTempSuffix));
   Token failure = CIL_TRY(str_token(editor, "cil-instrument: cannot write call counts: "));
 

@@ -38,6 +38,7 @@ struct CountRuntimeText {
   std::string header;       ///< up to the first method (contract::counts_header)
   std::string tail;         ///< after the last count
   std::string file_prefix;  ///< "<Assembly>."
+  std::string file_suffix;  ///< contract::kCountsFileSuffix or kHitsFileSuffix
   std::string load_key;     ///< AppDomain data key that numbers the loads of this build
   uint32_t slots = 0;
   std::vector<CountTextChunk> chunks;

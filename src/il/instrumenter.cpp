@@ -178,14 +178,17 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   std::optional<md::RuntimeRefs> refs;
   std::optional<CountMode> count;
   std::optional<TraceMode> trace;
+  std::optional<CoverageMode> coverage;
   if (options.mode != Mode::Noop) refs.emplace(CIL_TRY(md::RuntimeRefs::create(editor)));
   if (options.mode == Mode::Count) count.emplace(CIL_TRY(CountMode::begin(editor, *refs)));
   if (options.mode == Mode::Trace) {
     if (!options.hooks) return make_error(ErrorKind::Usage, "", "trace mode needs a hooks assembly (--hooks)");
     trace.emplace(CIL_TRY(TraceMode::begin(editor, *refs, *options.hooks)));
   }
+  if (options.mode == Mode::Coverage) coverage.emplace(CIL_TRY(CoverageMode::begin(editor, *refs, debug.pdb(), options.coverage)));
   CallEffects effects(editor);
   if (count) CIL_TRY(count->measure_probe(effects));
+  if (coverage) CIL_TRY(coverage->measure_probe(effects));
 
   const auto& t = m.tables();
   // Room for the new bodies, so the section is never copied as it grows: more than the input can
@@ -207,6 +210,10 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     }
     if (std::optional<SkipReason> reason = skip_reason(m, rid)) {
       report.skipped.push_back({rid, name, *reason, {}});
+      continue;
+    }
+    if (coverage && coverage->excluded(rid)) {
+      ++report.excluded;
       continue;
     }
     auto rewrite = [&]() -> Status {
@@ -239,6 +246,12 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
             return ok();
           };
           break;
+        case Mode::Coverage:
+          edit.edit = [&](BodyModel& model) -> Status {
+            uint32_t source = coverage->attributed(rid);
+            return coverage->instrument(rid, source, source == rid ? name : printer.method_name(source), model);
+          };
+          break;
       }
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
       CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
@@ -254,15 +267,17 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       continue;
     }
     if (count) CIL_TRY(count->commit(rid, name));
+    if (coverage) CIL_TRY(coverage->commit(rid));
     report.instrumented.push_back(rid);
   }
 
-  if (count) {
+  if (count || coverage) {
     std::string assembly(t.rows(TableId::Assembly) ? m.row<TableId::Assembly>(1).name()
                          : t.rows(TableId::Module) ? m.row<TableId::Module>(1).name()
                                                    : std::string_view());
     md::Guid mvid = editor.mvid();
-    CIL_TRY(count->finish(assembly, md::format_guid(mvid), effects));
+    if (count) CIL_TRY(count->finish(assembly, md::format_guid(mvid), effects));
+    else CIL_TRY(coverage->finish(assembly, md::format_guid(mvid), effects));
   }
   if (trace) CIL_TRY(trace->finish(effects));
   report.pdb = debug.finish(editor, report.warnings);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "il/count_mode.h"
+#include "il/coverage_mode.h"
 #include "il/debug_info.h"
 #include "il/hook_contract.h"
 #include "il/offset_map.h"
@@ -24,6 +25,7 @@ enum class Mode {
   Noop,   ///< decode and re-encode every selected body unchanged (a round trip through the engine)
   Wrap,   ///< wrap every selected body in empty try/catch/finally with one exit block
   Trace,  ///< call the user's hooks (OnEnter / OnLeave / OnException) from every selected method
+  Coverage,  ///< count hits per sequence point and branch outcome; write <Assembly>.<pid>.hits.json at exit
 };
 
 struct InstrumentOptions {
@@ -40,6 +42,8 @@ struct InstrumentOptions {
   std::function<void(uint32_t rid, const OffsetMap& map)> on_rewritten;
   /// Where debug information comes from (see PdbOptions).
   PdbOptions pdb;
+  /// Coverage mode: what it leaves out.
+  CoverageOptions coverage;
 };
 
 /// Why a selected method was not instrumented.

@@ -104,4 +104,27 @@ inline constexpr std::string_view kCountsSeparator = ", ";
 /// After the last method.
 inline constexpr std::string_view kCountsTail = "]}\n";
 
+// The hits file of coverage mode: the counts file's shape and writer (offline: the same injected
+// runtime), named "<Assembly>.<pid>.hits.json", with `"kind": "hits"` after the mvid and one
+// entry per probe instead of per method, in probe order. An entry's "token" is its method's, its
+// "count" the probe's hits, and its "name" describes the probe, fields separated by a tab (the
+// last field takes the rest of the text):
+//   "M\t<token>\t<method name>"                  method entry (one per method, first): the method
+//      the probes are reported under (a state machine's kickoff method), token as "0x06..."
+//   "L\t<start line>\t<end line>\t<document>"    a non-hidden sequence point
+//   "B\t<line>\t<il offset>\t<path>\t<document>" one outcome of a conditional branch or switch
+//      (path 0: the fall-through, 1...: the target, or the switch's targets in order)
+// An empty document is the one of the method's previous L or B entry.
+inline constexpr std::string_view kHitsFileSuffix = ".hits.json";
+inline constexpr std::string_view kCountsKeyKind = "kind";
+inline constexpr std::string_view kHitsKind = "hits";
+inline constexpr char kHitsSeparator = '\t';
+inline constexpr char kHitsMethod = 'M', kHitsLine = 'L', kHitsBranch = 'B';
+/// The hits file up to its first probe.
+inline std::string hits_header(std::string_view assembly, std::string_view mvid) {
+  return "{" + counts_key(kCountsKeyAssembly) + std::string(assembly) + ", " + counts_key(kCountsKeyMvid) +
+         std::string(mvid) + ", " + counts_key(kCountsKeyKind) + "\"" + std::string(kHitsKind) + "\", " +
+         counts_key(kCountsKeyMethods) + "[";
+}
+
 }  // namespace cil::contract

@@ -68,7 +68,7 @@ run_oracle_queue() {
 
 echo "== DebugLines and DebugInfo in every mode: the original's stack traces, and the oracle"
 for fixture in debug/DebugLines.Portable.dll debug/DebugLines.Embedded.dll DebugInfo.Portable.dll DebugInfo.Embedded.dll; do
-  for mode in count noop wrap trace; do
+  for mode in count noop wrap trace coverage; do
     out="$work/$mode/$(dirname "$fixture")"
     mkdir -p "$out"
     cp "$bin/$(dirname "$fixture")"/*.runtimeconfig.json "$out/"
@@ -117,7 +117,7 @@ done
 if [ -d "$CORPUS" ]; then
   echo "== a real library: Mono.Cecil and its portable PDB, in every mode"
   mkdir -p "$work/cecil"
-  for mode in count noop wrap trace; do
+  for mode in count noop wrap trace coverage; do
     args=(--mode "$mode")
     [ "$mode" = trace ] && args+=(--hooks "$hooks")
     if ! "$TOOL" "$CORPUS/cecil/cecil.dll" -o "$work/cecil/$mode.dll" "${args[@]}" > /dev/null 2> "$work/err"; then

@@ -1,0 +1,269 @@
+// Coverage mode: where the probes go in a body, what each one describes, and which methods are
+// excluded.
+#include "il/coverage_mode.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "il/runtime_contract.h"
+#include "metadata/name_pattern.h"
+#include "metadata/rows.h"
+
+namespace cil::il {
+
+namespace {
+
+using md::TableId;
+using md::Token;
+
+constexpr std::string_view kAlwaysExcluding = "ExcludeFromCodeCoverage";
+
+std::string_view without_suffix(std::string_view name) {
+  constexpr std::string_view suffix = "Attribute";
+  if (name.size() > suffix.size() && name.ends_with(suffix)) name.remove_suffix(suffix.size());
+  return name;
+}
+
+bool is_prefix(Op op) { return op_info(op).flow == Flow::Meta; }
+
+/// The C# compiler names a lambda `<Outer>b__N_M` and a local function `<Outer>g__Name|N_M`:
+/// the enclosing method's name, or empty.
+std::string_view generated_from(std::string_view name) {
+  if (name.size() < 3 || name[0] != '<') return {};
+  size_t close = name.find('>');
+  if (close == std::string_view::npos || close + 2 >= name.size()) return {};
+  char kind = name[close + 1];
+  if (kind != 'b' && kind != 'g') return {};
+  return name.substr(1, close - 1);
+}
+
+}  // namespace
+
+Expected<CoverageMode> CoverageMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const md::PortablePdb* pdb,
+                                           const CoverageOptions& options) {
+  CoverageMode mode;
+  mode.editor_ = &editor;
+  mode.pdb_ = pdb;
+  mode.options_ = options;
+  mode.counters_ = CIL_TRY(CountMode::begin(editor, refs, CounterFile::Hits));
+
+  // Types and methods that carry an excluding attribute (II.22.10: the attribute's type is the
+  // owner of its constructor, a MethodDef or a MemberRef).
+  std::vector<std::string_view> names{kAlwaysExcluding};
+  for (const std::string& n : mode.options_.exclude_by_attribute) names.push_back(without_suffix(n));
+  const md::Module& m = editor.module();
+  for (uint32_t row = 1; row <= m.tables().rows(TableId::CustomAttribute); ++row) {
+    auto attribute = m.row<TableId::CustomAttribute>(row);
+    Token parent = attribute.parent();
+    TableId table = md::token_table(parent);
+    if (table != TableId::TypeDef && table != TableId::MethodDef) continue;
+    Token ctor = attribute.type();
+    Token owner = 0;
+    if (auto ref = m.find_row<TableId::MemberRef>(ctor)) owner = ref->class_();
+    else if (md::token_table(ctor) == TableId::MethodDef) owner = md::make_token(TableId::TypeDef, m.method_owner(md::token_rid(ctor)));
+    std::string_view name;
+    if (auto ref = m.find_row<TableId::TypeRef>(owner)) name = ref->type_name();
+    else if (auto def = m.find_row<TableId::TypeDef>(owner)) name = def->type_name();
+    if (std::find(names.begin(), names.end(), without_suffix(name)) == names.end()) continue;
+    (table == TableId::TypeDef ? mode.marked_types_ : mode.marked_methods_).insert(md::token_rid(parent));
+  }
+  if (pdb) {
+    const auto& t = pdb->tables();
+    for (uint32_t row = 1; row <= t.rows(TableId::StateMachineMethod); ++row) {
+      md::RowViewOf<TableId::StateMachineMethod> sm(pdb->metadata(), row);
+      mode.kickoff_[sm.move_next_method()] = sm.kickoff_method();
+    }
+  }
+  return mode;
+}
+
+const std::string& CoverageMode::document(uint32_t rid) {
+  auto it = documents_.find(rid);
+  if (it == documents_.end()) it = documents_.emplace(rid, pdb_->document_name(rid)).first;
+  return it->second;
+}
+
+uint32_t CoverageMode::source_method(uint32_t rid) const {
+  const md::Module& m = module();
+  for (unsigned depth = 0; depth < md::kMaxNestingDepth; ++depth) {
+    if (auto k = kickoff_.find(rid); k != kickoff_.end() && m.tables().valid_rid(TableId::MethodDef, k->second)) {
+      rid = k->second;
+      continue;
+    }
+    std::string_view outer = generated_from(m.row<TableId::MethodDef>(rid).name());
+    if (outer.empty()) return rid;
+    // The enclosing method is in the method's type or one that encloses it (a closure class).
+    uint32_t found = 0;
+    for (uint32_t type = m.method_owner(rid), up = 0; type && !found && up < md::kMaxNestingDepth; type = m.enclosing_type(type), ++up)
+      for (uint32_t candidate : m.methods_of(type))
+        if (candidate != rid && m.row<TableId::MethodDef>(candidate).name() == outer) {
+          found = candidate;
+          break;
+        }
+    if (!found) return rid;
+    rid = found;
+  }
+  return rid;
+}
+
+bool CoverageMode::compiler_branch(const BodyModel& model, size_t i) const {
+  Op op = model.instrs[i].op;
+  if (op != Op::Brtrue && op != Op::Brtrue_S) return false;
+  // `ldc.i4.1; brtrue`: a Debug build's place for a breakpoint in an expression (switch
+  // expressions), always taken.
+  if (i >= 1 && model.instrs[i - 1].op == Op::Ldc_I4_1) return true;
+  // `ldsfld <>9__...; dup; brtrue`: the cached delegate of a lambda, made on first use.
+  if (i >= 2 && model.instrs[i - 1].op == Op::Dup && model.instrs[i - 2].op == Op::Ldsfld) {
+    const md::Module& m = module();
+    auto token = static_cast<Token>(model.instrs[i - 2].value);
+    std::string_view name;
+    if (auto field = m.find_row<TableId::Field>(token)) name = field->name();
+    else if (auto ref = m.find_row<TableId::MemberRef>(token)) name = ref->name();
+    return name.starts_with("<>9__");
+  }
+  return false;
+}
+
+bool CoverageMode::marked(uint32_t rid) const {
+  const md::Module& m = module();
+  if (marked_methods_.count(rid)) return true;
+  unsigned depth = 0;
+  for (uint32_t type = m.method_owner(rid); type && depth < md::kMaxNestingDepth; type = m.enclosing_type(type), ++depth)
+    if (marked_types_.count(type)) return true;
+  return false;
+}
+
+std::optional<std::string> CoverageMode::excluded(uint32_t rid) {
+  if (marked(rid) || marked(source_method(rid))) return std::string("excluded by attribute");
+  if (pdb_ && !options_.exclude_by_file.empty()) {
+    auto points = pdb_->sequence_points(rid);
+    if (points && !points->points.empty()) {
+      const std::string& doc = document(points->points.front().document);
+      for (const std::string& glob : options_.exclude_by_file)
+        if (md::glob_match(glob, doc)) return fmt::format("excluded by file ({})", glob);
+    }
+  }
+  return std::nullopt;
+}
+
+Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model) {
+  pending_.clear();
+  const std::vector<uint32_t>& at = model.original.boundaries;  // offsets of the original instructions, then the size
+  const size_t n = model.instrs.size();
+  if (at.size() != n + 1) return make_error(ErrorKind::Unsupported, "method body", "coverage needs the original layout");
+
+  std::vector<md::SequencePoint> points;
+  if (pdb_) {
+    auto all = pdb_->sequence_points(rid);  // a broken blob: method-level coverage for this method
+    if (all)
+      for (const md::SequencePoint& p : all->points)
+        if (!p.hidden()) points.push_back(p);
+  }
+  // The sequence point that starts at each original instruction, if any.
+  std::vector<const md::SequencePoint*> point_at(n, nullptr);
+  for (const md::SequencePoint& p : points) {
+    auto it = std::lower_bound(at.begin(), at.end() - 1, p.offset);
+    if (it != at.end() - 1 && *it == p.offset) point_at[static_cast<size_t>(it - at.begin())] = &p;
+  }
+
+  // Branches the compiler made that no source shows, which coverlet does not count either: the
+  // ones in a finally that has no visible sequence point where it starts (foreach, using, lock).
+  std::vector<bool> generated(n, false);
+  for (const EhRegion& r : model.clauses) {
+    if (r.kind != ClauseKind::Finally || r.handler_start >= n) continue;
+    size_t end = r.handler_end == kEndLabel ? n : std::min<size_t>(r.handler_end, n);
+    if (!point_at[r.handler_start])
+      for (size_t k = r.handler_start; k < end; ++k) generated[k] = true;
+  }
+
+  std::string last_document;
+  uint32_t last_document_rid = 0;
+  auto document_field = [&](uint32_t doc) -> std::string {
+    if (doc == last_document_rid && !last_document.empty()) return {};
+    last_document_rid = doc;
+    last_document = document(doc);
+    return last_document;
+  };
+  std::vector<Instr> probe;
+  std::vector<Instr> out;
+  out.reserve(n * 2 + 8);
+  auto place = [&](std::string description) {
+    counters_.probe_ahead(model, static_cast<uint32_t>(pending_.size()), probe);
+    pending_.push_back(std::move(description));
+    out.insert(out.end(), probe.begin(), probe.end());
+    return probe.front().id;
+  };
+  constexpr char tab = contract::kHitsSeparator;
+  place(fmt::format("{}{}{}{}{}", contract::kHitsMethod, tab, contract::token_text(md::make_token(TableId::MethodDef, source)), tab, name));
+
+  // Branches and clauses that named an original instruction with a line probe name the probe.
+  std::vector<uint32_t> redirect(n, kNoLabel);
+  const md::SequencePoint* current = nullptr;  // the last non-hidden point at or before the instruction
+  for (size_t i = 0; i < n; ++i) {
+    Instr in = std::move(model.instrs[i]);
+    if (point_at[i]) current = point_at[i];
+    // Nothing goes between a prefix and its instruction, nor between `tail. call` and its `ret`.
+    bool after_prefix = i > 0 && is_prefix(model.instrs[i - 1].op);
+    bool tail_ret = in.op == Op::Ret && i >= 2 && model.instrs[i - 2].op == Op::Tail;
+    if (point_at[i] && !after_prefix && !tail_ret) {
+      const md::SequencePoint& p = *point_at[i];
+      redirect[i] = place(fmt::format("{}{}{}{}{}{}{}", contract::kHitsLine, tab, p.start_line, tab, p.end_line, tab,
+                                      document_field(p.document)));
+    }
+    const OpInfo& info = op_info(in.op);
+    bool branches = info.flow == Flow::CondBranch && current && i + 1 < n && !generated[i] && !compiler_branch(model, i);
+    if (!branches) {
+      out.push_back(std::move(in));
+      continue;
+    }
+    // Every outcome gets a probe: the fall-through right after the branch, then `br` on to the
+    // next instruction; each target a block after that, its probe then `br` to the old target.
+    // The blocks stay in the branch's region, so every `br` is as legal as the branch was.
+    uint32_t line = current->start_line, doc = current->document, offset = at[i];
+    uint32_t next = model.instrs[i + 1].id;
+    auto branch_probe = [&](uint32_t path) {
+      return place(fmt::format("{}{}{}{}{}{}{}{}{}", contract::kHitsBranch, tab, line, tab, offset, tab, path, tab,
+                               document_field(doc)));
+    };
+    std::vector<uint32_t> old_targets = in.op == Op::Switch ? in.targets : std::vector<uint32_t>{in.target};
+    std::vector<uint32_t> blocks(old_targets.size());
+    for (uint32_t& b : blocks) b = model.reserve_label();
+    if (in.op == Op::Switch) in.targets = blocks;
+    else in.target = blocks[0];
+    out.push_back(std::move(in));
+    branch_probe(0);
+    out.push_back(model.make_branch(Op::Br_S, next));
+    for (size_t k = 0; k < blocks.size(); ++k) {
+      size_t first = out.size();
+      branch_probe(static_cast<uint32_t>(k + 1));
+      out[first].id = blocks[k];  // the block starts with the probe's first instruction
+      out.push_back(model.make_branch(Op::Br_S, old_targets[k]));
+    }
+  }
+  auto retarget = [&](uint32_t& label) {
+    if (label < n && redirect[label] != kNoLabel) label = redirect[label];
+  };
+  for (Instr& in : out) {
+    if (op_info(in.op).operand == Operand::Switch) {
+      for (uint32_t& t : in.targets) retarget(t);
+    } else if (in.target != kNoLabel) {
+      retarget(in.target);
+    }
+  }
+  for (EhRegion& r : model.clauses)
+    for (uint32_t* label : {&r.try_start, &r.try_end, &r.handler_start, &r.handler_end, &r.filter_start}) retarget(*label);
+  model.instrs = std::move(out);
+  model.edited = true;
+  // Each probe is stack-neutral and needs its own depth on top of whatever the stack holds.
+  model.max_stack = static_cast<uint16_t>(std::min<uint32_t>(0xFFFF, uint32_t{model.max_stack} + counters_.probe_max_stack()));
+  return ok();
+}
+
+Status CoverageMode::commit(uint32_t rid) {
+  for (const std::string& description : pending_) CIL_TRY(counters_.commit(rid, description));
+  pending_.clear();
+  return ok();
+}
+
+}  // namespace cil::il

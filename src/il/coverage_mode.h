@@ -1,0 +1,81 @@
+// Coverage mode: a hit probe at every non-hidden sequence point of the input's PDB, a probe on
+// every outcome of each conditional branch and switch, and a method entry probe, all counted in
+// count mode's helper, which writes `<Assembly>.<pid>.hits.json` (runtime_contract.h) at exit.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "il/body_model.h"
+#include "il/count_mode.h"
+#include "metadata/module.h"
+#include "metadata/portable_pdb.h"
+
+namespace cil::il {
+
+/// What coverage leaves out, as coverlet's options of the same names.
+struct CoverageOptions {
+  /// Sources (the PDB's document names) whose methods are not instrumented: globs, `*` any run.
+  std::vector<std::string> exclude_by_file;
+  /// Attributes that exclude the method or type they mark (and the state machines and lambdas
+  /// inside): simple names, with or without the `Attribute` suffix. ExcludeFromCodeCoverage is
+  /// always one of them.
+  std::vector<std::string> exclude_by_attribute;
+};
+
+class CoverageMode {
+ public:
+  /// Adds count mode's helper (writing a hits file) and reads which types and methods carry the
+  /// excluding attributes. `pdb` is the input's matching PDB, or null: then every method gets its
+  /// entry probe only (method-level coverage).
+  static Expected<CoverageMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const md::PortablePdb* pdb,
+                                      const CoverageOptions& options);
+
+  /// Why MethodDef `rid` is left out ("[ExcludeFromCodeCoverage]", "--exclude-by-file ..."), or
+  /// nullopt when it is instrumented.
+  std::optional<std::string> excluded(uint32_t rid);
+
+  /// The method a body's probes are reported under: a state machine's kickoff method (its
+  /// MoveNext holds the kickoff method's lines), else `rid`.
+  uint32_t attributed(uint32_t rid) const {
+    auto k = kickoff_.find(rid);
+    return k != kickoff_.end() && module().tables().valid_rid(md::TableId::MethodDef, k->second) ? k->second : rid;
+  }
+  /// Places the probes in `model` (MethodDef `rid`, named `name`), max stack included. Nothing is
+  /// counted until commit().
+  /// `source` is attributed(rid), and `name` its name.
+  Status instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model);
+  /// Assigns the slots of the probes that the last instrument() placed.
+  Status commit(uint32_t rid);
+
+  Status measure_probe(CallEffects& effects) { return counters_.measure_probe(effects); }
+  Status finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {
+    return counters_.finish(assembly, mvid, effects);
+  }
+
+ private:
+  const md::Module& module() const { return editor_->module(); }
+  const std::string& document(uint32_t rid);
+  /// The MethodDef whose source a compiler-generated method came from: a state machine's kickoff
+  /// method (StateMachineMethod), a lambda's or local function's enclosing method (by the name
+  /// the C# compiler gives it, `<Outer>b__0_0`, `<Outer>g__Local|0_0`); `rid` itself otherwise.
+  uint32_t source_method(uint32_t rid) const;
+  bool marked(uint32_t rid) const;
+  /// A conditional branch at `i` (an original instruction) that only the compiler's code has.
+  bool compiler_branch(const BodyModel& model, size_t i) const;
+
+  md::ModuleEditor* editor_ = nullptr;
+  const md::PortablePdb* pdb_ = nullptr;
+  CoverageOptions options_;
+  CountMode counters_;
+  std::unordered_set<uint32_t> marked_methods_, marked_types_;
+  std::unordered_map<uint32_t, uint32_t> kickoff_;  ///< MoveNext rid -> kickoff rid
+  std::unordered_map<uint32_t, std::string> documents_;
+  std::vector<std::string> pending_;  ///< descriptions of the probes placed, in slot order
+};
+
+}  // namespace cil::il

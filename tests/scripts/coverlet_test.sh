@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Coverage against the anchor (issue 15): tests/apps/coverage (xunit tests running the Coverage
+# fixture's sources, compiled as the CovLib library) is built once (packages from the NuGet
+# mirror), then measured by coverlet.msbuild (`dotnet test /p:CollectCoverage=true
+# /p:CoverletOutputFormat=cobertura`) and by cil-instrument --mode coverage (CovLib.dll
+# instrumented in a copy of the build output, `dotnet test` on it, `report --cobertura`).
+#  - Every line must be covered or not covered alike in both reports (same lines, same verdicts).
+#  - Every branch and method-count difference is listed, with its reason, in
+#    tests/golden/coverage/coverlet_diff.txt ("LINE-OR-ITEM ... -- reason"); an unlisted or
+#    unexplained difference fails.
+#  - ReportGenerator (NuGet tool) reads our Cobertura and its text summary has our totals.
+# Skipped (77) when the mirror cannot restore the packages.
+#   tests/scripts/coverlet_test.sh [TOOL]
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
+[ "${CIL_SANITIZED:-0}" = 1 ] && { echo "coverlet: skipped under the sanitizers"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$ROOT/tests/apps/coverage/." "$work/"
+sources="$ROOT/testdata/src/Coverage"
+skip_if_offline() {  # LOG
+  if grep -q "NU1101\|NU1102\|NU1301\|Unable to load the service index\|Unable to find package" "$1"; then
+    echo "the NuGet packages cannot be restored here: skipped" >&2
+    exit 77
+  fi
+}
+if ! (cd "$work/CovTests" && timeout 600 dotnet build -nologo -v q -p:CoverageSources="$sources" > "$work/build.log" 2>&1); then
+  skip_if_offline "$work/build.log"
+  cat "$work/build.log" >&2
+  fail "the test project did not build"
+  finish
+fi
+out="$work/CovTests/bin/Debug/net10.0"
+
+echo "== coverlet.msbuild"
+(cd "$work/CovTests" && timeout 600 dotnet test --no-build -nologo -p:CollectCoverage=true -p:CoverletOutputFormat=cobertura \
+  -p:CoverletOutput="$work/coverlet/" -p:CoverageSources="$sources" > "$work/coverlet.log" 2>&1) ||
+  { tail -20 "$work/coverlet.log" >&2; fail "dotnet test with coverlet failed"; finish; }
+grep -E '^\| (CovLib|Total)' "$work/coverlet.log" | head -2
+
+echo "== cil-instrument --mode coverage"
+cp -r "$out" "$work/ours"
+"$TOOL" "$out/CovLib.dll" -o "$work/ours/CovLib.dll" --mode coverage > /dev/null || { fail "instrumenting CovLib failed"; finish; }
+mkdir -p "$work/hits"
+(cd "$work" && CIL_INSTRUMENT_OUTPUT="$work/hits" timeout 600 dotnet test "$work/ours/CovTests.dll" > "$work/ours.log" 2>&1) ||
+  { tail -20 "$work/ours.log" >&2; fail "dotnet test of the instrumented library failed"; finish; }
+"$TOOL" report "$work"/hits/CovLib.*.hits.json --cobertura "$work/ours.xml" | grep -E '^\| (CovLib|Total)'
+
+echo "== line by line"
+python3 - "$work/coverlet/coverage.cobertura.xml" "$work/ours.xml" > "$work/diff.txt" <<'PY'
+import os, sys, xml.etree.ElementTree as ET
+def load(path):
+    lines, methods = {}, 0
+    for cls in ET.parse(path).getroot().iter('class'):
+        name = os.path.basename(cls.get('filename'))
+        methods += len(cls.find('methods').findall('method'))
+        for line in cls.find('lines').iter('line'):
+            key = (name, int(line.get('number')))
+            hits = int(line.get('hits'))
+            cc = line.get('condition-coverage')
+            branches = cc.split('(')[1].rstrip(')') if cc else '-'
+            old = lines.get(key)
+            if old:  # one line in two classes: hits add up, branches are the one class's
+                hits += old[0]
+                branches = old[1] if branches == '-' else branches
+            lines[key] = (hits, branches)
+    return lines, methods
+theirs, their_methods = load(sys.argv[1])
+ours, our_methods = load(sys.argv[2])
+for key in sorted(set(theirs) | set(ours)):
+    a, b = theirs.get(key), ours.get(key)
+    if a is None or b is None or (a[0] > 0) != (b[0] > 0):
+        print(f"LINE {key[0]}:{key[1]} coverlet {a} ours {b}")
+    elif a[1] != b[1]:
+        print(f"branch {key[0]}:{key[1]} coverlet {a[1]} ours {b[1]}")
+if their_methods != our_methods:
+    print(f"methods coverlet {their_methods} ours {our_methods}")
+PY
+if grep '^LINE' "$work/diff.txt" >&2; then
+  fail "line coverage differs from coverlet's"
+else
+  echo "ok   $(python3 -c 'import sys,xml.etree.ElementTree as E; print(len({(c.get("filename"),l.get("number")) for c in E.parse(sys.argv[1]).getroot().iter("class") for l in c.find("lines").iter("line")}))' "$work/ours.xml") lines, each covered or not as coverlet says"
+fi
+golden="$ROOT/tests/golden/coverage/coverlet_diff.txt"
+if [ "${CIL_REGEN:-0}" = 1 ]; then
+  # Keeps the reasons of the differences already explained; a new one needs its reason written.
+  while IFS= read -r d; do
+    reason=$(grep -F -- "$d -- " "$golden" 2> /dev/null | head -1 | sed "s/.* -- //" || true)
+    echo "$d -- ${reason:-REASON?}"
+  done < "$work/diff.txt" > "$work/golden.new"
+  cp "$work/golden.new" "$golden"
+fi
+sed 's/ -- .*//' "$golden" | diff - "$work/diff.txt" > "$work/golden.diff" ||
+  { fail "the differences from coverlet are not the ones explained in $golden:"; cat "$work/golden.diff" >&2; }
+if grep -vE ' -- .{12,}' "$golden" >&2 || grep -F 'REASON?' "$golden" >&2; then
+  fail "a difference from coverlet without its reason in $golden"
+else
+  echo "ok   $(wc -l < "$golden") differences, each explained"
+fi
+
+echo "== ReportGenerator reads our Cobertura"
+if ! timeout 300 dotnet tool install --tool-path "$work/rg" dotnet-reportgenerator-globaltool > "$work/rg-install.log" 2>&1; then
+  skip_if_offline "$work/rg-install.log"
+  fail "ReportGenerator did not install: $(tail -3 "$work/rg-install.log")"
+  finish
+fi
+"$work/rg/reportgenerator" -reports:"$work/ours.xml" -targetdir:"$work/rg-out" -reporttypes:'Html;TextSummary' > "$work/rg.log" 2>&1 ||
+  { tail -5 "$work/rg.log" >&2; fail "ReportGenerator failed on our Cobertura"; finish; }
+[ -s "$work/rg-out/index.html" ] || fail "ReportGenerator wrote no HTML"
+read -r covered valid bcovered bvalid < <(python3 -c 'import sys,xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); print(r.get("lines-covered"), r.get("lines-valid"), r.get("branches-covered"), r.get("branches-valid"))' "$work/ours.xml")
+grep -q "^  Covered lines: $covered\$" "$work/rg-out/Summary.txt" && grep -q "^  Coverable lines: $valid\$" "$work/rg-out/Summary.txt" &&
+  grep -q "^  Covered branches: $bcovered\$" "$work/rg-out/Summary.txt" && grep -q "^  Total branches: $bvalid\$" "$work/rg-out/Summary.txt" ||
+  { fail "ReportGenerator's totals are not ours ($covered/$valid lines, $bcovered/$bvalid branches):"; head -20 "$work/rg-out/Summary.txt" >&2; }
+echo "ok   ReportGenerator: $covered/$valid lines, $bcovered/$bvalid branches, as ours"
+finish
