@@ -22,6 +22,7 @@ enum ExitCode : int {
   kExitBadInput = 3,     ///< an input cannot be read or is malformed
   kExitOutput = 4,       ///< an output cannot be written
   kExitRefused = 5,      ///< valid input the command will not process (e.g. mixed-mode)
+  kExitInternal = 6,     ///< instrument: the output failed its self-check (a bug of the tool)
 };
 
 /// Longest error or warning line (man page, LIMITS); longer ones are cut and end in "...".

@@ -40,6 +40,10 @@ struct InstrumentOptions {
   std::function<void(uint32_t rid, const OffsetMap& map)> on_rewritten;
   /// Where debug information comes from (see PdbOptions).
   PdbOptions pdb;
+  /// The output keeps the StrongNameSigned flag (set even when the input is delay-signed) for a
+  /// signature the caller writes once the file is complete (pe::finish_strong_name). Otherwise
+  /// the flag is cleared with a warning: the input's signature cannot survive the edit.
+  bool strong_name = false;
 };
 
 /// Why a selected method was not instrumented.

@@ -322,6 +322,20 @@ Status OutputFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
   return ok();
 }
 
+Expected<std::vector<uint8_t>> OutputFile::read_back(uint64_t size) {
+  CIL_TRY(open());
+  std::vector<uint8_t> bytes(size);
+  uint64_t done = 0;
+  while (done < size) {
+    ssize_t got = ::pread(fd_, bytes.data() + done, size - done, static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return fail("cannot read back", errno).error();
+    if (got == 0) return make_error(ErrorKind::Io, "output", fmt::format("read back {} of {} bytes", done, size));
+    done += static_cast<uint64_t>(got);
+  }
+  return bytes;
+}
+
 Status OutputFile::write_pieces(std::span<const FilePiece> pieces, const CopySource& source) {
   CIL_TRY(open());
   uint64_t at = 0;

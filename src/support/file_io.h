@@ -107,6 +107,11 @@ class OutputFile {
   /// inside `source.mapped` are copied from `source.fd` with copy_file_range (falling back to
   /// write).
   Status write_pieces(std::span<const FilePiece> pieces, const CopySource& source = {});
+  /// The bytes written so far (the file's first `size` bytes), read back from the temporary file
+  /// before commit(): what finishing steps (signing, the self-check) see is what will be renamed.
+  Expected<std::vector<uint8_t>> read_back(uint64_t size);
+  /// Gives up the file: the temporary file is removed and the destination left as it was.
+  void abandon() { discard(); }
   /// Makes the file the destination.
   Status commit();
 
