@@ -1,6 +1,8 @@
 // Test-only breakage of outputs: one defect per kind, each of which the self-check must catch.
 #include "cli/break_output.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "il/body_reader.h"
@@ -39,7 +41,11 @@ Expected<std::optional<Breakage>> plan_breakage(const std::string& what, std::sp
     // The first TypeDef's MethodList, past every MethodDef row and the one after the last.
     const auto& tables = m->tables();
     const auto& layout = tables.layout().table(md::TableId::TypeDef);
-    uint8_t column = md::col::TypeDef::MethodList;
+    // The cell's place in the file, which typed rows do not give: the column found by its name.
+    const auto& columns = md::table_schema(md::TableId::TypeDef).columns;
+    auto found = std::find_if(columns.begin(), columns.end(), [](const auto& c) { return c.name == "MethodList"; });
+    auto column = static_cast<size_t>(found - columns.begin());
+    if (!tables.rows(md::TableId::TypeDef) || found == columns.end()) return std::optional<Breakage>();
     uint32_t past = tables.rows(md::TableId::MethodDef) + 2;
     std::vector<uint8_t> bytes(layout.width[column]);
     for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(past >> (8 * i));
