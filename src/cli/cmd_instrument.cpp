@@ -248,16 +248,15 @@ Expected<std::optional<pe::StrongNameKey>> signing_key(const md::Module& m, cons
   return std::optional(std::move(key));
 }
 
-/// The test-only breakage (kBreakOutputVariable), written to the file and to `bytes` (or `pdb`).
-Status break_on_purpose(const std::string& what, std::vector<uint8_t>& bytes, std::vector<uint8_t>& pdb, const il::InstrumentReport& report,
-                        OutputFile& file, OutputFile* pdb_file) {
-  auto planned = plan_breakage(what, bytes, report.instrumented, pdb_file != nullptr);
+/// The test-only breakage (kBreakOutputVariable), written to the mapped output (or its PDB).
+Status break_on_purpose(const std::string& what, std::span<uint8_t> bytes, std::span<uint8_t> pdb, const il::InstrumentReport& report) {
+  auto planned = plan_breakage(what, bytes, report.instrumented, !pdb.empty());
   if (!planned) return planned.error();
   if (!*planned) return ok();
   const Breakage& b = **planned;
-  std::vector<uint8_t>& target = b.in_pdb ? pdb : bytes;
+  std::span<uint8_t> target = b.in_pdb ? pdb : bytes;
   std::copy(b.bytes.begin(), b.bytes.end(), target.begin() + static_cast<ptrdiff_t>(b.offset));
-  return (b.in_pdb ? *pdb_file : file).write_at(b.offset, b.bytes);
+  return ok();
 }
 
 }  // namespace
@@ -376,31 +375,31 @@ int run_instrument(int argc, char** argv) {
     Status pdb_written = pdb_file->write_pieces(report->pdb.standalone.pieces());
     if (!pdb_written) return fail(in_file(pdb_written.error(), output_pdb), output_pdb);
   }
-  // Finishing, on the bytes read back from the temporary files: what is signed and checked is
-  // what will be renamed.
+  // Finishing, on the temporary files mapped back: what is signed and checked is what will be
+  // renamed.
   Job job{input, output, output_pdb, args["mode"].as<std::string>(), 0};
   if ((*module)->cli().flags & pe::kComImageStrongNameSigned) job.strong_name = StrongName::Removed;
   if (*key || verify || break_what) {
-    auto bytes = file.read_back(report->output.size());
-    if (!bytes) return fail(in_file(bytes.error(), output), output);
+    auto mapped = file.map_back(report->output.size());
+    if (!mapped) return fail(in_file(mapped.error(), output), output);
+    std::span<uint8_t> bytes = mapped->bytes();
     if (*key) {
-      auto changed = pe::finish_strong_name(*bytes, **key, delay_sign);
+      // Writes into the mapping are writes to the file.
+      auto changed = pe::finish_strong_name(bytes, **key, delay_sign);
       if (!changed) return fail(in_file(changed.error(), output), output);
-      for (const auto& range : *changed) {
-        written = file.write_at(range.offset, std::span<const uint8_t>(*bytes).subspan(range.offset, range.size));
-        if (!written) return fail(in_file(written.error(), output), output);
-      }
       job.strong_name = delay_sign ? StrongName::DelaySigned : StrongName::Signed;
       job.key_token = hex(md::public_key_token((*key)->assembly_public_key()));
     }
-    std::vector<uint8_t> pdb_bytes;
+    std::optional<OutputFile::Mapping> pdb_mapped;
+    std::span<uint8_t> pdb_bytes;
     if (pdb_file && (verify || break_what)) {
-      auto read = pdb_file->read_back(report->pdb.standalone.size());
+      auto read = pdb_file->map_back(report->pdb.standalone.size());
       if (!read) return fail(in_file(read.error(), output_pdb), output_pdb);
-      pdb_bytes = std::move(*read);
+      pdb_mapped.emplace(std::move(*read));
+      pdb_bytes = pdb_mapped->bytes();
     }
     if (break_what) {
-      Status broken = break_on_purpose(break_what, *bytes, pdb_bytes, *report, file, pdb_file ? &*pdb_file : nullptr);
+      Status broken = break_on_purpose(break_what, bytes, pdb_bytes, *report);
       if (!broken) return fail(broken.error());
     }
     if (verify) {
@@ -410,7 +409,7 @@ int run_instrument(int argc, char** argv) {
       expect.embedded_pdb = report->pdb.output == il::PdbOutcome::Output::Embedded;
       expect.standalone_pdb = pdb_bytes;
       expect.signed_with = *key && !delay_sign ? &**key : nullptr;
-      auto checked = il::check_output(std::move(*bytes), expect);
+      auto checked = il::check_output(bytes, expect);
       if (!checked) {
         // The temporary files are removed: nothing takes the names.
         file.abandon();

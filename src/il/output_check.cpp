@@ -26,6 +26,10 @@ using md::TableId;
 /// name rows of the assembly.
 Status check_tables(const md::Metadata& metadata, bool pdb_only, OutputCheckStats& stats) {
   const md::TablesStream& tables = metadata.tables();
+  // II.24.2.3: every string ends with a NUL, so in a heap that ends with one every in-range index
+  // (the reader checked the range) reads a terminated string; otherwise each is read.
+  auto heap = metadata.strings().data();
+  bool strings_terminated = heap.empty() || heap.back() == 0;
   for (unsigned id = 0; id < md::kTableSlots; ++id) {
     auto table = static_cast<TableId>(id);
     const md::TableSchema& schema = md::table_schema(table);
@@ -56,7 +60,7 @@ Status check_tables(const md::Metadata& metadata, bool pdb_only, OutputCheckStat
             break;
           }
           case ColumnKind::String:
-            if (!metadata.strings().get(value)) problem = fmt::format("#Strings index {:#x} does not read", value);
+            if (!strings_terminated && !metadata.strings().get(value)) problem = fmt::format("#Strings index {:#x} does not read", value);
             break;
           case ColumnKind::Blob:
             if (!metadata.blobs().get(value)) problem = fmt::format("#Blob index {:#x} does not read", value);
@@ -90,47 +94,57 @@ std::span<const TableId> token_tables(Operand operand) {
   }
 }
 
-Status check_token(const md::Module& m, md::Token token, std::span<const TableId> allowed, std::string_view what, uint64_t offset) {
+/// True when `token` names a row of one of the `allowed` tables.
+bool token_resolves(const md::Module& m, md::Token token, std::span<const TableId> allowed) {
   bool table_ok = std::find(allowed.begin(), allowed.end(), md::token_table(token)) != allowed.end();
-  if (table_ok && m.tables().valid_rid(md::token_table(token), md::token_rid(token))) return ok();
-  return make_error(ErrorKind::Format, std::string(what), fmt::format("token 0x{:08X} names no row it may name", token), offset);
+  return table_ok && m.tables().valid_rid(md::token_table(token), md::token_rid(token));
+}
+
+Error unresolved(std::string what, md::Token token, uint64_t offset) {
+  return make_error(ErrorKind::Format, std::move(what), fmt::format("token 0x{:08X} names no row it may name", token), offset);
 }
 
 /// The new body of MethodDef `rid`: decoded, branches on instruction starts, every token resolving.
-Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, OutputCheckStats& stats) {
+Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vector<uint8_t>& starts, OutputCheckStats& stats) {
   MethodBody body = CIL_TRY(read_body(m, rid));
-  std::string where = fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid));
+  // Formatted only for an error: the check reads every new body of large assemblies.
+  auto where = [rid] { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); };
   static constexpr TableId kSig[] = {TableId::StandAloneSig};
   static constexpr TableId kType[] = {TableId::TypeDef, TableId::TypeRef, TableId::TypeSpec};
   if (body.local_sig_token) {
-    CIL_TRY(check_token(m, body.local_sig_token, kSig, where + " local signature", body.file_offset + 8));
+    if (!token_resolves(m, body.local_sig_token, kSig)) return unresolved(where() + " local signature", body.local_sig_token, body.file_offset + 8);
     ++stats.tokens;
   }
-  CIL_TRY(decode_code_into(body.code, body.code_file_offset, code));
-  std::vector<bool> starts(body.code.size() + 1, false);
-  for (const auto& in : code.instructions) starts[in.offset] = true;
+  if (Status decoded = decode_code_into(body.code, body.code_file_offset, code); !decoded) {
+    Error e = std::move(decoded).error();
+    e.structure = fmt::format("{}: {}", where(), e.structure);
+    return e;
+  }
+  starts.assign(body.code.size() + 1, 0);
+  for (const auto& in : code.instructions) starts[in.offset] = 1;
   auto on_start = [&](int64_t target) { return target >= 0 && static_cast<uint64_t>(target) < body.code.size() && starts[target]; };
   for (const auto& in : code.instructions) {
     uint64_t at = body.code_file_offset + in.offset;
     Operand operand = in.info().operand;
     if (operand == Operand::ShortBr || operand == Operand::Br) {
-      if (!on_start(in.value)) return make_error(ErrorKind::Format, where, fmt::format("{} at IL_{:04x} jumps to {} , not an instruction", in.info().name, in.offset, in.value), at);
+      if (!on_start(in.value)) return make_error(ErrorKind::Format, where(), fmt::format("{} at IL_{:04x} jumps to {}, not an instruction", in.info().name, in.offset, in.value), at);
     } else if (operand == Operand::Switch) {
       for (int64_t target : code.targets_of(in))
-        if (!on_start(target)) return make_error(ErrorKind::Format, where, fmt::format("switch at IL_{:04x} jumps to {}, not an instruction", in.offset, target), at);
+        if (!on_start(target)) return make_error(ErrorKind::Format, where(), fmt::format("switch at IL_{:04x} jumps to {}, not an instruction", in.offset, target), at);
     } else if (operand == Operand::String) {
       auto token = static_cast<md::Token>(in.value);
       if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().get(md::token_rid(token), 1))
-        return make_error(ErrorKind::Format, where, fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at);
+        return make_error(ErrorKind::Format, where(), fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at);
       ++stats.tokens;
     } else if (auto allowed = token_tables(operand); !allowed.empty()) {
-      CIL_TRY(check_token(m, static_cast<md::Token>(in.value), allowed, fmt::format("{} at IL_{:04x}", where, in.offset), at));
+      auto token = static_cast<md::Token>(in.value);
+      if (!token_resolves(m, token, allowed)) return unresolved(fmt::format("{} at IL_{:04x}", where(), in.offset), token, at);
       ++stats.tokens;
     }
   }
   for (const auto& clause : body.clauses) {
     if (clause.kind != ClauseKind::Catch) continue;
-    CIL_TRY(check_token(m, clause.class_token, kType, where + " catch clause", body.file_offset));
+    if (!token_resolves(m, clause.class_token, kType)) return unresolved(where() + " catch clause", clause.class_token, body.file_offset);
     ++stats.tokens;
   }
   ++stats.bodies;
@@ -162,19 +176,20 @@ Status named(Status status, std::string_view file) {
 
 }  // namespace
 
-Expected<OutputCheckStats> check_output(std::vector<uint8_t> bytes, const OutputExpectations& expect) {
+Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const OutputExpectations& expect) {
   OutputCheckStats stats;
   std::unique_ptr<md::Module> m;
   if (expect.signed_with) {
     auto layout = CIL_TRY(pe::strong_name_layout(bytes));
     CIL_TRY(pe::verify_strong_name(bytes, layout, *expect.signed_with));
   }
-  m = CIL_TRY(md::Module::parse(std::move(bytes)));
+  m = CIL_TRY(md::Module::parse_view(bytes));
   CIL_TRY(check_tables(m->metadata(), false, stats));
   DecodedCode code;
-  for (uint32_t rid : expect.rewritten) CIL_TRY(check_body(*m, rid, code, stats));
+  std::vector<uint8_t> starts;  // reused: which code offsets start an instruction
+  for (uint32_t rid : expect.rewritten) CIL_TRY(check_body(*m, rid, code, starts, stats));
   for (uint32_t rid = expect.input_methods + 1; rid <= m->tables().rows(TableId::MethodDef); ++rid)
-    if (has_il_body(*m, rid)) CIL_TRY(check_body(*m, rid, code, stats));
+    if (has_il_body(*m, rid)) CIL_TRY(check_body(*m, rid, code, starts, stats));
   if (!expect.standalone_pdb.empty()) {
     std::vector<uint8_t> pdb(expect.standalone_pdb.begin(), expect.standalone_pdb.end());
     CIL_TRY(named(check_pdb(std::move(pdb), *m, stats), "output PDB"));

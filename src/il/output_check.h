@@ -33,13 +33,13 @@ struct OutputCheckStats {
   bool pdb = false;         ///< a PDB was read back
 };
 
-/// Reads `bytes` (the whole output file) as a module and checks it: headers, CLI header and
+/// Reads `bytes` (the whole output file, kept alive by the caller) as a module and checks it: headers, CLI header and
 /// metadata as the reader parses any input; every table and heap index column of every row;
 /// every new body (the rewritten ones and those of added methods) decoded, branch targets on
 /// instruction boundaries, every token in code, local signatures and catch clauses naming a row
 /// of a table the operand allows (or a #US string); the PDB parsed with the sequence points of
 /// every method; the strong-name signature when there is one to check. Errors say what is wrong
 /// where, as for any input.
-Expected<OutputCheckStats> check_output(std::vector<uint8_t> bytes, const OutputExpectations& expect);
+Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const OutputExpectations& expect);
 
 }  // namespace cil::il
