@@ -7,6 +7,7 @@ packages=(
   g++ cmake make python3
   libfmt-dev libcxxopts-dev libgtest-dev libbenchmark-dev
   zlib1g-dev                              # embedded portable PDBs (deflate)
+  libssl-dev                              # libcrypto: strong-name signing (--key)
   clang llvm libclang-rt-14-dev           # fuzzers, sanitizers, coverage
   mono-devel mono-utils                   # mcs, mono, ilasm, monodis, pedump; Mono.Cecil for bench/
 )

@@ -99,6 +99,16 @@ cs "$BIN/debug/DebugLines.Embedded.dll" /optimize- /debug:embedded
 # Coverage: constructs with line and branch hits known from the source (coverage_test.sh).
 cs "$BIN/debug/Coverage.dll" /optimize- /debug:portable /nullable:enable
 
+# --- strong-named (keys committed in keys/, made with sn -k): instrument --key re-signs them ---
+mkdir -p "$BIN/signed/mono"
+cs "$BIN/signed/Signed.dll"         /optimize+ /debug- /keyfile:"$TD/keys/Test.snk"
+cs "$BIN/signed/Signed.Key2048.dll" /optimize+ /debug- /keyfile:"$TD/keys/Test2048.snk"
+cs "$BIN/signed/Signed.Delay.dll"   /optimize+ /debug- /keyfile:"$TD/keys/Test.public.snk" /delaysign+
+cs "$BIN/signed/Signed.Portable.dll" /optimize- /debug:portable /keyfile:"$TD/keys/Test.snk"
+echo "mcs    bin/signed/mono/Signed.exe"
+mcs -nologo -optimize+ -debug- -keyfile:"$TD/keys/Test.snk" -out:"$BIN/signed/mono/Signed.exe" "$TD"/src/Signed/*.cs
+write_runtimeconfig "$BIN/signed/mono/Signed.exe"
+
 # --- .NET Framework 4.x (mscorlib) executables from mcs: PE32, x86 entry stub ---
 for src in "$TD"/mono/*.cs; do
   name=$(basename "$src" .cs)

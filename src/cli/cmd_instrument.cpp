@@ -1,7 +1,9 @@
 // `cil-instrument [instrument] IN -o OUT [--mode M] [--include P]... [--exclude P]...
-// [--method-rva RVA]... [--pdb PATH|none] [--json]`: rewrite the chosen methods and write a new
-// assembly, and its PDB beside it.
+// [--method-rva RVA]... [--pdb PATH|none] [--key FILE.snk] [--delay-sign] [--no-verify] [--json]`:
+// rewrite the chosen methods, write a new assembly and its PDB beside it, sign it, and read both
+// back before they take their names.
 #include <chrono>
+#include <cstdlib>
 #include <map>
 
 #include <sys/stat.h>
@@ -10,15 +12,19 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/break_output.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/interrupts.h"
 #include "cli/pdb_options.h"
 #include "cli/scoped_printer.h"
 #include "il/instrumenter.h"
+#include "il/output_check.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
+#include "metadata/sha1.h"
 #include "metadata/text_encoding.h"
+#include "pe/strong_name.h"
 #include "support/file_io.h"
 
 namespace cil::cli {
@@ -85,14 +91,47 @@ std::optional<uint32_t> parse_rva(const std::string& text) {
   }
 }
 
-/// What was asked, for the summary.
+/// What became of the strong name, for the summary.
+enum class StrongName { None, Removed, Signed, DelaySigned };
+
+/// What was asked and what the finishing steps did, for the summary.
 struct Job {
   const std::string& input;
   const std::string& output;
   const std::string& output_pdb;  ///< where a standalone PDB goes
   std::string mode;
   double milliseconds;
+  StrongName strong_name = StrongName::None;
+  std::string key_token;  ///< the public key token of the signing key, in hex
+  std::optional<il::OutputCheckStats> check;  ///< the self-check's work, when it ran
 };
+
+/// The strong name's fate: in text one line when --key was given, in JSON always.
+void print_strong_name(ScopedPrinter& p, const Job& job) {
+  if (job.strong_name == StrongName::Signed) p.field(Key::text_only(), fmt::format("strong name: signed (public key token {})", job.key_token));
+  if (job.strong_name == StrongName::DelaySigned)
+    p.field(Key::text_only(), fmt::format("strong name: delay-signed (public key token {}; sign it with sn -R)", job.key_token));
+  const char* state = nullptr;
+  switch (job.strong_name) {
+    case StrongName::None: break;
+    case StrongName::Removed: state = "removed"; break;
+    case StrongName::Signed: state = "signed"; break;
+    case StrongName::DelaySigned: state = "delay-signed"; break;
+  }
+  p.field(Key::json_only("strongName"), state ? Value(state) : Value::null());
+}
+
+/// The self-check: in JSON whether it ran and what it read (text says nothing: it passed).
+void print_check(ScopedPrinter& p, const Job& job) {
+  ObjectScope object(p, Key::json_only("selfCheck"));
+  p.field("ran", job.check.has_value());
+  if (!job.check) return;
+  p.field("tables", uint64_t{job.check->tables});
+  p.field("rows", job.check->rows);
+  p.field("bodies", uint64_t{job.check->bodies});
+  p.field("tokens", job.check->tokens);
+  p.field("pdb", job.check->pdb);
+}
 
 /// What became of the debug information: in JSON every fact (which PDB was read, written, its
 /// id, or why none), in text one line when a PDB was written (warnings say the rest).
@@ -160,7 +199,65 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
   }
   if (report.excluded) p.field(Key::text_only("excluded by the filters"), uint64_t{report.excluded});
   print_pdb(p, job, report.pdb);
+  print_strong_name(p, job);
+  print_check(p, job);
   p.field(Key::json_only("milliseconds"), static_cast<int64_t>(job.milliseconds + 0.5));
+}
+
+std::string hex(std::span<const uint8_t> bytes) {
+  std::string out;
+  for (uint8_t b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+/// The key the output is signed with (or delay-signed for), checked against the assembly before
+/// any work; nullopt when the output is not to carry a strong name. Without --key, --delay-sign
+/// takes the assembly's own public key.
+Expected<std::optional<pe::StrongNameKey>> signing_key(const md::Module& m, const std::string& key_path, bool delay_sign) {
+  if (key_path.empty() && !delay_sign) return std::optional<pe::StrongNameKey>();
+  auto refuse = [](std::string message) { return make_error(ErrorKind::Unsupported, "Assembly row", std::move(message)); };
+  if (!m.tables().rows(md::TableId::Assembly)) return refuse("absent: a module without an assembly manifest has no strong name");
+  auto blob = m.row<md::TableId::Assembly>(1).public_key();
+  if (!blob) return blob.error();
+  if (blob->empty()) return refuse("has no public key: only strong-named assemblies are re-signed (their space for the signature is kept)");
+  if (!m.cli().strong_name_signature.present())
+    return make_error(ErrorKind::Unsupported, "CLI header", "has no space for a strong-name signature (its StrongNameSignature directory is empty)");
+  auto assembly_key = pe::parse_strong_name_key(*blob);
+  if (!assembly_key) return make_error(ErrorKind::Unsupported, "Assembly row", fmt::format("its public key is not an RSA key the tool can read: {}", assembly_key.error().message));
+  std::string assembly_token = hex(md::public_key_token(*blob));
+  pe::StrongNameKey key;
+  if (key_path.empty()) {
+    key = std::move(*assembly_key);
+  } else {
+    auto bytes = read_file(key_path, 1 << 20);
+    if (!bytes) return in_file(std::move(bytes).error(), key_path);
+    auto parsed = pe::parse_strong_name_key(*bytes);
+    if (!parsed) return in_file(std::move(parsed).error(), key_path);
+    key = std::move(*parsed);
+    if (!key.same_public_key(*blob))
+      return in_file(make_error(ErrorKind::Usage, "strong-name key",
+                                fmt::format("its public key (token {}) is not the assembly's (token {}): the output would not be the same assembly",
+                                            hex(md::public_key_token(key.assembly_public_key())), assembly_token)),
+                     key_path);
+    if (!delay_sign && !key.has_private_key())
+      return in_file(make_error(ErrorKind::Usage, "strong-name key", "holds a public key only: give the key pair, or add --delay-sign"), key_path);
+  }
+  if (key.signature_size() != m.cli().strong_name_signature.size)
+    return make_error(ErrorKind::Unsupported, "CLI header",
+                      fmt::format("the StrongNameSignature space has {} bytes; the key's signatures have {}", m.cli().strong_name_signature.size,
+                                  key.signature_size()));
+  return std::optional(std::move(key));
+}
+
+/// The test-only breakage (kBreakOutputVariable), written to the mapped output (or its PDB).
+Status break_on_purpose(const std::string& what, std::span<uint8_t> bytes, std::span<uint8_t> pdb, const il::InstrumentReport& report) {
+  auto planned = plan_breakage(what, bytes, report.instrumented, !pdb.empty());
+  if (!planned) return planned.error();
+  if (!*planned) return ok();
+  const Breakage& b = **planned;
+  std::span<uint8_t> target = b.in_pdb ? pdb : bytes;
+  std::copy(b.bytes.begin(), b.bytes.end(), target.begin() + static_cast<ptrdiff_t>(b.offset));
+  return ok();
 }
 
 }  // namespace
@@ -178,6 +275,9 @@ int run_instrument(int argc, char** argv) {
       ("pdb", "the input's portable PDB (default: the embedded one, else IN.pdb beside the input); none: write no debug information", cxxopts::value<std::string>(), "PATH|none")
       ("exclude-by-file", "coverage mode: do not instrument methods whose source matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
       ("exclude-by-attribute", "coverage mode: do not instrument methods and types with this attribute (repeatable; ExcludeFromCodeCoverage always)", cxxopts::value<std::vector<std::string>>(), "NAME")
+      ("key", "re-sign the strong-named output with this key pair (.snk); with --delay-sign, a public key will do", cxxopts::value<std::string>(), "FILE.snk")
+      ("delay-sign", "leave the output delay-signed: StrongNameSigned set, signature space zero (sign it later with sn -R)")
+      ("no-verify", "do not read the output back before it takes its name")
       ("json", "print the summary as JSON")
       ("h,help", "show this help")
       ("input", "assembly", cxxopts::value<std::string>());
@@ -261,6 +361,13 @@ int run_instrument(int argc, char** argv) {
   }
   auto module = load_module(input);
   if (!module) return fail(module.error());
+  bool delay_sign = args.count("delay-sign") != 0;
+  auto key = signing_key(**module, args.count("key") ? args["key"].as<std::string>() : "", delay_sign);
+  if (!key) return fail(in_file(key.error(), input));
+  opts.strong_name = key->has_value();
+  bool verify = !args.count("no-verify");
+  // Test-only (man page, ENVIRONMENT): breaks the output before the self-check.
+  const char* break_what = std::getenv(kBreakOutputVariable);
   // Written to a file beside OUTPUT that takes its name only when complete (FILES in the man page).
   OutputFile file(output, interruptible_output());
   OutputSink sink(file);
@@ -271,11 +378,63 @@ int run_instrument(int argc, char** argv) {
   if (!report) return fail(in_file(report.error(), input), output);
   Status written = file.write_pieces(report->output.pieces(), (*module)->copy_source());
   if (!written) return fail(in_file(written.error(), output), output);
-  // The PDB first: an assembly is never left naming a PDB that was not written.
+  std::optional<OutputFile> pdb_file;
   if (report->pdb.output == il::PdbOutcome::Output::Standalone) {
-    OutputFile pdb_file(output_pdb, interruptible_output());
-    Status pdb_written = pdb_file.write_pieces(report->pdb.standalone.pieces());
-    if (pdb_written) pdb_written = pdb_file.commit();
+    pdb_file.emplace(output_pdb, interruptible_output());
+    Status pdb_written = pdb_file->write_pieces(report->pdb.standalone.pieces());
+    if (!pdb_written) return fail(in_file(pdb_written.error(), output_pdb), output_pdb);
+  }
+  // Finishing, on the temporary files mapped back: what is signed and checked is what will be
+  // renamed.
+  Job job{input, output, output_pdb, args["mode"].as<std::string>(), 0};
+  if ((*module)->cli().flags & pe::kComImageStrongNameSigned) job.strong_name = StrongName::Removed;
+  if (*key || verify || break_what) {
+    auto mapped = file.map_back(report->output.size());
+    if (!mapped) return fail(in_file(mapped.error(), output), output);
+    std::span<uint8_t> bytes = mapped->bytes();
+    if (*key) {
+      // Writes into the mapping are writes to the file.
+      auto changed = pe::finish_strong_name(bytes, **key, delay_sign);
+      if (!changed) return fail(in_file(changed.error(), output), output);
+      job.strong_name = delay_sign ? StrongName::DelaySigned : StrongName::Signed;
+      job.key_token = hex(md::public_key_token((*key)->assembly_public_key()));
+    }
+    std::optional<OutputFile::Mapping> pdb_mapped;
+    std::span<uint8_t> pdb_bytes;
+    if (pdb_file && (verify || break_what)) {
+      auto read = pdb_file->map_back(report->pdb.standalone.size());
+      if (!read) return fail(in_file(read.error(), output_pdb), output_pdb);
+      pdb_mapped.emplace(std::move(*read));
+      pdb_bytes = pdb_mapped->bytes();
+    }
+    if (break_what) {
+      Status broken = break_on_purpose(break_what, bytes, pdb_bytes, *report);
+      if (!broken) return fail(broken.error());
+    }
+    if (verify) {
+      il::OutputExpectations expect;
+      expect.rewritten = report->instrumented;
+      expect.input_methods = (*module)->tables().rows(md::TableId::MethodDef);
+      expect.embedded_pdb = report->pdb.output == il::PdbOutcome::Output::Embedded;
+      expect.standalone_pdb = pdb_bytes;
+      expect.signed_with = *key && !delay_sign ? &**key : nullptr;
+      auto checked = il::check_output(bytes, expect);
+      if (!checked) {
+        // The temporary files are removed: nothing takes the names.
+        file.abandon();
+        if (pdb_file) pdb_file->abandon();
+        std::string line = diagnostic_line("internal error", output,
+                                           fmt::format("the output failed its self-check, so it was not written: {} (--no-verify skips the check)",
+                                                       checked.error().to_string()));
+        std::fwrite(line.data(), 1, line.size(), stderr);
+        return kExitInternal;
+      }
+      job.check = *checked;
+    }
+  }
+  // The PDB first: an assembly is never left naming a PDB that was not written.
+  if (pdb_file) {
+    Status pdb_written = pdb_file->commit();
     if (!pdb_written) return fail(in_file(pdb_written.error(), output_pdb), output_pdb);
   }
   written = file.commit();
@@ -296,7 +455,8 @@ int run_instrument(int argc, char** argv) {
                                      md::clip_text(first->name, md::kMaxQuotedText), first->text()));
 
   auto printer = make_printer(args.count("json") != 0);
-  print_summary(*printer, Job{input, output, output_pdb, args["mode"].as<std::string>(), ms}, **module, *report);
+  job.milliseconds = ms;
+  print_summary(*printer, job, **module, *report);
   // OUT is in place by now: a summary that cannot be printed must not hide that.
   return write_stdout(printer->output(), fmt::format("{} was written", output)) ? kExitOk : kExitOutput;
 }

@@ -23,6 +23,7 @@ enum ExitCode : int {
   kExitOutput = 4,       ///< an output cannot be written
   kExitRefused = 5,      ///< valid input the command will not process (e.g. mixed-mode)
   kExitThreshold = 6,    ///< report --threshold: coverage is under the threshold
+  kExitInternal = 7,     ///< instrument: the output failed its self-check (a bug of the tool)
 };
 
 /// Longest error or warning line (man page, LIMITS); longer ones are cut and end in "...".

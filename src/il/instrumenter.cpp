@@ -70,7 +70,7 @@ Status renew_mvid(const md::Module& m, md::ModuleEditor& editor, Mode mode) {
   return editor.set_mvid(mvid);
 }
 
-void adjust_image(const md::Module& m, md::ModuleEditor& editor, std::vector<std::string>& warnings) {
+void adjust_image(const md::Module& m, md::ModuleEditor& editor, bool strong_name, std::vector<std::string>& warnings) {
   const auto& cli = m.cli();
   uint32_t flags = cli.flags;
   if (cli.ready_to_run() || cli.managed_native_header.present()) {
@@ -86,9 +86,11 @@ void adjust_image(const md::Module& m, md::ModuleEditor& editor, std::vector<std
     if (machine.os) editor.set_machine(machine.machine);
     warnings.push_back("ReadyToRun code removed: the output is IL-only and will be JIT-compiled");
   }
-  if (flags & pe::kComImageStrongNameSigned) {
+  if (strong_name) {
+    flags |= pe::kComImageStrongNameSigned;
+  } else if (flags & pe::kComImageStrongNameSigned) {
     flags &= ~pe::kComImageStrongNameSigned;
-    warnings.push_back("the input is strong-name signed; the output is not signed (re-sign it if it must be)");
+    warnings.push_back("the input is strong-name signed; the output is not signed (--key re-signs it)");
   }
   if (flags != cli.flags) editor.set_cli_flags(flags);
   if (m.image().directory(pe::kSecurityDirectory).size)
@@ -171,7 +173,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   md::ModuleEditor editor(m);
   editor.set_section_sink(options.sink, options.sink_chunk);
   md::Printer printer(m);
-  adjust_image(m, editor, report.warnings);
+  adjust_image(m, editor, options.strong_name, report.warnings);
   CIL_TRY(renew_mvid(m, editor, options.mode));
   DebugInfoJob debug = DebugInfoJob::open(m, options.pdb, report.warnings);
 

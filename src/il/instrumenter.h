@@ -44,6 +44,10 @@ struct InstrumentOptions {
   PdbOptions pdb;
   /// Coverage mode: what it leaves out.
   CoverageOptions coverage;
+  /// The output keeps the StrongNameSigned flag (set even when the input is delay-signed) for a
+  /// signature the caller writes once the file is complete (pe::finish_strong_name). Otherwise
+  /// the flag is cleared with a warning: the input's signature cannot survive the edit.
+  bool strong_name = false;
 };
 
 /// Why a selected method was not instrumented.

@@ -30,6 +30,13 @@ Expected<std::unique_ptr<Module>> Module::parse(std::vector<uint8_t> bytes) {
   return module;
 }
 
+Expected<std::unique_ptr<Module>> Module::parse_view(std::span<const uint8_t> bytes) {
+  std::unique_ptr<Module> module(new Module());
+  module->bytes_ = bytes;
+  CIL_TRY(module->init());
+  return module;
+}
+
 Status Module::init() {
   image_ = CIL_TRY(pe::PeImage::parse(bytes_));
   cli_ = CIL_TRY(pe::read_cli_header(image_));

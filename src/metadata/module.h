@@ -25,6 +25,9 @@ class Module {
   static Expected<std::unique_ptr<Module>> load(const std::string& path);
   /// Parses bytes already in memory.
   static Expected<std::unique_ptr<Module>> parse(std::vector<uint8_t> bytes);
+  /// Parses bytes the caller keeps alive and unchanged while the module lives (an output read
+  /// back without a copy).
+  static Expected<std::unique_ptr<Module>> parse_view(std::span<const uint8_t> bytes);
 
   std::span<const uint8_t> bytes() const { return bytes_; }
   /// The file the bytes are mapped from, when load() could map it (for copies in the kernel).

@@ -322,6 +322,22 @@ Status OutputFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
   return ok();
 }
 
+OutputFile::Mapping::~Mapping() {
+  if (data_) ::munmap(data_, size_);
+}
+
+Expected<OutputFile::Mapping> OutputFile::map_back(uint64_t size) {
+  CIL_TRY(open());
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) return fail("cannot read back", errno).error();
+  // Mapping past the end would fault on access: the file must hold every byte by now.
+  if (size == 0 || static_cast<uint64_t>(st.st_size) < size)
+    return make_error(ErrorKind::Io, "output", fmt::format("holds {} bytes, {} were written", st.st_size, size));
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (p == MAP_FAILED) return fail("cannot map for reading back", errno).error();
+  return Mapping(static_cast<uint8_t*>(p), size);
+}
+
 Status OutputFile::write_pieces(std::span<const FilePiece> pieces, const CopySource& source) {
   CIL_TRY(open());
   uint64_t at = 0;

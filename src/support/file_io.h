@@ -107,6 +107,27 @@ class OutputFile {
   /// inside `source.mapped` are copied from `source.fd` with copy_file_range (falling back to
   /// write).
   Status write_pieces(std::span<const FilePiece> pieces, const CopySource& source = {});
+  /// The file's first `size` bytes (all written), mapped shared and writable before commit():
+  /// what finishing steps (signing, the self-check) read is what will be renamed, and what they
+  /// write goes to the file. No copy: the pages are the ones just written.
+  class Mapping {
+   public:
+    Mapping(Mapping&& other) noexcept : data_(other.data_), size_(other.size_) { other.data_ = nullptr; }
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    Mapping& operator=(Mapping&&) = delete;
+    ~Mapping();
+    std::span<uint8_t> bytes() const { return {data_, size_}; }
+
+   private:
+    friend class OutputFile;
+    Mapping(uint8_t* data, size_t size) : data_(data), size_(size) {}
+    uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+  };
+  Expected<Mapping> map_back(uint64_t size);
+  /// Gives up the file: the temporary file is removed and the destination left as it was.
+  void abandon() { discard(); }
   /// Makes the file the destination.
   Status commit();
 

@@ -1,0 +1,206 @@
+// The self-check: an output read back as any input is read, then held to what the writer promised.
+#include "il/output_check.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "il/body_reader.h"
+#include "il/instruction.h"
+#include "metadata/module.h"
+#include "metadata/portable_pdb.h"
+#include "pe/debug_directory.h"
+#include "pe/embedded_pdb.h"
+#include "pe/strong_name.h"
+
+namespace cil::il {
+
+namespace {
+
+using md::ColumnKind;
+using md::TableId;
+
+/// Every Table and Coded column of every row of `metadata` names a row that exists (a list
+/// column may name the row after the last, II.22); every #Strings and #Blob index reads. For a
+/// PDB (`pdb_only`), only the indexes into its own tables (0x30 and on) are checked: the others
+/// name rows of the assembly.
+Status check_tables(const md::Metadata& metadata, bool pdb_only, OutputCheckStats& stats) {
+  const md::TablesStream& tables = metadata.tables();
+  // II.24.2.3: every string ends with a NUL, so in a heap that ends with one every in-range index
+  // (the reader checked the range) reads a terminated string; otherwise each is read.
+  auto heap = metadata.strings().data();
+  bool strings_terminated = heap.empty() || heap.back() == 0;
+  for (unsigned id = 0; id < md::kTableSlots; ++id) {
+    auto table = static_cast<TableId>(id);
+    const md::TableSchema& schema = md::table_schema(table);
+    uint32_t rows = tables.rows(table);
+    if (!schema.defined() || !rows || !tables.present(table)) continue;
+    ++stats.tables;
+    stats.rows += rows;
+    const auto& layout = tables.layout().table(table);
+    for (uint32_t rid = 1; rid <= rows; ++rid) {
+      for (uint8_t c = 0; c < schema.columns.size(); ++c) {
+        const md::ColumnSchema& column = schema.columns[c];
+        uint32_t value = tables.get(table, rid, c);
+        std::string problem;
+        switch (column.kind) {
+          case ColumnKind::Table: {
+            auto target = static_cast<TableId>(column.target);
+            if (pdb_only && column.target < 0x30) break;
+            if (value > tables.rows(target) + 1)
+              problem = fmt::format("names row {} of {}, which has {} rows", value, md::table_schema(target).name, tables.rows(target));
+            break;
+          }
+          case ColumnKind::Coded: {
+            if (value == 0) break;
+            md::Token token = tables.decode(static_cast<md::CodedIndex>(column.target), value);
+            if (pdb_only && token && static_cast<uint8_t>(md::token_table(token)) < 0x30) break;
+            if (!token || !tables.valid_token(token))
+              problem = fmt::format("coded index {:#x} names no row", value);
+            break;
+          }
+          case ColumnKind::String:
+            if (!strings_terminated && !metadata.strings().get(value)) problem = fmt::format("#Strings index {:#x} does not read", value);
+            break;
+          case ColumnKind::Blob:
+            if (!metadata.blobs().get(value)) problem = fmt::format("#Blob index {:#x} does not read", value);
+            break;
+          default: break;
+        }
+        if (!problem.empty())
+          return make_error(ErrorKind::Format, fmt::format("{} row {} {}", schema.name, rid, column.name), problem,
+                            tables.table_file_offset(table) + uint64_t{rid - 1} * layout.row_size + layout.offset[c]);
+      }
+    }
+  }
+  return ok();
+}
+
+/// The tables an operand of kind `operand` may name (III.1.9, II.22); empty for no token.
+std::span<const TableId> token_tables(Operand operand) {
+  static constexpr TableId kMethod[] = {TableId::MethodDef, TableId::MemberRef, TableId::MethodSpec};
+  static constexpr TableId kField[] = {TableId::Field, TableId::MemberRef};
+  static constexpr TableId kType[] = {TableId::TypeDef, TableId::TypeRef, TableId::TypeSpec};
+  static constexpr TableId kSig[] = {TableId::StandAloneSig};
+  static constexpr TableId kTok[] = {TableId::TypeDef, TableId::TypeRef, TableId::TypeSpec, TableId::MethodDef,
+                                     TableId::Field, TableId::MemberRef, TableId::MethodSpec};
+  switch (operand) {
+    case Operand::Method: return kMethod;
+    case Operand::Field: return kField;
+    case Operand::Type: return kType;
+    case Operand::Sig: return kSig;
+    case Operand::Tok: return kTok;
+    default: return {};
+  }
+}
+
+/// True when `token` names a row of one of the `allowed` tables.
+bool token_resolves(const md::Module& m, md::Token token, std::span<const TableId> allowed) {
+  bool table_ok = std::find(allowed.begin(), allowed.end(), md::token_table(token)) != allowed.end();
+  return table_ok && m.tables().valid_rid(md::token_table(token), md::token_rid(token));
+}
+
+Error unresolved(std::string what, md::Token token, uint64_t offset) {
+  return make_error(ErrorKind::Format, std::move(what), fmt::format("token 0x{:08X} names no row it may name", token), offset);
+}
+
+/// The new body of MethodDef `rid`: decoded, branches on instruction starts, every token resolving.
+Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vector<uint8_t>& starts, OutputCheckStats& stats) {
+  MethodBody body = CIL_TRY(read_body(m, rid));
+  // Formatted only for an error: the check reads every new body of large assemblies.
+  auto where = [rid] { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); };
+  static constexpr TableId kSig[] = {TableId::StandAloneSig};
+  static constexpr TableId kType[] = {TableId::TypeDef, TableId::TypeRef, TableId::TypeSpec};
+  if (body.local_sig_token) {
+    if (!token_resolves(m, body.local_sig_token, kSig)) return unresolved(where() + " local signature", body.local_sig_token, body.file_offset + 8);
+    ++stats.tokens;
+  }
+  if (Status decoded = decode_code_into(body.code, body.code_file_offset, code); !decoded) {
+    Error e = std::move(decoded).error();
+    e.structure = fmt::format("{}: {}", where(), e.structure);
+    return e;
+  }
+  starts.assign(body.code.size() + 1, 0);
+  for (const auto& in : code.instructions) starts[in.offset] = 1;
+  auto on_start = [&](int64_t target) { return target >= 0 && static_cast<uint64_t>(target) < body.code.size() && starts[target]; };
+  for (const auto& in : code.instructions) {
+    uint64_t at = body.code_file_offset + in.offset;
+    Operand operand = in.info().operand;
+    if (operand == Operand::ShortBr || operand == Operand::Br) {
+      if (!on_start(in.value)) return make_error(ErrorKind::Format, where(), fmt::format("{} at IL_{:04x} jumps to {}, not an instruction", in.info().name, in.offset, in.value), at);
+    } else if (operand == Operand::Switch) {
+      for (int64_t target : code.targets_of(in))
+        if (!on_start(target)) return make_error(ErrorKind::Format, where(), fmt::format("switch at IL_{:04x} jumps to {}, not an instruction", in.offset, target), at);
+    } else if (operand == Operand::String) {
+      auto token = static_cast<md::Token>(in.value);
+      if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().get(md::token_rid(token), 1))
+        return make_error(ErrorKind::Format, where(), fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at);
+      ++stats.tokens;
+    } else if (auto allowed = token_tables(operand); !allowed.empty()) {
+      auto token = static_cast<md::Token>(in.value);
+      if (!token_resolves(m, token, allowed)) return unresolved(fmt::format("{} at IL_{:04x}", where(), in.offset), token, at);
+      ++stats.tokens;
+    }
+  }
+  for (const auto& clause : body.clauses) {
+    if (clause.kind != ClauseKind::Catch) continue;
+    if (!token_resolves(m, clause.class_token, kType)) return unresolved(where() + " catch clause", clause.class_token, body.file_offset);
+    ++stats.tokens;
+  }
+  ++stats.bodies;
+  return ok();
+}
+
+/// The output's PDB read back: parsed, one MethodDebugInformation row per method, and the
+/// sequence points of every method decoded.
+Status check_pdb(std::vector<uint8_t> bytes, const md::Module& m, OutputCheckStats& stats) {
+  auto pdb = CIL_TRY(md::PortablePdb::parse(std::move(bytes)));
+  CIL_TRY(check_tables(pdb->metadata(), true, stats));
+  uint32_t methods = m.tables().rows(TableId::MethodDef);
+  if (pdb->method_count() != methods)
+    return make_error(ErrorKind::Format, "#Pdb stream", fmt::format("counts {} MethodDef rows; the assembly has {}", pdb->method_count(), methods));
+  uint32_t infos = pdb->tables().rows(TableId::MethodDebugInformation);
+  if (infos != 0 && infos != methods)
+    return make_error(ErrorKind::Format, "MethodDebugInformation table", fmt::format("has {} rows for {} methods", infos, methods));
+  for (uint32_t rid = 1; rid <= infos; ++rid) CIL_TRY(pdb->sequence_points(rid));
+  stats.pdb = true;
+  return ok();
+}
+
+Status named(Status status, std::string_view file) {
+  if (status) return status;
+  Error e = std::move(status).error();
+  e.structure = fmt::format("{}: {}", file, e.structure);
+  return e;
+}
+
+}  // namespace
+
+Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const OutputExpectations& expect) {
+  OutputCheckStats stats;
+  std::unique_ptr<md::Module> m;
+  if (expect.signed_with) {
+    auto layout = CIL_TRY(pe::strong_name_layout(bytes));
+    CIL_TRY(pe::verify_strong_name(bytes, layout, *expect.signed_with));
+  }
+  m = CIL_TRY(md::Module::parse_view(bytes));
+  CIL_TRY(check_tables(m->metadata(), false, stats));
+  DecodedCode code;
+  std::vector<uint8_t> starts;  // reused: which code offsets start an instruction
+  for (uint32_t rid : expect.rewritten) CIL_TRY(check_body(*m, rid, code, starts, stats));
+  for (uint32_t rid = expect.input_methods + 1; rid <= m->tables().rows(TableId::MethodDef); ++rid)
+    if (has_il_body(*m, rid)) CIL_TRY(check_body(*m, rid, code, starts, stats));
+  if (!expect.standalone_pdb.empty()) {
+    std::vector<uint8_t> pdb(expect.standalone_pdb.begin(), expect.standalone_pdb.end());
+    CIL_TRY(named(check_pdb(std::move(pdb), *m, stats), "output PDB"));
+  }
+  if (expect.embedded_pdb) {
+    auto entries = CIL_TRY(pe::read_debug_directory(m->image()));
+    auto entry = std::find_if(entries.begin(), entries.end(), [](const auto& e) { return e.type == pe::kDebugTypeEmbeddedPortablePdb; });
+    if (entry == entries.end()) return make_error(ErrorKind::Format, "debug directory", "has no EmbeddedPortablePdb entry");
+    CIL_TRY(named(check_pdb(CIL_TRY(pe::read_embedded_pdb(m->image(), *entry)), *m, stats), "embedded PDB"));
+  }
+  return stats;
+}
+
+}  // namespace cil::il

@@ -1,0 +1,45 @@
+// The self-check of an instrument output before it takes its name: the file read back with the
+// project's own reader (headers, every table, every new body, every token they hold, the PDB).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "support/error.h"
+
+namespace cil::pe {
+struct StrongNameKey;
+}
+
+namespace cil::il {
+
+/// What the output is expected to hold, from the job that wrote it.
+struct OutputExpectations {
+  std::span<const uint32_t> rewritten;  ///< MethodDef rids whose bodies the job rewrote
+  /// MethodDef rows of the input: rows past it were added by the job, and their bodies are new.
+  uint32_t input_methods = 0;
+  bool embedded_pdb = false;            ///< the output embeds a portable PDB
+  std::span<const uint8_t> standalone_pdb;  ///< the standalone PDB written beside it, if any
+  const pe::StrongNameKey* signed_with = nullptr;  ///< the output must carry a valid signature
+};
+
+/// What the check looked at, for the summary.
+struct OutputCheckStats {
+  uint32_t tables = 0;      ///< tables whose every row was read (the PDB's included)
+  uint64_t rows = 0;
+  uint32_t bodies = 0;      ///< new bodies decoded
+  uint64_t tokens = 0;      ///< tokens in them resolved
+  bool pdb = false;         ///< a PDB was read back
+};
+
+/// Reads `bytes` (the whole output file, kept alive by the caller) as a module and checks it: headers, CLI header and
+/// metadata as the reader parses any input; every table and heap index column of every row;
+/// every new body (the rewritten ones and those of added methods) decoded, branch targets on
+/// instruction boundaries, every token in code, local signatures and catch clauses naming a row
+/// of a table the operand allows (or a #US string); the PDB parsed with the sequence points of
+/// every method; the strong-name signature when there is one to check. Errors say what is wrong
+/// where, as for any input.
+Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const OutputExpectations& expect);
+
+}  // namespace cil::il
