@@ -1,7 +1,7 @@
 // `cil-instrument [instrument] IN -o OUT [--mode M] [--include P]... [--exclude P]...
 // [--method-rva RVA]... [--pdb PATH|none] [--json]`: rewrite the chosen methods and write a new
 // assembly, and its PDB beside it.
-#include <chrono>
+#include <filesystem>
 #include <map>
 
 #include <sys/stat.h>
@@ -12,7 +12,9 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/interrupts.h"
+#include "cli/batch_instrument.h"
+#include "cli/instrument_job.h"
+#include "cli/instrument_options.h"
 #include "cli/pdb_options.h"
 #include "cli/scoped_printer.h"
 #include "il/instrumenter.h"
@@ -30,34 +32,11 @@ bool same_file(const std::string& a, const std::string& b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/// The new section's bodies go straight into the output file as they are made; a failed write
-/// is an error about the output, whichever part of the job it ends.
-class OutputSink final : public pe::SectionSink {
- public:
-  explicit OutputSink(OutputFile& file) : file_(file) {}
-  Status write(uint64_t file_offset, std::span<const uint8_t> bytes) override {
-    Status written = file_.write_at(file_offset, bytes);
-    if (!written) return in_file(std::move(written).error(), file_.path());
-    return written;
-  }
-
- private:
-  OutputFile& file_;
-};
-
 /// A PDB id as its GUID and stamp: what the output's CodeView entry names.
 std::string pdb_id_text(const md::PdbId& id) {
   md::Guid guid{};
   std::copy(id.begin(), id.begin() + 16, guid.begin());
   return fmt::format("{}-{:08x}", md::format_guid(guid), load_le<uint32_t>(id.data() + 16));
-}
-
-std::optional<il::Mode> parse_mode(const std::string& name) {
-  if (name == "count") return il::Mode::Count;
-  if (name == "noop") return il::Mode::Noop;
-  if (name == "wrap") return il::Mode::Wrap;
-  if (name == "trace") return il::Mode::Trace;
-  return std::nullopt;
 }
 
 /// Methods without IL to rewrite are counted by reason; the others (native or OPTIL code, bodies
@@ -70,17 +49,6 @@ bool counted_by_reason(il::SkipReason reason) {
     case il::SkipReason::InternalCall:
     case il::SkipReason::Extern: return true;
     default: return false;
-  }
-}
-
-std::optional<uint32_t> parse_rva(const std::string& text) {
-  try {
-    size_t used = 0;
-    unsigned long value = std::stoul(text, &used, 0);
-    if (used != text.size() || value > 0xFFFFFFFF) return std::nullopt;
-    return static_cast<uint32_t>(value);
-  } catch (...) {
-    return std::nullopt;
   }
 }
 
@@ -162,26 +130,45 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
   p.field(Key::json_only("milliseconds"), static_cast<int64_t>(job.milliseconds + 0.5));
 }
 
+
+/// `instrument IN... -o OUTDIR` and `instrument DIR -o OUTDIR`.
+int run_instrument_many(const std::vector<std::string>& inputs, const std::string& out_dir, InstrumentParse& parsed) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const auto& input : inputs)
+    if (fs::is_directory(input, ec) && fs::exists(out_dir, ec) && fs::equivalent(input, out_dir, ec)) {
+      print_usage_error(fmt::format("the output directory must not be the input directory {} (exec instruments in place)", input));
+      return kExitUsage;
+    }
+  if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec)) {
+    print_usage_error(fmt::format("-o {}: several inputs or a directory need an output directory", out_dir));
+    return kExitUsage;
+  }
+  auto files = plan_inputs(inputs, out_dir);
+  if (!files) {
+    if (files.error().kind == ErrorKind::Usage) print_usage_error(files.error().message);
+    else print_error(files.error());
+    return files.error().kind == ErrorKind::Usage ? kExitUsage : kExitBadInput;
+  }
+  if (int status = load_hooks(parsed); status != kExitOk) return status;
+  return run_batch(*files, out_dir, parsed.batch);
+}
+
 }  // namespace
 
 int run_instrument(int argc, char** argv) {
-  cxxopts::Options options("cil-instrument instrument", "Instrument the methods of an assembly and write a new one.");
-  options.add_options()
-      ("o,output", "output assembly (required)", cxxopts::value<std::string>(), "OUT")
-      ("mode", "count (default), trace, noop or wrap", cxxopts::value<std::string>()->default_value("count"), "MODE")
-      ("hooks", "trace mode: the assembly with the hook type", cxxopts::value<std::string>(), "HOOKS.dll")
-      ("hook-type", "trace mode: the hook type, Namespace.Type (default: the one public type with hooks)", cxxopts::value<std::string>(), "TYPE")
-      ("include", "instrument only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
-      ("exclude", "do not instrument methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
-      ("method-rva", "instrument only the method whose body is at this RVA (repeatable)", cxxopts::value<std::vector<std::string>>(), "RVA")
-      ("pdb", "the input's portable PDB (default: the embedded one, else IN.pdb beside the input); none: write no debug information", cxxopts::value<std::string>(), "PATH|none")
-      ("json", "print the summary as JSON")
-      ("h,help", "show this help")
-      ("input", "assembly", cxxopts::value<std::string>());
+  cxxopts::Options options("cil-instrument instrument", "Instrument the methods of assemblies and write new ones.");
+  options.add_options()("o,output", "output assembly, or output directory for several inputs or a directory (required; created when missing)",
+                        cxxopts::value<std::string>(), "OUT");
+  add_instrument_options(options);
+  options.add_options()("json", "print the summary as JSON (several inputs: one record per file and line)")("h,help", "show this help")(
+      "input", "assemblies or directories", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"input"});
-  options.positional_help("IN");
+  options.positional_help("IN... ");
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
+  InstrumentParse parsed;
+  if (int status = parse_instrument_options(args, parsed); status != kExitOk) return status;
   if (!args.count("input")) {
     print_usage_error("missing input assembly");
     return kExitUsage;
@@ -190,43 +177,28 @@ int run_instrument(int argc, char** argv) {
     print_usage_error("missing -o OUT");
     return kExitUsage;
   }
-  std::string input = args["input"].as<std::string>();
+  std::vector<std::string> inputs = args["input"].as<std::vector<std::string>>();
   std::string output = args["output"].as<std::string>();
-  il::InstrumentOptions opts;
-  auto mode = parse_mode(args["mode"].as<std::string>());
-  if (!mode) {
-    print_usage_error(fmt::format("unknown mode '{}' (count, trace, noop or wrap)", args["mode"].as<std::string>()));
+  std::error_code ec;
+  bool many = inputs.size() > 1 || std::filesystem::is_directory(inputs[0], ec) || output.ends_with('/');
+  if (many) return run_instrument_many(inputs, output, parsed);
+  if (!parsed.batch.filter.assemblies.empty() || !parsed.batch.filter.skip_assemblies.empty()) {
+    print_usage_error("--assemblies and --skip-assemblies choose among several inputs or a directory's files");
     return kExitUsage;
   }
-  opts.mode = *mode;
-  if (args.count("include")) opts.filter.include = args["include"].as<std::vector<std::string>>();
-  if (args.count("exclude")) opts.filter.exclude = args["exclude"].as<std::vector<std::string>>();
-  if (args.count("method-rva")) {
-    for (const auto& text : args["method-rva"].as<std::vector<std::string>>()) {
-      auto rva = parse_rva(text);
-      if (!rva) {
-        print_usage_error(fmt::format("--method-rva: '{}' is not an RVA", text));
-        return kExitUsage;
-      }
-      opts.method_rvas.push_back(*rva);
-    }
-  }
+  const std::string& input = inputs[0];
   if (same_file(input, output)) {
     print_usage_error("the output must not be the input: the input is never modified");
     return kExitUsage;
   }
   // OUT.pdb beside the output: the name its CodeView entry gives and the runtime looks for.
   std::string output_pdb = without_extension(output) + ".pdb";
-  if (args.count("pdb") && args["pdb"].as<std::string>() != "none" && same_file(args["pdb"].as<std::string>(), output_pdb)) {
+  const std::string& pdb_arg = parsed.batch.instrument.pdb_arg;
+  if (!pdb_arg.empty() && pdb_arg != "none" && same_file(pdb_arg, output_pdb)) {
     print_usage_error(fmt::format("the output's PDB ({}) must not be the input's: the input is never modified", output_pdb));
     return kExitUsage;
   }
-
-  if ((opts.mode == il::Mode::Trace) != static_cast<bool>(args.count("hooks"))) {
-    print_usage_error(opts.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
-    return kExitUsage;
-  }
-  if (args.count("hooks") && same_file(args["hooks"].as<std::string>(), output)) {
+  if (!parsed.batch.hooks_path.empty() && same_file(parsed.batch.hooks_path, output)) {
     print_usage_error("the output must not be the hooks assembly: the hooks assembly is never modified");
     return kExitUsage;
   }
@@ -234,60 +206,14 @@ int run_instrument(int argc, char** argv) {
   if (Status usable = OutputFile::check_destination(output); !usable) {
     return fail(in_file(usable.error(), output), output);
   }
+  if (int status = load_hooks(parsed); status != kExitOk) return status;
 
-  auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<md::Module> hooks_module;
-  std::optional<il::HookContract> contract;
-  if (opts.mode == il::Mode::Trace) {
-    std::string hooks_path = args["hooks"].as<std::string>();
-    auto loaded = load_module(hooks_path);
-    if (!loaded) return fail(loaded.error());
-    hooks_module = std::move(*loaded);
-    std::optional<std::string> hook_type;
-    if (args.count("hook-type")) hook_type = args["hook-type"].as<std::string>();
-    auto read = il::read_hook_contract(*hooks_module, hook_type);
-    if (!read) return fail(in_file(read.error(), hooks_path));
-    contract = std::move(*read);
-    opts.hooks = &*contract;
-  }
-  auto module = load_module(input);
-  if (!module) return fail(module.error());
-  // Written to a file beside OUTPUT that takes its name only when complete (FILES in the man page).
-  OutputFile file(output, interruptible_output());
-  OutputSink sink(file);
-  opts.sink = &sink;
-  opts.pdb = pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", input, output_pdb);
-  auto report = il::instrument(**module, opts);
-  // What fails inside the job is about the input, unless the sink already named the output.
-  if (!report) return fail(in_file(report.error(), input), output);
-  Status written = file.write_pieces(report->output.pieces(), (*module)->copy_source());
-  if (!written) return fail(in_file(written.error(), output), output);
-  // The PDB first: an assembly is never left naming a PDB that was not written.
-  if (report->pdb.output == il::PdbOutcome::Output::Standalone) {
-    OutputFile pdb_file(output_pdb, interruptible_output());
-    Status pdb_written = pdb_file.write_pieces(report->pdb.standalone.pieces());
-    if (pdb_written) pdb_written = pdb_file.commit();
-    if (!pdb_written) return fail(in_file(pdb_written.error(), output_pdb), output_pdb);
-  }
-  written = file.commit();
-  if (!written) return fail(in_file(written.error(), output), output);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  for (const auto& w : report->warnings) print_warning(input, w);
-  // One line on stderr for bodies the input got wrong, as dump gives, so that CI logs show it.
-  size_t malformed = 0;
-  const il::SkippedMethod* first = nullptr;
-  for (const auto& s : report->skipped) {
-    if (!s.malformed()) continue;
-    if (malformed++ == 0) first = &s;
-  }
-  if (first)
-    print_warning(input, fmt::format("{} method bod{} could not be read and {} left as in the input; the first: 0x{:08X} {}: {}",
-                                     malformed, malformed == 1 ? "y" : "ies", malformed == 1 ? "was" : "were",
-                                     md::make_token(md::TableId::MethodDef, first->rid),
-                                     md::clip_text(first->name, md::kMaxQuotedText), first->text()));
-
-  auto printer = make_printer(args.count("json") != 0);
-  print_summary(*printer, Job{input, output, output_pdb, args["mode"].as<std::string>(), ms}, **module, *report);
+  InstrumentOutcome outcome = instrument_file(input, output, parsed.batch.instrument);
+  std::fwrite(outcome.diagnostics.data(), 1, outcome.diagnostics.size(), stderr);
+  if (outcome.error) return outcome.exit;
+  auto printer = make_printer(parsed.batch.json);
+  print_summary(*printer, Job{input, output, outcome.output_pdb, parsed.batch.instrument.mode_name, outcome.milliseconds},
+                *outcome.module, *outcome.report);
   // OUT is in place by now: a summary that cannot be printed must not hide that.
   return write_stdout(printer->output(), fmt::format("{} was written", output)) ? kExitOk : kExitOutput;
 }
