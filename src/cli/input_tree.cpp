@@ -100,10 +100,21 @@ bool reference_assembly(const md::Module& m) {
   for (uint32_t rid = 1; rid <= t.rows(TableId::CustomAttribute); ++rid) {
     auto attribute = m.row<TableId::CustomAttribute>(rid);
     if (attribute.parent() != assembly) continue;
-    auto ctor = m.find_row<TableId::MemberRef>(attribute.type());
-    if (!ctor) continue;
-    auto type = m.find_row<TableId::TypeRef>(ctor->class_());
-    if (type && type->type_name() == "ReferenceAssemblyAttribute" && type->type_namespace() == "System.Runtime.CompilerServices") return true;
+    std::string_view name, ns;
+    if (auto ref = m.find_row<TableId::MemberRef>(attribute.type())) {
+      auto type = m.find_row<TableId::TypeRef>(ref->class_());
+      if (!type) continue;
+      name = type->type_name();
+      ns = type->type_namespace();
+    } else if (auto def = m.find_row<TableId::MethodDef>(attribute.type())) {
+      // The attribute defined in the assembly itself (System.Runtime's reference assembly).
+      uint32_t owner = m.method_owner(def->rid());
+      if (!t.valid_rid(TableId::TypeDef, owner)) continue;
+      auto type = m.row<TableId::TypeDef>(owner);
+      name = type.type_name();
+      ns = type.type_namespace();
+    }
+    if (name == "ReferenceAssemblyAttribute" && ns == "System.Runtime.CompilerServices") return true;
   }
   return false;
 }
@@ -177,7 +188,10 @@ bool looks_managed(const std::string& path) {
 
 Choice choose_file(const PlannedFile& file, const AssemblyFilter& filter) {
   Choice choice;
-  if (!assembly_extension(file.relative)) return choice;  // data, configuration: copied without a word
+  if (!assembly_extension(file.relative)) {
+    choice.reason = "not an assembly";
+    return choice;
+  }
   if (!looks_managed(file.input)) {
     choice.reason = "not a managed assembly";
     return choice;
