@@ -88,12 +88,18 @@ std::string plural(size_t n, std::string_view one, std::string_view many) { retu
 int lock_and_recover(const std::vector<std::string>& dirs, std::vector<ExecFolder>& folders, bool say_nothing_to_do) {
   for (const auto& dir : dirs) {
     auto folder = ExecFolder::lock(dir);
-    if (!folder) return fail(folder.error());
+    if (!folder) {
+      print_error(folder.error());
+      return kExitOutput;  // the folder is what exec and restore write
+    }
     folders.push_back(std::move(*folder));
   }
   for (auto& folder : folders) {
     if (!folder.interrupted()) {
-      if (Status cleared = folder.clear_leftovers(); !cleared) return fail(cleared.error(), cleared.error().file);
+      if (Status cleared = folder.clear_leftovers(); !cleared) {
+        print_error(cleared.error());
+        return kExitOutput;
+      }
       if (say_nothing_to_do) print_line("restore", folder.dir(), "nothing to restore");
       continue;
     }
