@@ -34,10 +34,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kExecSignals[] = {SIGINT, SIGTERM, SIGHUP};
-/// VSTest ends the test host this many milliseconds after the session unless told otherwise
-/// (100 ms); counts written at exit race that kill (issue 20). exec gives them this long.
-constexpr std::string_view kTestHostShutdownTimeout = "VSTEST_TESTHOST_SHUTDOWN_TIMEOUT";
-constexpr std::string_view kTestHostShutdownMs = "60000";
 
 volatile sig_atomic_t g_signal = 0;  ///< the first SIGINT/SIGTERM/SIGHUP received
 volatile sig_atomic_t g_child = 0;   ///< the command's process while it runs
@@ -144,7 +140,9 @@ int run_command(char** command, const std::string& output_dir) {
   if (pid == 0) {
     ::close(exec_pipe[0]);
     ::setenv(contract::kEnvOutput, output_dir.c_str(), 1);
-    ::setenv(std::string(kTestHostShutdownTimeout).c_str(), std::string(kTestHostShutdownMs).c_str(), 0);
+    // VSTest kills the test host 100 ms after the session ends unless told otherwise: counts
+    // written at exit would race that kill (issue 20). A value already set wins.
+    ::setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);
     ::execvp(command[0], command);
     int error = errno;
     ssize_t written = ::write(exec_pipe[1], &error, sizeof error);
