@@ -1,9 +1,8 @@
-// `cil-instrument [instrument] IN -o OUT [--mode M] [--include P]... [--exclude P]...
+// `cil-instrument [instrument] IN... -o OUT [--mode M] [--include P]... [--exclude P]...
 // [--method-rva RVA]... [--pdb PATH|none] [--key FILE.snk] [--delay-sign] [--no-verify] [--json]`:
-// rewrite the chosen methods, write a new assembly and its PDB beside it, sign it, and read both
-// back before they take their names.
-#include <chrono>
-#include <cstdlib>
+// rewrite the chosen methods, write new assemblies and their PDBs beside them, sign them, and
+// read both back before they take their names.
+#include <filesystem>
 #include <map>
 
 #include <sys/stat.h>
@@ -12,19 +11,17 @@
 
 #include <cxxopts.hpp>
 
-#include "cli/break_output.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/interrupts.h"
+#include "cli/batch_instrument.h"
+#include "cli/instrument_job.h"
+#include "cli/instrument_options.h"
 #include "cli/pdb_options.h"
 #include "cli/scoped_printer.h"
 #include "il/instrumenter.h"
-#include "il/output_check.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
-#include "metadata/sha1.h"
 #include "metadata/text_encoding.h"
-#include "pe/strong_name.h"
 #include "support/file_io.h"
 
 namespace cil::cli {
@@ -36,35 +33,11 @@ bool same_file(const std::string& a, const std::string& b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/// The new section's bodies go straight into the output file as they are made; a failed write
-/// is an error about the output, whichever part of the job it ends.
-class OutputSink final : public pe::SectionSink {
- public:
-  explicit OutputSink(OutputFile& file) : file_(file) {}
-  Status write(uint64_t file_offset, std::span<const uint8_t> bytes) override {
-    Status written = file_.write_at(file_offset, bytes);
-    if (!written) return in_file(std::move(written).error(), file_.path());
-    return written;
-  }
-
- private:
-  OutputFile& file_;
-};
-
 /// A PDB id as its GUID and stamp: what the output's CodeView entry names.
 std::string pdb_id_text(const md::PdbId& id) {
   md::Guid guid{};
   std::copy(id.begin(), id.begin() + 16, guid.begin());
   return fmt::format("{}-{:08x}", md::format_guid(guid), load_le<uint32_t>(id.data() + 16));
-}
-
-std::optional<il::Mode> parse_mode(const std::string& name) {
-  if (name == "count") return il::Mode::Count;
-  if (name == "noop") return il::Mode::Noop;
-  if (name == "wrap") return il::Mode::Wrap;
-  if (name == "trace") return il::Mode::Trace;
-  if (name == "coverage") return il::Mode::Coverage;
-  return std::nullopt;
 }
 
 /// Methods without IL to rewrite are counted by reason; the others (native or OPTIL code, bodies
@@ -79,20 +52,6 @@ bool counted_by_reason(il::SkipReason reason) {
     default: return false;
   }
 }
-
-std::optional<uint32_t> parse_rva(const std::string& text) {
-  try {
-    size_t used = 0;
-    unsigned long value = std::stoul(text, &used, 0);
-    if (used != text.size() || value > 0xFFFFFFFF) return std::nullopt;
-    return static_cast<uint32_t>(value);
-  } catch (...) {
-    return std::nullopt;
-  }
-}
-
-/// What became of the strong name, for the summary.
-enum class StrongName { None, Removed, Signed, DelaySigned };
 
 /// What was asked and what the finishing steps did, for the summary.
 struct Job {
@@ -204,87 +163,45 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
   p.field(Key::json_only("milliseconds"), static_cast<int64_t>(job.milliseconds + 0.5));
 }
 
-std::string hex(std::span<const uint8_t> bytes) {
-  std::string out;
-  for (uint8_t b : bytes) out += fmt::format("{:02x}", b);
-  return out;
-}
 
-/// The key the output is signed with (or delay-signed for), checked against the assembly before
-/// any work; nullopt when the output is not to carry a strong name. Without --key, --delay-sign
-/// takes the assembly's own public key.
-Expected<std::optional<pe::StrongNameKey>> signing_key(const md::Module& m, const std::string& key_path, bool delay_sign) {
-  if (key_path.empty() && !delay_sign) return std::optional<pe::StrongNameKey>();
-  auto refuse = [](std::string message) { return make_error(ErrorKind::Unsupported, "Assembly row", std::move(message)); };
-  if (!m.tables().rows(md::TableId::Assembly)) return refuse("absent: a module without an assembly manifest has no strong name");
-  auto blob = m.row<md::TableId::Assembly>(1).public_key();
-  if (!blob) return blob.error();
-  if (blob->empty()) return refuse("has no public key: only strong-named assemblies are re-signed (their space for the signature is kept)");
-  if (!m.cli().strong_name_signature.present())
-    return make_error(ErrorKind::Unsupported, "CLI header", "has no space for a strong-name signature (its StrongNameSignature directory is empty)");
-  auto assembly_key = pe::parse_strong_name_key(*blob);
-  if (!assembly_key) return make_error(ErrorKind::Unsupported, "Assembly row", fmt::format("its public key is not an RSA key the tool can read: {}", assembly_key.error().message));
-  std::string assembly_token = hex(md::public_key_token(*blob));
-  pe::StrongNameKey key;
-  if (key_path.empty()) {
-    key = std::move(*assembly_key);
-  } else {
-    auto bytes = read_file(key_path, 1 << 20);
-    if (!bytes) return in_file(std::move(bytes).error(), key_path);
-    auto parsed = pe::parse_strong_name_key(*bytes);
-    if (!parsed) return in_file(std::move(parsed).error(), key_path);
-    key = std::move(*parsed);
-    if (!key.same_public_key(*blob))
-      return in_file(make_error(ErrorKind::Usage, "strong-name key",
-                                fmt::format("its public key (token {}) is not the assembly's (token {}): the output would not be the same assembly",
-                                            hex(md::public_key_token(key.assembly_public_key())), assembly_token)),
-                     key_path);
-    if (!delay_sign && !key.has_private_key())
-      return in_file(make_error(ErrorKind::Usage, "strong-name key", "holds a public key only: give the key pair, or add --delay-sign"), key_path);
+/// `instrument IN... -o OUTDIR` and `instrument DIR -o OUTDIR`.
+int run_instrument_many(const std::vector<std::string>& inputs, const std::string& out_dir, InstrumentParse& parsed) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const auto& input : inputs)
+    if (fs::is_directory(input, ec) && fs::exists(out_dir, ec) && fs::equivalent(input, out_dir, ec)) {
+      print_usage_error(fmt::format("the output directory must not be the input directory {} (exec instruments in place)", input));
+      return kExitUsage;
+    }
+  if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec)) {
+    print_usage_error(fmt::format("-o {}: several inputs or a directory need an output directory", out_dir));
+    return kExitUsage;
   }
-  if (key.signature_size() != m.cli().strong_name_signature.size)
-    return make_error(ErrorKind::Unsupported, "CLI header",
-                      fmt::format("the StrongNameSignature space has {} bytes; the key's signatures have {}", m.cli().strong_name_signature.size,
-                                  key.signature_size()));
-  return std::optional(std::move(key));
-}
-
-/// The test-only breakage (kBreakOutputVariable), written to the mapped output (or its PDB).
-Status break_on_purpose(const std::string& what, std::span<uint8_t> bytes, std::span<uint8_t> pdb, const il::InstrumentReport& report) {
-  auto planned = plan_breakage(what, bytes, report.instrumented, !pdb.empty());
-  if (!planned) return planned.error();
-  if (!*planned) return ok();
-  const Breakage& b = **planned;
-  std::span<uint8_t> target = b.in_pdb ? pdb : bytes;
-  std::copy(b.bytes.begin(), b.bytes.end(), target.begin() + static_cast<ptrdiff_t>(b.offset));
-  return ok();
+  auto files = plan_inputs(inputs, out_dir);
+  if (!files) {
+    if (files.error().kind == ErrorKind::Usage) print_usage_error(files.error().message);
+    else print_error(files.error());
+    return files.error().kind == ErrorKind::Usage ? kExitUsage : kExitBadInput;
+  }
+  if (int status = load_hooks(parsed); status != kExitOk) return status;
+  return run_batch(*files, out_dir, parsed.batch);
 }
 
 }  // namespace
 
 int run_instrument(int argc, char** argv) {
-  cxxopts::Options options("cil-instrument instrument", "Instrument the methods of an assembly and write a new one.");
-  options.add_options()
-      ("o,output", "output assembly (required)", cxxopts::value<std::string>(), "OUT")
-      ("mode", "count (default), coverage, trace, noop or wrap", cxxopts::value<std::string>()->default_value("count"), "MODE")
-      ("hooks", "trace mode: the assembly with the hook type", cxxopts::value<std::string>(), "HOOKS.dll")
-      ("hook-type", "trace mode: the hook type, Namespace.Type (default: the one public type with hooks)", cxxopts::value<std::string>(), "TYPE")
-      ("include", "instrument only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
-      ("exclude", "do not instrument methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
-      ("method-rva", "instrument only the method whose body is at this RVA (repeatable)", cxxopts::value<std::vector<std::string>>(), "RVA")
-      ("pdb", "the input's portable PDB (default: the embedded one, else IN.pdb beside the input); none: write no debug information", cxxopts::value<std::string>(), "PATH|none")
-      ("exclude-by-file", "coverage mode: do not instrument methods whose source matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
-      ("exclude-by-attribute", "coverage mode: do not instrument methods and types with this attribute (repeatable; ExcludeFromCodeCoverage always)", cxxopts::value<std::vector<std::string>>(), "NAME")
-      ("key", "re-sign the strong-named output with this key pair (.snk); with --delay-sign, a public key will do", cxxopts::value<std::string>(), "FILE.snk")
-      ("delay-sign", "leave the output delay-signed: StrongNameSigned set, signature space zero (sign it later with sn -R)")
-      ("no-verify", "do not read the output back before it takes its name")
-      ("json", "print the summary as JSON")
-      ("h,help", "show this help")
-      ("input", "assembly", cxxopts::value<std::string>());
+  cxxopts::Options options("cil-instrument instrument", "Instrument the methods of assemblies and write new ones.");
+  options.add_options()("o,output", "output assembly, or output directory for several inputs or a directory (required; created when missing)",
+                        cxxopts::value<std::string>(), "OUT");
+  add_instrument_options(options);
+  options.add_options()("json", "print the summary as JSON (several inputs: one record per file and line)")("h,help", "show this help")(
+      "input", "assemblies or directories", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"input"});
-  options.positional_help("IN");
+  options.positional_help("IN... ");
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
+  InstrumentParse parsed;
+  if (int status = parse_instrument_options(args, parsed); status != kExitOk) return status;
   if (!args.count("input")) {
     print_usage_error("missing input assembly");
     return kExitUsage;
@@ -293,49 +210,28 @@ int run_instrument(int argc, char** argv) {
     print_usage_error("missing -o OUT");
     return kExitUsage;
   }
-  std::string input = args["input"].as<std::string>();
+  std::vector<std::string> inputs = args["input"].as<std::vector<std::string>>();
   std::string output = args["output"].as<std::string>();
-  il::InstrumentOptions opts;
-  auto mode = parse_mode(args["mode"].as<std::string>());
-  if (!mode) {
-    print_usage_error(fmt::format("unknown mode '{}' (count, coverage, trace, noop or wrap)", args["mode"].as<std::string>()));
+  std::error_code ec;
+  bool many = inputs.size() > 1 || std::filesystem::is_directory(inputs[0], ec) || output.ends_with('/');
+  if (many) return run_instrument_many(inputs, output, parsed);
+  if (!parsed.batch.filter.assemblies.empty() || !parsed.batch.filter.skip_assemblies.empty()) {
+    print_usage_error("--assemblies and --skip-assemblies choose among several inputs or a directory's files");
     return kExitUsage;
   }
-  opts.mode = *mode;
-  if (args.count("include")) opts.filter.include = args["include"].as<std::vector<std::string>>();
-  if (args.count("exclude")) opts.filter.exclude = args["exclude"].as<std::vector<std::string>>();
-  if (args.count("method-rva")) {
-    for (const auto& text : args["method-rva"].as<std::vector<std::string>>()) {
-      auto rva = parse_rva(text);
-      if (!rva) {
-        print_usage_error(fmt::format("--method-rva: '{}' is not an RVA", text));
-        return kExitUsage;
-      }
-      opts.method_rvas.push_back(*rva);
-    }
-  }
+  const std::string& input = inputs[0];
   if (same_file(input, output)) {
     print_usage_error("the output must not be the input: the input is never modified");
     return kExitUsage;
   }
   // OUT.pdb beside the output: the name its CodeView entry gives and the runtime looks for.
   std::string output_pdb = without_extension(output) + ".pdb";
-  if (args.count("pdb") && args["pdb"].as<std::string>() != "none" && same_file(args["pdb"].as<std::string>(), output_pdb)) {
+  const std::string& pdb_arg = parsed.batch.instrument.pdb_arg;
+  if (!pdb_arg.empty() && pdb_arg != "none" && same_file(pdb_arg, output_pdb)) {
     print_usage_error(fmt::format("the output's PDB ({}) must not be the input's: the input is never modified", output_pdb));
     return kExitUsage;
   }
-
-  if (args.count("exclude-by-file")) opts.coverage.exclude_by_file = args["exclude-by-file"].as<std::vector<std::string>>();
-  if (args.count("exclude-by-attribute")) opts.coverage.exclude_by_attribute = args["exclude-by-attribute"].as<std::vector<std::string>>();
-  if ((args.count("exclude-by-file") || args.count("exclude-by-attribute")) && opts.mode != il::Mode::Coverage) {
-    print_usage_error("--exclude-by-file and --exclude-by-attribute go with --mode coverage");
-    return kExitUsage;
-  }
-  if ((opts.mode == il::Mode::Trace) != static_cast<bool>(args.count("hooks"))) {
-    print_usage_error(opts.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
-    return kExitUsage;
-  }
-  if (args.count("hooks") && same_file(args["hooks"].as<std::string>(), output)) {
+  if (!parsed.batch.hooks_path.empty() && same_file(parsed.batch.hooks_path, output)) {
     print_usage_error("the output must not be the hooks assembly: the hooks assembly is never modified");
     return kExitUsage;
   }
@@ -343,120 +239,16 @@ int run_instrument(int argc, char** argv) {
   if (Status usable = OutputFile::check_destination(output); !usable) {
     return fail(in_file(usable.error(), output), output);
   }
+  if (int status = load_hooks(parsed); status != kExitOk) return status;
 
-  auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<md::Module> hooks_module;
-  std::optional<il::HookContract> contract;
-  if (opts.mode == il::Mode::Trace) {
-    std::string hooks_path = args["hooks"].as<std::string>();
-    auto loaded = load_module(hooks_path);
-    if (!loaded) return fail(loaded.error());
-    hooks_module = std::move(*loaded);
-    std::optional<std::string> hook_type;
-    if (args.count("hook-type")) hook_type = args["hook-type"].as<std::string>();
-    auto read = il::read_hook_contract(*hooks_module, hook_type);
-    if (!read) return fail(in_file(read.error(), hooks_path));
-    contract = std::move(*read);
-    opts.hooks = &*contract;
-  }
-  auto module = load_module(input);
-  if (!module) return fail(module.error());
-  bool delay_sign = args.count("delay-sign") != 0;
-  auto key = signing_key(**module, args.count("key") ? args["key"].as<std::string>() : "", delay_sign);
-  if (!key) return fail(in_file(key.error(), input));
-  opts.strong_name = key->has_value();
-  bool verify = !args.count("no-verify");
-  // Test-only (man page, ENVIRONMENT): breaks the output before the self-check.
-  const char* break_what = std::getenv(kBreakOutputVariable);
-  // Written to a file beside OUTPUT that takes its name only when complete (FILES in the man page).
-  OutputFile file(output, interruptible_output());
-  OutputSink sink(file);
-  opts.sink = &sink;
-  opts.pdb = pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", input, output_pdb);
-  auto report = il::instrument(**module, opts);
-  // What fails inside the job is about the input, unless the sink already named the output.
-  if (!report) return fail(in_file(report.error(), input), output);
-  Status written = file.write_pieces(report->output.pieces(), (*module)->copy_source());
-  if (!written) return fail(in_file(written.error(), output), output);
-  std::optional<OutputFile> pdb_file;
-  if (report->pdb.output == il::PdbOutcome::Output::Standalone) {
-    pdb_file.emplace(output_pdb, interruptible_output());
-    Status pdb_written = pdb_file->write_pieces(report->pdb.standalone.pieces());
-    if (!pdb_written) return fail(in_file(pdb_written.error(), output_pdb), output_pdb);
-  }
-  // Finishing, on the temporary files mapped back: what is signed and checked is what will be
-  // renamed.
-  Job job{input, output, output_pdb, args["mode"].as<std::string>(), 0};
-  if ((*module)->cli().flags & pe::kComImageStrongNameSigned) job.strong_name = StrongName::Removed;
-  if (*key || verify || break_what) {
-    auto mapped = file.map_back(report->output.size());
-    if (!mapped) return fail(in_file(mapped.error(), output), output);
-    std::span<uint8_t> bytes = mapped->bytes();
-    if (*key) {
-      // Writes into the mapping are writes to the file.
-      auto changed = pe::finish_strong_name(bytes, **key, delay_sign);
-      if (!changed) return fail(in_file(changed.error(), output), output);
-      job.strong_name = delay_sign ? StrongName::DelaySigned : StrongName::Signed;
-      job.key_token = hex(md::public_key_token((*key)->assembly_public_key()));
-    }
-    std::optional<OutputFile::Mapping> pdb_mapped;
-    std::span<uint8_t> pdb_bytes;
-    if (pdb_file && (verify || break_what)) {
-      auto read = pdb_file->map_back(report->pdb.standalone.size());
-      if (!read) return fail(in_file(read.error(), output_pdb), output_pdb);
-      pdb_mapped.emplace(std::move(*read));
-      pdb_bytes = pdb_mapped->bytes();
-    }
-    if (break_what) {
-      Status broken = break_on_purpose(break_what, bytes, pdb_bytes, *report);
-      if (!broken) return fail(broken.error());
-    }
-    if (verify) {
-      il::OutputExpectations expect;
-      expect.rewritten = report->instrumented;
-      expect.input_methods = (*module)->tables().rows(md::TableId::MethodDef);
-      expect.embedded_pdb = report->pdb.output == il::PdbOutcome::Output::Embedded;
-      expect.standalone_pdb = pdb_bytes;
-      expect.signed_with = *key && !delay_sign ? &**key : nullptr;
-      auto checked = il::check_output(bytes, expect);
-      if (!checked) {
-        // The temporary files are removed: nothing takes the names.
-        file.abandon();
-        if (pdb_file) pdb_file->abandon();
-        std::string line = diagnostic_line("internal error", output,
-                                           fmt::format("the output failed its self-check, so it was not written: {} (--no-verify skips the check)",
-                                                       checked.error().to_string()));
-        std::fwrite(line.data(), 1, line.size(), stderr);
-        return kExitInternal;
-      }
-      job.check = *checked;
-    }
-  }
-  // The PDB first: an assembly is never left naming a PDB that was not written.
-  if (pdb_file) {
-    Status pdb_written = pdb_file->commit();
-    if (!pdb_written) return fail(in_file(pdb_written.error(), output_pdb), output_pdb);
-  }
-  written = file.commit();
-  if (!written) return fail(in_file(written.error(), output), output);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  for (const auto& w : report->warnings) print_warning(input, w);
-  // One line on stderr for bodies the input got wrong, as dump gives, so that CI logs show it.
-  size_t malformed = 0;
-  const il::SkippedMethod* first = nullptr;
-  for (const auto& s : report->skipped) {
-    if (!s.malformed()) continue;
-    if (malformed++ == 0) first = &s;
-  }
-  if (first)
-    print_warning(input, fmt::format("{} method bod{} could not be read and {} left as in the input; the first: 0x{:08X} {}: {}",
-                                     malformed, malformed == 1 ? "y" : "ies", malformed == 1 ? "was" : "were",
-                                     md::make_token(md::TableId::MethodDef, first->rid),
-                                     md::clip_text(first->name, md::kMaxQuotedText), first->text()));
-
-  auto printer = make_printer(args.count("json") != 0);
-  job.milliseconds = ms;
-  print_summary(*printer, job, **module, *report);
+  InstrumentOutcome outcome = instrument_file(input, output, parsed.batch.instrument);
+  std::fwrite(outcome.diagnostics.data(), 1, outcome.diagnostics.size(), stderr);
+  if (outcome.error) return outcome.exit;
+  auto printer = make_printer(parsed.batch.json);
+  print_summary(*printer,
+                Job{input, output, outcome.output_pdb, parsed.batch.instrument.mode_name, outcome.milliseconds, outcome.strong_name,
+                    outcome.key_token, outcome.check},
+                *outcome.module, *outcome.report);
   // OUT is in place by now: a summary that cannot be printed must not hide that.
   return write_stdout(printer->output(), fmt::format("{} was written", output)) ? kExitOk : kExitOutput;
 }

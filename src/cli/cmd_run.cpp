@@ -184,6 +184,9 @@ int run_profiled(int argc, char** argv) {
     else setenv(contract::kEnvInclude, join(include).c_str(), 1);
     if (exclude.empty()) unsetenv(contract::kEnvExclude);
     else setenv(contract::kEnvExclude, join(exclude).c_str(), 1);
+    // VSTest kills the test host 100 ms after the session ends unless told otherwise: the
+    // profile written at shutdown would race that kill (issue 20). A value already set wins.
+    setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);
     if (stats.empty()) unsetenv(contract::kEnvStats);
     else setenv(contract::kEnvStats, stats.c_str(), 1);
     execvp(argv[start], argv + start);

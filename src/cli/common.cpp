@@ -93,6 +93,11 @@ std::optional<int> parse_options(cxxopts::Options& options, int argc, char** arg
     return kExitUsage;
   }
   if (args.count("help")) return write_stdout(options.help()) ? kExitOk : kExitOutput;
+  // Positional arguments beyond the command's are never silently dropped.
+  if (!args.unmatched().empty()) {
+    print_usage_error(fmt::format("unexpected argument '{}'", args.unmatched().front()));
+    return kExitUsage;
+  }
   return std::nullopt;
 }
 

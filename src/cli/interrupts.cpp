@@ -1,6 +1,7 @@
 // Signal handlers that remove a named temporary output file, then die by the same signal.
 #include "cli/interrupts.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -15,30 +16,44 @@ namespace {
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-// The one path the handler may remove. The process owns its signals, so this state is global;
-// the handler only reads it, and reads the path only while it is armed.
-char g_temp_path[PATH_MAX + 1];
-volatile sig_atomic_t g_armed = 0;
+// The paths the handler may remove, one slot per writing thread (`instrument -j N` writes N
+// outputs at once). The process owns its signals, so this state is global; the handler only
+// reads it, and reads a slot's path only while the slot is armed.
+struct Slot {
+  char path[PATH_MAX + 1];
+  volatile sig_atomic_t armed;
+};
+Slot g_slots[kMaxWritingThreads];
+std::atomic<unsigned> g_next_slot{0};
 
 extern "C" void remove_temp_and_die(int sig) {
   // Async-signal-safe only: unlink(), then the default action (restored by SA_RESETHAND, not
   // blocked thanks to SA_NODEFER) ends the process by `sig`.
-  if (g_armed) ::unlink(g_temp_path);
+  for (auto& slot : g_slots)
+    if (slot.armed) ::unlink(slot.path);
   ::raise(sig);
   ::_exit(128 + sig);
+}
+
+/// This thread's slot (threads beyond the cap share the last one: their temporary files are then
+/// left to the next run's sweep, as after SIGKILL).
+Slot& my_slot() {
+  thread_local unsigned index = std::min(g_next_slot.fetch_add(1), unsigned{kMaxWritingThreads - 1});
+  return g_slots[index];
 }
 
 class SignalCleanup final : public TempNameObserver {
  public:
   void naming(const std::string& path) override {
-    g_armed = 0;
+    Slot& slot = my_slot();
+    slot.armed = 0;
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    if (path.size() >= sizeof g_temp_path) return;  // cannot be created anyway (ENAMETOOLONG)
-    std::memcpy(g_temp_path, path.c_str(), path.size() + 1);
+    if (path.size() >= sizeof slot.path) return;  // cannot be created anyway (ENAMETOOLONG)
+    std::memcpy(slot.path, path.c_str(), path.size() + 1);
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    g_armed = 1;
+    slot.armed = 1;
   }
-  void unnamed() override { g_armed = 0; }
+  void unnamed() override { my_slot().armed = 0; }
 };
 
 void install_handlers() {

@@ -13,6 +13,10 @@ constexpr std::string_view kUsage = R"(Usage:
   cil-instrument [instrument] IN -o OUT [--mode count|trace|wrap|noop] [--hooks HOOKS.dll]
                  [--hook-type TYPE] [--include PATTERN]... [--exclude PATTERN]...
                  [--method-rva RVA]... [--json]
+  cil-instrument [instrument] IN... -o OUTDIR [--assemblies GLOB]... [--skip-assemblies GLOB]...
+                 [-j N] [--fail-fast] [instrument options]
+  cil-instrument exec [instrument options] [-o DIR] DIR... -- COMMAND [ARGS...]
+  cil-instrument restore DIR...
   cil-instrument info IN [--json]
   cil-instrument dump IN [--method PATTERN]... [--json]
   cil-instrument diff OLD NEW [--method PATTERN]... [--json]
@@ -24,7 +28,12 @@ constexpr std::string_view kUsage = R"(Usage:
 Commands:
   instrument  rewrite the methods of IN and write OUT: count calls (default), call
           your own hooks (trace), or exercise the engine (wrap, noop); the word
-          'instrument' may be left out
+          'instrument' may be left out; several inputs or a directory (every
+          managed assembly in it) go to OUTDIR, with the other files copied
+  exec    instrument the assemblies of folders in place, run COMMAND, put the
+          originals back (also after a failure, Ctrl-C, or on the next run after
+          a crash) and print the report; exits with the command's status
+  restore put back what an interrupted exec left in folders
   info    show PE and CLI headers, flags, ReadyToRun, strong name, debug directory,
           metadata streams, table row counts and the number of method bodies
   dump    list every method body (ildasm-like); PATTERN is a glob on
@@ -61,6 +70,8 @@ int main(int argc, char** argv) {
   if (command == "diff") return run_diff(argc - 1, argv + 1);
   if (command == "report") return run_report(argc - 1, argv + 1);
   if (command == "run") return run_profiled(argc - 1, argv + 1);
+  if (command == "exec") return run_exec(argc - 1, argv + 1);
+  if (command == "restore") return run_restore(argc - 1, argv + 1);
   // No command word: `cil-instrument IN -o OUT ...` instruments.
   if (!command.empty() && command[0] != '-') return run_instrument(argc, argv);
   print_usage_error(fmt::format("unknown option '{}'", command));

@@ -33,6 +33,11 @@ inline constexpr const char* kEnvOutput = "CIL_INSTRUMENT_OUTPUT";
 inline constexpr const char* kEnvFlushSeconds = "CIL_INSTRUMENT_FLUSH_SECONDS";
 /// The largest period CIL_INSTRUMENT_FLUSH_SECONDS gives (a larger number means this one).
 inline constexpr unsigned kMaxFlushSeconds = 2'000'000;
+/// VSTest's own switch (read by `dotnet test`): how long the test host may take to end after the
+/// test session before it is killed (default 100 ms). `run` and `exec` set it to
+/// kTestHostShutdownMs unless it is set, so that counts written at exit are never cut off.
+inline constexpr const char* kEnvTestHostShutdownTimeout = "VSTEST_TESTHOST_SHUTDOWN_TIMEOUT";
+inline constexpr const char* kTestHostShutdownMs = "60000";
 /// When set to a file path, the profiler appends one JSON line of rewrite timings to it.
 inline constexpr const char* kEnvStats = "CIL_INSTRUMENT_STATS";
 

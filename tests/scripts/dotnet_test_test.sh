@@ -5,13 +5,24 @@
 # test` with the default VSTest settings (the test host is killed 100 ms after the session ends),
 # with every CPU kept busy by burners this test starts. Each run must write one complete counts
 # file saying 4,003 calls. Nothing is asserted on the wall clock.
-#   tests/scripts/dotnet_test_test.sh [TOOL]      (CIL_DOTNET_TEST_RUNS=N to change the 20)
+# MODE profiler: the library is not instrumented; `cil-instrument run --mode count -- dotnet test`
+# profiles it (10 runs by default). MODE exec: `cil-instrument exec BIN -- dotnet test` instruments
+# the test folder in place (5 runs by default), and the folder must be back each time.
+#   tests/scripts/dotnet_test_test.sh [TOOL] [offline|profiler|exec]
+#   (CIL_DOTNET_TEST_RUNS=N to change the number of runs)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+mode=${2:-offline}
+case $mode in
+  offline) default_runs=20 ;;
+  profiler) default_runs=10 ;;
+  exec) default_runs=5 ;;
+  *) echo "unknown mode $mode" >&2; exit 2 ;;
+esac
 command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
 # What this judges runs on dotnet, not in the tool (which instruments one small library): the
 # sanitized pass would only repeat the plain one at three times the cost.
 [ "${CIL_SANITIZED:-0}" = 1 ] && { echo "dotnet_test: skipped under the sanitizers"; exit 77; }
-runs=${CIL_DOTNET_TEST_RUNS:-20}
+runs=${CIL_DOTNET_TEST_RUNS:-$default_runs}
 work=$(mktemp -d)
 burners=()
 cleanup() {
@@ -31,7 +42,10 @@ if ! (cd "$work/CountedTests" && timeout 600 dotnet build -nologo -v q -p:Counte
   fail "the test project did not build"
   finish
 fi
-"$TOOL" "$work/lib/Counted.dll" -o "$work/bin/Counted.dll" > /dev/null || { fail "instrumenting failed"; finish; }
+if [ "$mode" = offline ]; then
+  "$TOOL" "$work/lib/Counted.dll" -o "$work/bin/Counted.dll" > /dev/null || { fail "instrumenting failed"; finish; }
+fi
+original=$(cd "$work/bin" && find . -type f | sort | xargs sha256sum)
 
 for ((i = 0; i < $(nproc); i++)); do
   python3 -c 'while True: pass' &
@@ -41,12 +55,23 @@ complete=0
 for ((r = 1; r <= runs; r++)); do
   out="$work/counts/$r"
   mkdir -p "$out"
-  if ! (cd "$work" && CIL_INSTRUMENT_OUTPUT="$out" timeout 600 dotnet test "$work/bin/CountedTests.dll" > "$work/test.log" 2>&1); then
+  case $mode in
+    offline) command=(env CIL_INSTRUMENT_OUTPUT="$out" dotnet test "$work/bin/CountedTests.dll") ;;
+    profiler) command=("$TOOL" run --mode count --include 'Counted.*' -o "$out" -q -- dotnet test "$work/bin/CountedTests.dll") ;;
+    exec) command=("$TOOL" exec --assemblies Counted.dll -o "$out" "$work/bin" -- dotnet test "$work/bin/CountedTests.dll") ;;
+  esac
+  ok=1
+  (cd "$work" && timeout 600 "${command[@]}" > "$work/test.log" 2>&1) || ok=0
+  if [ "$mode" = exec ] && [ "$(cd "$work/bin" && find . -type f | sort | xargs sha256sum)" != "$original" ]; then
+    fail "run $r: exec left the test folder changed"
+  fi
+  if [ $ok = 0 ]; then
     tail -20 "$work/test.log" >&2
     fail "run $r: dotnet test failed"
     continue
   fi
   files=("$out"/Counted.*.counts.json)
+  # The profiler also writes the other modules its filter selected none of: only Counted matters.
   if [ ! -e "${files[0]}" ] || [ ${#files[@]} -ne 1 ]; then
     fail "run $r: expected one counts file, found: $(ls "$out")"
     continue

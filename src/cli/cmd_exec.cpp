@@ -1,0 +1,367 @@
+// `cil-instrument exec [OPTIONS] DIR... -- COMMAND [ARGS...]`: instruments the assemblies of the
+// folders in place, runs COMMAND, puts every original back (on failure, on Ctrl-C or SIGTERM, and
+// on the next run after a crash), then prints the report of what the run wrote.
+// `cil-instrument restore DIR...`: puts back what an interrupted exec left.
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cxxopts.hpp>
+
+#include "cli/batch_instrument.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/exec_journal.h"
+#include "cli/instrument_options.h"
+#include "il/runtime_contract.h"
+
+namespace cil::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExecSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+volatile sig_atomic_t g_signal = 0;  ///< the first SIGINT/SIGTERM/SIGHUP received
+volatile sig_atomic_t g_child = 0;   ///< the command's process while it runs
+
+extern "C" void on_exec_signal(int sig, siginfo_t* info, void*) {
+  if (!g_signal) g_signal = sig;
+  // A signal sent to exec itself is for the command too; one from the terminal (SI_KERNEL)
+  // reached the command already, through the process group.
+  if (g_child > 0 && info && info->si_code != SI_KERNEL) ::kill(static_cast<pid_t>(g_child), sig);
+}
+
+void install_signal_handlers() {
+  for (int sig : kExecSignals) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+    struct sigaction action {};
+    action.sa_sigaction = on_exec_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    ::sigaction(sig, &action, nullptr);
+  }
+}
+
+/// Signals held while files are being replaced (a handful of renames): the folder is then
+/// never left between two states by our own handler; a pending signal arrives just after.
+class BlockedSignals {
+ public:
+  BlockedSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kExecSignals) sigaddset(&set, sig);
+    ::sigprocmask(SIG_BLOCK, &set, &old_);
+  }
+  ~BlockedSignals() { ::sigprocmask(SIG_SETMASK, &old_, nullptr); }
+
+ private:
+  sigset_t old_;
+};
+
+void print_line(std::string_view kind, std::string_view file, std::string_view message) {
+  std::string line = diagnostic_line(kind, file, message);
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+std::string plural(size_t n, std::string_view one, std::string_view many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+
+/// Locks each folder and undoes what an earlier, interrupted run left there.
+int lock_and_recover(const std::vector<std::string>& dirs, std::vector<ExecFolder>& folders, bool say_nothing_to_do) {
+  for (const auto& dir : dirs) {
+    auto folder = ExecFolder::lock(dir);
+    if (!folder) {
+      print_error(folder.error());
+      return kExitOutput;  // the folder is what exec and restore write
+    }
+    folders.push_back(std::move(*folder));
+  }
+  for (auto& folder : folders) {
+    if (!folder.interrupted()) {
+      if (Status cleared = folder.clear_leftovers(); !cleared) {
+        print_error(cleared.error());
+        return kExitOutput;
+      }
+      if (say_nothing_to_do) print_line("restore", folder.dir(), "nothing to restore");
+      continue;
+    }
+    auto restored = folder.restore();
+    if (!restored) {
+      print_error(restored.error());
+      return kExitOutput;
+    }
+    print_line("restore", folder.dir(), fmt::format("put back {} of an interrupted run", plural(*restored, "file", "files")));
+  }
+  return kExitOk;
+}
+
+/// Puts every folder back; reports each failure and returns false if one failed.
+bool restore_all(std::vector<ExecFolder>& folders) {
+  bool all = true;
+  for (auto& folder : folders) {
+    auto restored = folder.restore();
+    if (!restored) {
+      print_error(restored.error());
+      print_line("error", folder.dir(), "not restored; run 'cil-instrument restore' on it");
+      all = false;
+    }
+  }
+  return all;
+}
+
+/// Runs the command with the output directory in its environment; returns its status in the
+/// shell's form (128 + signal when a signal ended it) or 126/127 when it could not run.
+int run_command(char** command, const std::string& output_dir) {
+  std::fflush(nullptr);
+  int exec_pipe[2];
+  if (::pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    print_line("exec", "", fmt::format("cannot start '{}': {}", command[0], std::strerror(errno)));
+    return 125;
+  }
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    print_line("exec", "", fmt::format("cannot start '{}': {}", command[0], std::strerror(errno)));
+    return 125;
+  }
+  if (pid == 0) {
+    ::close(exec_pipe[0]);
+    ::setenv(contract::kEnvOutput, output_dir.c_str(), 1);
+    // VSTest kills the test host 100 ms after the session ends unless told otherwise: counts
+    // written at exit would race that kill (issue 20). A value already set wins.
+    ::setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);
+    ::execvp(command[0], command);
+    int error = errno;
+    ssize_t written = ::write(exec_pipe[1], &error, sizeof error);
+    (void)written;
+    ::_exit(126);
+  }
+  ::close(exec_pipe[1]);
+  g_child = pid;
+  int exec_error = 0;
+  ssize_t got;
+  while ((got = ::read(exec_pipe[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+  }
+  ::close(exec_pipe[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  g_child = 0;
+  if (got == sizeof exec_error) {
+    print_line("exec", "", fmt::format("cannot run '{}': {}", command[0], std::strerror(exec_error)));
+    return exec_error == ENOENT ? 127 : 126;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 125;
+}
+
+/// Count files in `dir` written since `since` (the run's own), sorted.
+std::vector<std::string> new_count_files(const std::string& dir, const struct timespec& since) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (!name.ends_with(contract::kCountsFileSuffix)) continue;
+    struct stat st {};
+    if (::stat(entry.path().c_str(), &st) != 0) continue;
+    bool newer = st.st_mtim.tv_sec > since.tv_sec || (st.st_mtim.tv_sec == since.tv_sec && st.st_mtim.tv_nsec >= since.tv_nsec);
+    if (newer) found.push_back(entry.path().string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+}  // namespace
+
+int run_exec(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument exec",
+                           "Instrument the assemblies of folders in place, run a command, put the originals back, report.");
+  add_instrument_options(options);
+  options.add_options()("o,output", "directory of the files the run writes (default: cil-instrument-output; created if missing)",
+                        cxxopts::value<std::string>(), "DIR")("h,help", "show this help")(
+      "dirs", "folders", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"dirs"});
+  options.positional_help("DIR... -- COMMAND [ARGS...]");
+  int split = argc;
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--") {
+      split = i;
+      break;
+    }
+  cxxopts::ParseResult args;
+  if (auto done = parse_options(options, split, argv, args)) return *done;
+  if (split + 1 >= argc) {
+    print_usage_error("exec: missing the command (cil-instrument exec [OPTIONS] DIR... -- COMMAND [ARGS...])");
+    return kExitUsage;
+  }
+  if (!args.count("dirs")) {
+    print_usage_error("exec: missing the folders to instrument");
+    return kExitUsage;
+  }
+  InstrumentParse parsed;
+  if (int status = parse_instrument_options(args, parsed); status != kExitOk) return status;
+  std::vector<std::string> dirs = args["dirs"].as<std::vector<std::string>>();
+  std::error_code ec;
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    if (!fs::is_directory(dirs[i], ec)) {
+      print_usage_error(fmt::format("exec: {} is not a directory", dirs[i]));
+      return kExitUsage;
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (fs::equivalent(dirs[i], dirs[j], ec)) {
+        print_usage_error(fmt::format("exec: {} is given twice", dirs[i]));
+        return kExitUsage;
+      }
+  }
+  fs::path output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::path("cil-instrument-output");
+  fs::create_directories(output, ec);
+  output = fs::absolute(output, ec);
+  if (ec || !fs::is_directory(output, ec)) {
+    print_line("error", output.string(), "cannot create the output directory");
+    return kExitOutput;
+  }
+  if (int status = load_hooks(parsed); status != kExitOk) return status;
+  struct timespec started {};
+  ::clock_gettime(CLOCK_REALTIME, &started);
+  started.tv_sec -= 1;  // file systems with coarse timestamps
+
+  install_signal_handlers();
+  std::vector<ExecFolder> folders;
+  if (int status = lock_and_recover(dirs, folders, false); status != kExitOk) return status;
+  for (auto& folder : folders)
+    if (Status prepared = folder.prepare(); !prepared) {
+      print_error(prepared.error());
+      restore_all(folders);
+      return kExitOutput;
+    }
+
+  // 1. Instrument into each folder's staged/ directory; nothing of the user's is touched yet.
+  BatchSetup setup = parsed.batch;
+  setup.copy_unchanged = false;
+  setup.json = false;
+  setup.instrument.interruptible = false;  // the state directory is removed whatever happens
+  struct Planned {
+    size_t folder;
+    PlannedFile file;
+  };
+  std::vector<Planned> plan;
+  for (size_t f = 0; f < folders.size(); ++f) {
+    auto files = plan_inputs({folders[f].dir()});
+    if (!files) {
+      print_error(files.error());
+      restore_all(folders);
+      return kExitBadInput;
+    }
+    for (auto& file : *files) plan.push_back({f, std::move(file)});
+  }
+  std::vector<FileDone> dones(plan.size());
+  size_t instrumented = 0, failed = 0;
+  OrderedRun run = run_ordered(
+      plan.size(), setup.threads, setup.fail_fast,
+      [&](size_t i) {
+        if (g_signal) return JobResult{{}, {}, 128 + g_signal};
+        return process_file(plan[i].file, folders[plan[i].folder].staged_path(plan[i].file.relative), setup, dones[i]);
+      },
+      [&](size_t i, const JobResult& r) {
+        if (dones[i].status == FileStatus::Instrumented) ++instrumented;
+        if (dones[i].status == FileStatus::Failed) ++failed;
+        std::string text = r.err + r.out;
+        std::fwrite(text.data(), 1, text.size(), stderr);
+      });
+  if (g_signal || (setup.fail_fast && run.first_failure)) {
+    int sig = g_signal;
+    restore_all(folders);
+    if (sig) print_line("exec", "", fmt::format("stopped by signal {} before the command ran; nothing was changed", sig));
+    return sig ? 128 + sig : run.first_failure;
+  }
+
+  // 2. Journal, then replace: from here on a crash is undone by the next run or `restore`.
+  std::vector<std::vector<JournalEntry>> entries(folders.size());
+  for (size_t i = 0; i < plan.size(); ++i) {
+    if (dones[i].status != FileStatus::Instrumented) continue;
+    auto& list = entries[plan[i].folder];
+    list.push_back({true, plan[i].file.relative});
+    if (dones[i].wrote_pdb) {
+      std::string pdb = fs::path(plan[i].file.relative).replace_extension(".pdb").string();
+      list.push_back({!plan[i].file.pdb.empty(), pdb});
+    }
+  }
+  {
+    BlockedSignals blocked;
+    for (size_t f = 0; f < folders.size(); ++f) {
+      Status done = folders[f].write_journal(entries[f]);
+      if (done) done = folders[f].replace_all(entries[f]);
+      if (!done) {
+        print_error(done.error());
+        restore_all(folders);
+        return kExitOutput;
+      }
+    }
+  }
+  print_line("exec", "", fmt::format("instrumented {} in place ({} mode){}; running {}", plural(instrumented, "assembly", "assemblies"),
+                                     setup.instrument.mode_name, failed ? fmt::format(", {} failed", failed) : "", argv[split + 1]));
+
+  // 3. The command, unless a signal came while the files were being replaced.
+  int status = g_signal ? 128 + g_signal : run_command(argv + split + 1, output.string());
+
+  // 4. The originals back, whatever happened.
+  bool restored = restore_all(folders);
+  if (restored) print_line("exec", "", fmt::format("restored {}", plural(instrumented, "assembly", "assemblies")));
+
+  // 5. The report of what the run wrote.
+  int report_status = kExitOk;
+  if (setup.instrument.options.mode == il::Mode::Count && !g_signal) {
+    std::vector<std::string> files = new_count_files(output.string(), started);
+    if (files.empty() && instrumented) {
+      print_line("warning", output.string(), "the command wrote no counts file (no instrumented code ran, or its process was killed)");
+    } else if (!files.empty()) {
+      std::vector<std::string> words = {"report"};
+      words.insert(words.end(), files.begin(), files.end());
+      std::vector<char*> report_argv;
+      for (auto& w : words) report_argv.push_back(w.data());
+      report_argv.push_back(nullptr);
+      std::fflush(nullptr);
+      report_status = run_report(static_cast<int>(words.size()), report_argv.data());
+    }
+  }
+  if (!restored) return kExitOutput;
+  if (status != 0) return status;
+  if (failed) return run.first_failure;
+  return report_status;
+}
+
+int run_restore(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument restore", "Put back the originals that an interrupted exec left in folders.");
+  options.add_options()("h,help", "show this help")("dirs", "folders", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"dirs"});
+  options.positional_help("DIR...");
+  cxxopts::ParseResult args;
+  if (auto done = parse_options(options, argc, argv, args)) return *done;
+  if (!args.count("dirs")) {
+    print_usage_error("restore: missing the folders");
+    return kExitUsage;
+  }
+  std::vector<std::string> dirs = args["dirs"].as<std::vector<std::string>>();
+  std::error_code ec;
+  for (const auto& dir : dirs)
+    if (!fs::is_directory(dir, ec)) {
+      print_usage_error(fmt::format("restore: {} is not a directory", dir));
+      return kExitUsage;
+    }
+  std::vector<ExecFolder> folders;
+  return lock_and_recover(dirs, folders, true);
+}
+
+}  // namespace cil::cli

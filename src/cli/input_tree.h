@@ -1,0 +1,53 @@
+// The files a run over many inputs works on: directories walked, every file placed under the
+// output directory, and which assemblies are chosen for instrumenting (--assemblies, the defaults).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metadata/module.h"
+#include "support/error.h"
+
+namespace cil::cli {
+
+/// One input file and its place under the output directory.
+struct PlannedFile {
+  std::string input;
+  std::string relative;  ///< under the output directory (a file given by name: its name)
+  std::string pdb;       ///< IN.pdb beside an .dll/.exe input, when there is one ("" otherwise)
+};
+
+/// Every file of `inputs` (files, and directories walked recursively; the tool's own temporary
+/// and journal files and the directory `skip_dir`, if inside, left out). A PDB beside a
+/// .dll/.exe of the same name goes with it, not as a file of its own. Refuses (Usage) an input
+/// that does not exist, two inputs that would land on the same output path, and more than
+/// kMaxPlannedFiles files. Sorted by relative path, so messages come in a stable order.
+Expected<std::vector<PlannedFile>> plan_inputs(const std::vector<std::string>& inputs, const std::string& skip_dir = {});
+inline constexpr size_t kMaxPlannedFiles = 1'000'000;
+
+/// Why a file is left as it is, or nothing when it is chosen for instrumenting.
+struct Choice {
+  bool instrument = false;
+  std::string reason;  ///< when not: "not a managed assembly", "reference assembly"...
+  std::unique_ptr<md::Module> module;  ///< the loaded input, when instrumented
+  std::optional<Error> error;          ///< the input looked like an assembly and could not be read
+};
+
+struct AssemblyFilter {
+  std::vector<std::string> assemblies;       ///< globs on the file name (or the relative path when one has a '/')
+  std::vector<std::string> skip_assemblies;  ///< the same, for files to leave
+};
+
+/// Chooses: files that are not .dll/.exe PE images with a CLI header (II.25.3.3) are left; so
+/// are files --assemblies does not match or --skip-assemblies does, reference assemblies
+/// (ReferenceAssemblyAttribute), and, unless --assemblies is given, the .NET framework's own
+/// assemblies (signed with one of the framework's public keys).
+Choice choose_file(const PlannedFile& file, const AssemblyFilter& filter);
+
+/// True for a PE image whose CLI header directory entry is set (read from the first bytes
+/// only; a file too broken to say is taken as managed, so that loading it reports why).
+bool looks_managed(const std::string& path);
+
+}  // namespace cil::cli

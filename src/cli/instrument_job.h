@@ -1,0 +1,50 @@
+// Instrumenting one input file into one output file, with the messages kept for the caller to
+// print (so that parallel jobs can print in input order).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "il/instrumenter.h"
+#include "il/output_check.h"
+#include "metadata/module.h"
+#include "support/error.h"
+
+namespace cil::cli {
+
+/// What every file of a run is instrumented with.
+struct InstrumentSetup {
+  il::InstrumentOptions options;  ///< mode, filters, RVAs, hooks; sink and pdb are set per file
+  std::string mode_name;
+  std::string pdb_arg;          ///< --pdb's value ("" when not given)
+  bool interruptible = true;    ///< temporary files watched by the tool's signal handlers
+  bool output_pdb_sibling = true;  ///< OUT.pdb beside OUT (always, today)
+  std::string key_path;         ///< --key: the .snk the output is re-signed with ("" when not given)
+  bool delay_sign = false;      ///< --delay-sign
+  bool verify = true;           ///< the self-check before the rename (--no-verify clears it)
+};
+
+/// What became of the strong name, for the summary.
+enum class StrongName { None, Removed, Signed, DelaySigned };
+
+/// What became of one file.
+struct InstrumentOutcome {
+  int exit = 0;                  ///< an ExitCode
+  std::optional<Error> error;    ///< set when nothing was written
+  std::string diagnostics;       ///< the error and warning lines, in the order the tool prints them
+  std::unique_ptr<md::Module> module;
+  std::optional<il::InstrumentReport> report;
+  std::string output_pdb;        ///< where a standalone PDB went (or would go)
+  double milliseconds = 0;
+  StrongName strong_name = StrongName::None;
+  std::string key_token;         ///< the public key token of the signing key, in hex
+  std::optional<il::OutputCheckStats> check;  ///< the self-check's work, when it ran
+};
+
+/// Loads `input` and writes the instrumented `output` (and OUT.pdb when the PDB is standalone),
+/// or nothing. `module`, when given, is the already loaded input.
+InstrumentOutcome instrument_file(const std::string& input, const std::string& output, const InstrumentSetup& setup,
+                                  std::unique_ptr<md::Module> module = nullptr);
+
+}  // namespace cil::cli
