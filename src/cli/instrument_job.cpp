@@ -34,12 +34,15 @@ class OutputSink final : public pe::SectionSink {
   OutputFile& file_;
 };
 
-InstrumentOutcome failed(InstrumentOutcome outcome, Error error, std::string_view output) {
+/// `outcome` is taken by reference, not by value: callers pass `outcome.output_pdb` in the same
+/// call, and a by-value parameter could be moved from before that argument is read (clang
+/// evaluates arguments left to right, g++ right to left).
+InstrumentOutcome failed(InstrumentOutcome&& outcome, Error error, std::string_view output) {
   outcome.diagnostics += diagnostic_line("error", error.file, error.to_string());
   outcome.exit = !output.empty() && error.file == output ? kExitOutput : exit_code_for(error);
   outcome.error = std::move(error);
   outcome.report.reset();
-  return outcome;
+  return std::move(outcome);
 }
 
 std::string hex(std::span<const uint8_t> bytes) {
