@@ -95,25 +95,11 @@ bool framework_assembly(const md::Module& m) {
 /// only, its bodies are `throw null`, and no program runs it.
 bool reference_assembly(const md::Module& m) {
   using md::TableId;
-  const auto& t = m.tables();
   md::Token assembly = md::make_token(TableId::Assembly, 1);
-  for (uint32_t rid = 1; rid <= t.rows(TableId::CustomAttribute); ++rid) {
-    auto attribute = m.row<TableId::CustomAttribute>(rid);
-    if (attribute.parent() != assembly) continue;
-    std::string_view name, ns;
-    if (auto ref = m.find_row<TableId::MemberRef>(attribute.type())) {
-      auto type = m.find_row<TableId::TypeRef>(ref->class_());
-      if (!type) continue;
-      name = type->type_name();
-      ns = type->type_namespace();
-    } else if (auto def = m.find_row<TableId::MethodDef>(attribute.type())) {
-      // The attribute defined in the assembly itself (System.Runtime's reference assembly).
-      uint32_t owner = m.method_owner(def->rid());
-      if (!t.valid_rid(TableId::TypeDef, owner)) continue;
-      auto type = m.row<TableId::TypeDef>(owner);
-      name = type.type_name();
-      ns = type.type_namespace();
-    }
+  for (uint32_t rid = 1; rid <= m.tables().rows(TableId::CustomAttribute); ++rid) {
+    if (m.row<TableId::CustomAttribute>(rid).parent() != assembly) continue;
+    // The attribute's type may be defined in the assembly itself (System.Runtime's reference assembly).
+    auto [ns, name] = m.attribute_type(rid);
     if (name == "ReferenceAssemblyAttribute" && ns == "System.Runtime.CompilerServices") return true;
   }
   return false;

@@ -58,13 +58,7 @@ Expected<CoverageMode> CoverageMode::begin(md::ModuleEditor& editor, md::Runtime
     Token parent = attribute.parent();
     TableId table = md::token_table(parent);
     if (table != TableId::TypeDef && table != TableId::MethodDef) continue;
-    Token ctor = attribute.type();
-    Token owner = 0;
-    if (auto ref = m.find_row<TableId::MemberRef>(ctor)) owner = ref->class_();
-    else if (md::token_table(ctor) == TableId::MethodDef) owner = md::make_token(TableId::TypeDef, m.method_owner(md::token_rid(ctor)));
-    std::string_view name;
-    if (auto ref = m.find_row<TableId::TypeRef>(owner)) name = ref->type_name();
-    else if (auto def = m.find_row<TableId::TypeDef>(owner)) name = def->type_name();
+    std::string_view name = m.attribute_type(row).name;
     if (std::find(names.begin(), names.end(), without_suffix(name)) == names.end()) continue;
     (table == TableId::TypeDef ? mode.marked_types_ : mode.marked_methods_).insert(md::token_rid(parent));
   }

@@ -215,14 +215,7 @@ bool TraceMode::is_byref_like(Token type) {
       auto attribute = m.row<TableId::CustomAttribute>(row);
       Token parent = attribute.parent();
       if (md::token_table(parent) != TableId::TypeDef) continue;
-      Token ctor = attribute.type();
-      Token owner = 0;
-      if (auto ref = m.find_row<TableId::MemberRef>(ctor)) owner = ref->class_();
-      else if (md::token_table(ctor) == TableId::MethodDef) owner = md::make_token(TableId::TypeDef, m.method_owner(md::token_rid(ctor)));
-      std::string_view name;
-      if (auto ref = m.find_row<TableId::TypeRef>(owner)) name = ref->type_name();
-      else if (auto def = m.find_row<TableId::TypeDef>(owner)) name = def->type_name();
-      if (name == "IsByRefLikeAttribute") byref_like_defs_.insert(md::token_rid(parent));
+      if (m.attribute_type(row).name == "IsByRefLikeAttribute") byref_like_defs_.insert(md::token_rid(parent));
     }
   }
   if (md::token_table(type) == TableId::TypeDef) return byref_like_defs_.count(md::token_rid(type)) != 0;

@@ -96,6 +96,16 @@ uint32_t Module::list_entry(TableId ptr_table, TableId target, uint32_t index) c
   return t.valid_rid(target, rid) ? rid : 0;
 }
 
+Module::TypeName Module::attribute_type(uint32_t rid) const {
+  Token ctor = row<TableId::CustomAttribute>(rid).type();
+  Token owner = 0;
+  if (auto ref = find_row<TableId::MemberRef>(ctor)) owner = ref->class_();
+  else if (token_table(ctor) == TableId::MethodDef) owner = make_token(TableId::TypeDef, method_owner(token_rid(ctor)));
+  if (auto ref = find_row<TableId::TypeRef>(owner)) return {ref->type_namespace(), ref->type_name()};
+  if (auto def = find_row<TableId::TypeDef>(owner)) return {def->type_namespace(), def->type_name()};
+  return {};
+}
+
 std::vector<uint32_t> Module::methods_of(uint32_t type_rid) const {
   std::vector<uint32_t> out;
   const TablesStream& t = tables();

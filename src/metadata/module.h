@@ -58,6 +58,14 @@ class Module {
   uint32_t enclosing_type(uint32_t rid) const { return rid < enclosing_.size() ? enclosing_[rid] : 0; }
   /// MethodDef rids of a type, in list order, through MethodPtr when present.
   std::vector<uint32_t> methods_of(uint32_t type_rid) const;
+  /// The namespace and name of a type.
+  struct TypeName {
+    std::string_view ns, name;
+  };
+  /// The attribute type of CustomAttribute row `rid` (a valid rid): the TypeRef or TypeDef that
+  /// declares its constructor (a MemberRef's class, or a MethodDef's owner). Empty when that is
+  /// neither (a TypeSpec, a token out of range). ECMA-335 II.22.10.
+  TypeName attribute_type(uint32_t rid) const;
   /// Param rids of a method, through ParamPtr when present.
   std::vector<uint32_t> params_of(uint32_t method_rid) const;
 
