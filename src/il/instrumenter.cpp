@@ -39,8 +39,6 @@ Status check_supported(const md::Module& m) {
   return ok();
 }
 
-/// Image changes every output needs: ReadyToRun code is dropped (the runtime must JIT the new
-/// IL), and a strong-name signature cannot survive an edit.
 /// A new MVID for the output, derived from the input's and the mode so that outputs stay
 /// reproducible. Runtimes key caches by MVID (Mono's AOT images): a changed module must not be
 /// paired with native code compiled for the original.
@@ -70,6 +68,8 @@ Status renew_mvid(const md::Module& m, md::ModuleEditor& editor, Mode mode) {
   return editor.set_mvid(mvid);
 }
 
+/// Image changes every output needs: ReadyToRun code is dropped (the runtime must JIT the new
+/// IL), and a strong-name signature cannot survive an edit.
 void adjust_image(const md::Module& m, md::ModuleEditor& editor, bool strong_name, std::vector<std::string>& warnings) {
   const auto& cli = m.cli();
   uint32_t flags = cli.flags;
