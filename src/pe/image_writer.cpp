@@ -19,11 +19,6 @@ uint64_t align_up(uint64_t value, uint32_t alignment) {
 
 Error writer_error(std::string message) { return make_error(ErrorKind::Unsupported, "PE image", std::move(message)); }
 
-// Offset of fields inside the optional header (identical for PE32 and PE32+ up to CheckSum).
-constexpr uint32_t kOptSizeOfInitializedData = 8;
-constexpr uint32_t kOptSizeOfImage = 56;
-constexpr uint32_t kOptSizeOfHeaders = 60;
-constexpr uint32_t kOptCheckSum = 64;
 
 }  // namespace
 

@@ -14,6 +14,12 @@ inline constexpr uint32_t kDosHeaderSize = 64;
 inline constexpr uint32_t kCoffHeaderSize = 20;
 inline constexpr uint32_t kSectionHeaderSize = 40;
 inline constexpr uint32_t kDataDirectoryCount = 16;
+inline constexpr uint32_t kDataDirectoryEntrySize = 8;
+// Offsets of fields inside the optional header (identical for PE32 and PE32+ up to CheckSum).
+inline constexpr uint32_t kOptSizeOfInitializedData = 8;
+inline constexpr uint32_t kOptSizeOfImage = 56;
+inline constexpr uint32_t kOptSizeOfHeaders = 60;
+inline constexpr uint32_t kOptCheckSum = 64;
 
 /// Caps that keep hostile files from exhausting memory (see man/cil-instrument.1, LIMITS).
 inline constexpr uint32_t kMaxSections = 96;     // the PE loader's own limit is 96

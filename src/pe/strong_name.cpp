@@ -30,8 +30,6 @@ constexpr size_t kBlobHeaderSize = 8, kRsaPubKeySize = 12, kPublicKeyHeaderSize 
 constexpr uint32_t kMinKeyBits = 384, kMaxKeyBits = 16384;
 // II.6.2.1.3: the ECMA standard key, which the runtime maps to a real one.
 constexpr std::array<uint8_t, 16> kEcmaKey = {0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0};
-constexpr uint32_t kOptCheckSum = 64;
-constexpr uint32_t kDirectoryEntrySize = 8;
 
 Error key_error(std::string message, std::optional<uint64_t> offset = std::nullopt) {
   return make_error(ErrorKind::Format, "strong-name key", std::move(message), offset);
@@ -193,7 +191,7 @@ Expected<StrongNameLayout> strong_name_layout(std::span<const uint8_t> file) {
   const auto& h = image.headers();
   StrongNameLayout layout;
   layout.checksum_offset = h.optional_header_offset + kOptCheckSum;
-  if (h.directory_count > kSecurityDirectory) layout.security_entry_offset = h.directories_offset + kSecurityDirectory * kDirectoryEntrySize;
+  if (h.directory_count > kSecurityDirectory) layout.security_entry_offset = h.directories_offset + kSecurityDirectory * kDataDirectoryEntrySize;
   layout.cli_flags_offset = cli.file_offset + cli_field::kFlags;
   if (!cli.strong_name_signature.present())
     return signature_error(ErrorKind::Unsupported, "the CLI header has no space for a signature (its StrongNameSignature directory is empty)");
@@ -216,7 +214,7 @@ Expected<std::array<uint8_t, 20>> strong_name_hash(std::span<const uint8_t> file
   if (headers_end > file.size()) return signature_error(ErrorKind::Format, "the section table runs past the end of the file", h.section_table_offset);
   std::vector<uint8_t> headers(file.begin(), file.begin() + static_cast<ptrdiff_t>(headers_end));
   std::fill_n(headers.begin() + static_cast<ptrdiff_t>(layout.checksum_offset), 4, 0);
-  if (layout.security_entry_offset) std::fill_n(headers.begin() + static_cast<ptrdiff_t>(layout.security_entry_offset), kDirectoryEntrySize, 0);
+  if (layout.security_entry_offset) std::fill_n(headers.begin() + static_cast<ptrdiff_t>(layout.security_entry_offset), kDataDirectoryEntrySize, 0);
   hashed = hashed && EVP_DigestUpdate(ctx.get(), headers.data(), headers.size()) == 1;
   uint64_t sig_begin = layout.signature_offset, sig_end = sig_begin + layout.signature_size;
   for (const auto& s : image.sections()) {
