@@ -33,7 +33,7 @@ stage "tests under ASan + UBSan (label sanitize: our C++ on varied and hostile i
 (cd build-asan && CIL_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest --output-on-failure -j 2 -L sanitize)
 
-stage "fuzz targets (libFuzzer + ASan + UBSan): reproducers, saved corpus, ${CIL_FUZZ_SECONDS:-20} s each"
+stage "fuzz targets (libFuzzer + ASan + UBSan): reproducers, saved corpus, ${CIL_FUZZ_SECONDS:-10} s each"
 CIL_FUZZ_BUILD="$root/build-asan" tests/fuzz/run_ci.sh
 
 echo "== all tests passed in $(( $(date +%s) - start )) s"

@@ -4,11 +4,11 @@
 # defect, named after it) and the saved corpus (corpus/<target>/), then fuzzes each target for a
 # short while from that corpus with the dictionary. Any crash, leak, UBSan report, timeout
 # (10 s per input) or out-of-memory fails the step; the input is kept in build-fuzz/artifacts.
-#   tests/fuzz/run_ci.sh [SECONDS_PER_TARGET]      (default 20, or CIL_FUZZ_SECONDS)
+#   tests/fuzz/run_ci.sh [SECONDS_PER_TARGET]      (default 10, or CIL_FUZZ_SECONDS)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fuzz="$root/tests/fuzz"
-seconds=${1:-${CIL_FUZZ_SECONDS:-20}}
+seconds=${1:-${CIL_FUZZ_SECONDS:-10}}
 build=${CIL_FUZZ_BUILD:-$root/build-fuzz}
 targets=(pe metadata signature il pipeline pdb)
 start=$(date +%s)

@@ -13,7 +13,15 @@ mkdir -p "$work/out"
 summary="$work/corpus_instrument.txt"
 : > "$summary"
 limit=""
-[ "${CIL_SANITIZED:-0}" = 1 ] || limit="ulimit -v 4000000;"
+readback=1
+if [ "${CIL_SANITIZED:-0}" = 1 ]; then
+  # Under the sanitizers a process costs about 0.1 s to start, so the 226 files get one process
+  # each: instrument, whose self-check reads every output back (tables, bodies, tokens) before
+  # it takes its name; corpus_test runs info and dump on every input.
+  readback=0
+else
+  limit="ulimit -v 4000000;"
+fi
 
 while IFS= read -r f; do
   name=${f#"$CORPUS"/}
@@ -26,7 +34,7 @@ while IFS= read -r f; do
     0)
       if [ ! -s "$out" ]; then
         fail "$name: exit 0 but no output"
-      else
+      elif [ "$readback" = 1 ]; then
         "$TOOL" info "$out" > /dev/null 2> "$work/readback" || fail "$name: info cannot read the output: $(head -1 "$work/readback")"
         "$TOOL" dump "$out" > /dev/null 2> "$work/readback" || fail "$name: dump cannot read the output: $(head -1 "$work/readback")"
       fi

@@ -26,6 +26,9 @@ expected="$ROOT/testdata/expected/DebugLines.stdout"
 same_run() {
   local label=$1 dir=$2 file=$3
   local status=0
+  # The runs check the runtime's reading of our PDBs; under the sanitizers (where only our C++
+  # is of interest) the plain build's pass has made them already.
+  [ "${CIL_SANITIZED:-0}" = 1 ] && return 0
   (cd "$dir" && timeout 120 dotnet "$file" > "$work/run.out" 2> "$work/run.err") || status=$?
   if [ "$status" != 0 ]; then
     fail "$label: exit status $status: $(head -3 "$work/run.err")"
@@ -111,7 +114,9 @@ for fixture in DebugLines.Portable.dll DebugLines.Embedded.dll; do
   same_run "16 nops at entry, $fixture" "$out" "$fixture"
   "$SHIFT" "$bin/debug/$fixture" "$out/lie/$fixture" --nops 16 --lie 0 > /dev/null || { fail "cil_pdb_shift --lie $fixture failed"; continue; }
   queue_oracle DIFF "control: a PDB told the wrong map, $fixture" "$bin/debug/$fixture" "$out/lie/$fixture"
-  (cd "$out/lie" && dotnet "$fixture" 2>&1 | cmp -s "$expected" -) && fail "control: a PDB told the wrong map gives the right lines ($fixture)"
+  if [ "${CIL_SANITIZED:-0}" != 1 ] && (cd "$out/lie" && dotnet "$fixture" 2>&1 | cmp -s "$expected" -); then
+    fail "control: a PDB told the wrong map gives the right lines ($fixture)"
+  fi
 done
 
 if [ -d "$CORPUS" ]; then
