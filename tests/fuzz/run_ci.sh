@@ -54,19 +54,23 @@ keep_artifacts() {
   done
 }
 
-for t in "${targets[@]}"; do
-  bin="$build/tests/fuzz/${t}_fuzzer"
-  common=(-max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048
-          -artifact_prefix="$work/$t-")
+# fuzz_one TARGET: replays and fuzzes one target; its summary line goes to $work/TARGET.report,
+# and $work/TARGET.failed marks a failure.
+fuzz_one() {
+  local t=$1 bin="$build/tests/fuzz/${1}_fuzzer" rc runs speed
+  local common=(-max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048
+                -artifact_prefix="$work/$t-")
   # Every reproducer ever found, one by one.
+  local regressions
   mapfile -t regressions < <(find "$fuzz/regressions/$t" -type f 2> /dev/null | sort)
   if [ ${#regressions[@]} -gt 0 ]; then
     if ! "$bin" "${common[@]}" "${regressions[@]}" > "$work/$t-replay.log" 2>&1; then
-      tail -30 "$work/$t-replay.log"
+      tail -30 "$work/$t-replay.log" >&2
       echo "run_ci.sh: $t: a regression input fails again" >&2
       keep_artifacts "$t"
-      failed=1
-      continue
+      printf '%-10s FAILED: a regression input fails again\n' "$t" > "$work/$t.report"
+      touch "$work/$t.failed"
+      return
     fi
   fi
   # The saved corpus (executed once while loading), then fuzzing from it into a scratch corpus.
@@ -81,12 +85,24 @@ for t in "${targets[@]}"; do
   if [ $rc -ne 0 ]; then
     grep -E -m 20 'ERROR|SUMMARY|fuzz check|runtime error|Test unit written' "$work/$t.log" >&2 || tail -30 "$work/$t.log" >&2
     keep_artifacts "$t"
-    failed=1
-    report+=("$(printf '%-10s FAILED (exit %s) after %s executions' "$t" "$rc" "${runs:-?}")")
+    touch "$work/$t.failed"
+    printf '%-10s FAILED (exit %s) after %s executions\n' "$t" "$rc" "${runs:-?}" > "$work/$t.report"
   else
-    report+=("$(printf '%-10s %6s regressions  %9s executions  %6s exec/s  %4s new inputs' "$t" \
-      "${#regressions[@]}" "${runs:-?}" "${speed:-?}" "$(find "$work/corpus-$t" -type f | wc -l)")")
+    printf '%-10s %6s regressions  %9s executions  %6s exec/s  %4s new inputs\n' "$t" \
+      "${#regressions[@]}" "${runs:-?}" "${speed:-?}" "$(find "$work/corpus-$t" -type f | wc -l)" > "$work/$t.report"
   fi
+}
+
+# The targets run side by side, as many at a time as there are cores (each fuzzer is one thread).
+jobs_max=$(nproc)
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+for t in "${targets[@]}"; do
+  [ -f "$work/$t.report" ] && report+=("$(cat "$work/$t.report")") || report+=("$(printf '%-10s FAILED: no report' "$t")")
+  [ -f "$work/$t.report" ] && [ ! -e "$work/$t.failed" ] || failed=1
 done
 
 echo "== fuzz summary (${seconds} s per target; build $((built - start)) s, total $(( $(date +%s) - start )) s)"
