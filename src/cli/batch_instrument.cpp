@@ -114,6 +114,20 @@ JobResult process_file(const PlannedFile& file, const std::string& output, const
       json.key("skipped").value(uint64_t{r.skipped.size()});
       json.key("excluded").value(uint64_t{r.excluded});
       json.key("pdb").value(done.wrote_pdb ? pdb_beside(output) : r.pdb.output == il::PdbOutcome::Output::Embedded ? "embedded" : "");
+      const char* strong_name = strong_name_json(outcome.strong_name);
+      json.key("strongName");
+      if (strong_name) json.value(strong_name);
+      else json.null();
+      json.key("selfCheck").begin_object(true);
+      json.key("ran").value(outcome.check.has_value());
+      if (outcome.check) {
+        json.key("tables").value(uint64_t{outcome.check->tables});
+        json.key("rows").value(outcome.check->rows);
+        json.key("bodies").value(uint64_t{outcome.check->bodies});
+        json.key("tokens").value(outcome.check->tokens);
+        json.key("pdb").value(outcome.check->pdb);
+      }
+      json.end_object();
       json.key("warnings").begin_array(true);
       for (const auto& w : r.warnings) json.value(w);
       json.end_array();

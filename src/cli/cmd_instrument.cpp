@@ -70,13 +70,7 @@ void print_strong_name(ScopedPrinter& p, const Job& job) {
   if (job.strong_name == StrongName::Signed) p.field(Key::text_only(), fmt::format("strong name: signed (public key token {})", job.key_token));
   if (job.strong_name == StrongName::DelaySigned)
     p.field(Key::text_only(), fmt::format("strong name: delay-signed (public key token {}; sign it with sn -R)", job.key_token));
-  const char* state = nullptr;
-  switch (job.strong_name) {
-    case StrongName::None: break;
-    case StrongName::Removed: state = "removed"; break;
-    case StrongName::Signed: state = "signed"; break;
-    case StrongName::DelaySigned: state = "delay-signed"; break;
-  }
+  const char* state = strong_name_json(job.strong_name);
   p.field(Key::json_only("strongName"), state ? Value(state) : Value::null());
 }
 

@@ -103,6 +103,16 @@ Status break_on_purpose(const std::string& what, std::span<uint8_t> bytes, std::
 
 }  // namespace
 
+const char* strong_name_json(StrongName state) {
+  switch (state) {
+    case StrongName::None: return nullptr;
+    case StrongName::Removed: return "removed";
+    case StrongName::Signed: return "signed";
+    case StrongName::DelaySigned: return "delay-signed";
+  }
+  return nullptr;
+}
+
 InstrumentOutcome instrument_file(const std::string& input, const std::string& output, const InstrumentSetup& setup,
                                   std::unique_ptr<md::Module> module) {
   InstrumentOutcome outcome;

@@ -27,6 +27,9 @@ struct InstrumentSetup {
 
 /// What became of the strong name, for the summary.
 enum class StrongName { None, Removed, Signed, DelaySigned };
+/// The JSON spelling of a strong name's fate ("removed", "signed", "delay-signed"), or null for
+/// an assembly that had none.
+const char* strong_name_json(StrongName state);
 
 /// What became of one file.
 struct InstrumentOutcome {
