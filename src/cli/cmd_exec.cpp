@@ -212,6 +212,13 @@ int run_exec(int argc, char** argv) {
   }
   InstrumentParse parsed;
   if (int status = parse_instrument_options(args, parsed); status != kExitOk) return status;
+  if (!parsed.batch.instrument.deps_arg.empty()) {
+    // A deps.json changed here would outlive the run: exec puts back only what it instrumented.
+    print_usage_error("exec: --deps is for instrument; exec leaves deps.json files as they are");
+    return kExitUsage;
+  }
+  // The folders' deps.json files stay as they are (the staged outputs have none beside them).
+  parsed.batch.instrument.deps_arg = "none";
   std::vector<std::string> dirs = args["dirs"].as<std::vector<std::string>>();
   std::error_code ec;
   for (size_t i = 0; i < dirs.size(); ++i) {

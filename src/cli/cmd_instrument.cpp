@@ -63,7 +63,21 @@ struct Job {
   StrongName strong_name = StrongName::None;
   std::string key_token;  ///< the public key token of the signing key, in hex
   std::optional<il::OutputCheckStats> check;  ///< the self-check's work, when it ran
+  std::vector<std::string> deps_updated;  ///< trace mode: the deps.json files given the hooks
+  std::string hooks_copied;               ///< where the hooks assembly was copied
 };
+
+/// Trace mode's deps.json files: in text a line each for what changed, in JSON always.
+void print_deps(ScopedPrinter& p, const Job& job) {
+  for (const auto& path : job.deps_updated)
+    p.field(Key::text_only(), fmt::format("deps: the hooks assembly added to {}", md::printable(path)));
+  if (!job.hooks_copied.empty()) p.field(Key::text_only(), fmt::format("hooks: copied to {}", md::printable(job.hooks_copied)));
+  if (Key list = Key::json_only("depsUpdated"); p.shows(list)) {
+    ListScope updated(p, list);
+    for (const auto& path : job.deps_updated) p.field({}, path);
+  }
+  p.field(Key::json_only("hooksCopied"), job.hooks_copied.empty() ? Value::null() : Value(job.hooks_copied));
+}
 
 /// The strong name's fate: in text one line when --key was given, in JSON always.
 void print_strong_name(ScopedPrinter& p, const Job& job) {
@@ -154,6 +168,7 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
   print_pdb(p, job, report.pdb);
   print_strong_name(p, job);
   print_check(p, job);
+  print_deps(p, job);
   p.field(Key::json_only("milliseconds"), static_cast<int64_t>(job.milliseconds + 0.5));
 }
 
@@ -241,7 +256,7 @@ int run_instrument(int argc, char** argv) {
   auto printer = make_printer(parsed.batch.json);
   print_summary(*printer,
                 Job{input, output, outcome.output_pdb, parsed.batch.instrument.mode_name, outcome.milliseconds, outcome.strong_name,
-                    outcome.key_token, outcome.check},
+                    outcome.key_token, outcome.check, outcome.deps_updated, outcome.hooks_copied},
                 *outcome.module, *outcome.report);
   // OUT is in place by now: a summary that cannot be printed must not hide that.
   return write_stdout(printer->output(), fmt::format("{} was written", output)) ? kExitOk : kExitOutput;

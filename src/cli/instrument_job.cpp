@@ -3,11 +3,14 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "cli/break_output.h"
 #include "cli/common.h"
+#include "cli/deps_file.h"
+#include "cli/file_copy.h"
 #include "cli/interrupts.h"
 #include "cli/pdb_options.h"
 #include "metadata/sha1.h"
@@ -197,6 +200,18 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
       outcome.check = *checked;
     }
   }
+  // Trace mode: the deps.json files that load the output, read (and refused when bad) before
+  // anything takes its name.
+  std::vector<DepsUpdate> deps;
+  if (setup.options.hooks && setup.deps_arg != "none") {
+    const il::HookContract& hooks = *setup.options.hooks;
+    DepsLibrary library{hooks.assembly,
+                        fmt::format("{}.{}.{}.{}", hooks.version[0], hooks.version[1], hooks.version[2], hooks.version[3]),
+                        std::filesystem::path(setup.hooks_path).filename().string()};
+    auto planned = plan_deps_updates(output, setup.deps_arg, library);
+    if (!planned) return failed(std::move(outcome), std::move(planned).error(), output);
+    deps = std::move(*planned);
+  }
   // The PDB first: an assembly is never left naming a PDB that was not written.
   if (pdb_file) {
     Status pdb_written = pdb_file->commit();
@@ -204,6 +219,24 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
   }
   written = file.commit();
   if (!written) return failed(std::move(outcome), in_file(std::move(written).error(), output), output);
+  // Then the deps.json files, and the hooks assembly beside the output that they name.
+  for (const auto& update : deps) {
+    outcome.deps_found.push_back(update.path);
+    if (update.text.empty()) continue;
+    OutputFile deps_file(update.path, file_options);
+    Status deps_written = deps_file.write_at(0, std::span(reinterpret_cast<const uint8_t*>(update.text.data()), update.text.size()));
+    if (deps_written) deps_written = deps_file.commit();
+    if (!deps_written) return failed(std::move(outcome), in_file(std::move(deps_written).error(), update.path), update.path);
+    outcome.deps_updated.push_back(update.path);
+  }
+  if (!deps.empty()) {
+    std::string beside = (std::filesystem::path(output).parent_path() / std::filesystem::path(setup.hooks_path).filename()).string();
+    if (!same_file(setup.hooks_path, beside)) {
+      Status copied = copy_file(setup.hooks_path, beside, setup.interruptible);
+      if (!copied) return failed(std::move(outcome), std::move(copied).error(), beside);
+      outcome.hooks_copied = beside;
+    }
+  }
   outcome.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   for (const auto& w : report->warnings) outcome.diagnostics += diagnostic_line("warning", input, w);
   // One line on stderr for bodies the input got wrong, as dump gives, so that CI logs show it.

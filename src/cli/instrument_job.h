@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "il/instrumenter.h"
 #include "il/output_check.h"
@@ -23,6 +24,8 @@ struct InstrumentSetup {
   std::string key_path;         ///< --key: the .snk the output is re-signed with ("" when not given)
   bool delay_sign = false;      ///< --delay-sign
   bool verify = true;           ///< the self-check before the rename (--no-verify clears it)
+  std::string hooks_path;       ///< trace mode: the hooks assembly's file
+  std::string deps_arg;         ///< --deps: a deps.json, "none", or "" (those beside the output)
 };
 
 /// What became of the strong name, for the summary.
@@ -43,6 +46,9 @@ struct InstrumentOutcome {
   StrongName strong_name = StrongName::None;
   std::string key_token;         ///< the public key token of the signing key, in hex
   std::optional<il::OutputCheckStats> check;  ///< the self-check's work, when it ran
+  std::vector<std::string> deps_found;  ///< trace mode: the deps.json files that load the output
+  std::vector<std::string> deps_updated;  ///< those given the hooks assembly
+  std::string hooks_copied;     ///< where the hooks assembly was copied ("" when not)
 };
 
 /// Loads `input` and writes the instrumented `output` (and OUT.pdb when the PDB is standalone),

@@ -41,6 +41,8 @@ void add_instrument_options(cxxopts::Options& options) {
       ("mode", "count (default), coverage, trace, noop or wrap", cxxopts::value<std::string>()->default_value("count"), "MODE")
       ("hooks", "trace mode: the assembly with the hook type", cxxopts::value<std::string>(), "HOOKS.dll")
       ("hook-type", "trace mode: the hook type, Namespace.Type (default: the one public type with hooks)", cxxopts::value<std::string>(), "TYPE")
+      ("deps", "trace mode: the app's deps.json that gets the hooks assembly (default: each *.deps.json beside the output that lists it; none: leave them)",
+       cxxopts::value<std::string>(), "FILE|none")
       ("include", "instrument only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not instrument methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("method-rva", "instrument only the method whose body is at this RVA (repeatable)", cxxopts::value<std::vector<std::string>>(), "RVA")
@@ -90,7 +92,14 @@ int parse_instrument_options(const cxxopts::ParseResult& args, InstrumentParse& 
     print_usage_error(s.options.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
     return kExitUsage;
   }
-  if (args.count("hooks")) b.hooks_path = args["hooks"].as<std::string>();
+  if (args.count("hooks")) b.hooks_path = s.hooks_path = args["hooks"].as<std::string>();
+  if (args.count("deps")) {
+    if (s.options.mode != il::Mode::Trace) {
+      print_usage_error("--deps goes with --mode trace");
+      return kExitUsage;
+    }
+    s.deps_arg = args["deps"].as<std::string>();
+  }
   if (args.count("hook-type")) parsed.hook_type = args["hook-type"].as<std::string>();
   b.filter.assemblies = strings(args, "assemblies");
   b.filter.skip_assemblies = strings(args, "skip-assemblies");
