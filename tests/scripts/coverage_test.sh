@@ -168,7 +168,7 @@ cp "$ROOT/testdata/bin/Unhandled.runtimeconfig.json" "$work/unhandled/"
 status=0
 (cd "$work/unhandled" && timeout 60 dotnet Unhandled.dll > /dev/null 2>&1) || status=$?
 [ "$status" = 134 ] || fail "unhandled exception: exit status $status, not 134"
-"$TOOL" report "$work"/unhandled/Unhandled.*.hits.json --json 2> /dev/null | grep -q '"name": "Fixtures.Unhandled::Inner", "file": "", "covered": true' &&
+"$TOOL" report "$work"/unhandled/Unhandled.*.hits.json --json 2> /dev/null | has '"name": "Fixtures.Unhandled::Inner", "file": "", "covered": true' &&
   echo "ok   unhandled exception: a hits file, Inner entered" || fail "unhandled exception: no hits file saying Inner was entered"
 
 echo "== the JIT compiles every method of the outputs"

@@ -46,7 +46,7 @@ grep -q "machine: *0x8664 (amd64)" "$work/info" || fail "machine not restored: $
 for dir in exception basereloc security; do
   grep -q "^  $dir " "$work/info" && fail "the output still has a $dir directory"
 done
-"$TOOL" info "$console" | grep -q "STRONGNAMESIGNED" || fail "the input should be signed"
+"$TOOL" info "$console" | has "STRONGNAMESIGNED" || fail "the input should be signed"
 
 echo "== debug directory entries that name no PDB, and resources, survive (PDBs: pdb_test.sh)"
 for f in DebugInfo.Embedded.dll DebugInfo.Portable.dll Basics.dll; do

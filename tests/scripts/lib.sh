@@ -25,6 +25,15 @@ if [ "${CIL_SANITIZED:-0}" = 1 ]; then
   export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 fi
 
+# has GREP-ARGS...: grep -q on standard input, read to its end first. `producer | grep -q` under
+# pipefail fails at random: grep exits at the first match, and a producer still writing dies of
+# SIGPIPE (status 141), which the pipeline reports as its own.
+has() {
+  local input
+  input=$(cat)
+  grep -q "$@" <<< "$input"
+}
+
 fail() {
   echo "FAIL: $*" >&2
   FAILURES=$((FAILURES + 1))

@@ -34,12 +34,12 @@ grep -q "^ *4003  0x06000001  Counted.Calc::Add$" cil-instrument-output/report.t
 "$TOOL" info Counted/bin/Debug/net10.0/Counted.dll > /dev/null || fail "the instrumented library does not read back"
 sn -q -v Counted/bin/Debug/net10.0/Counted.dll > /dev/null 2>&1 ||
   fail "the instrumented library's strong name is not valid: $(sn -v Counted/bin/Debug/net10.0/Counted.dll 2>&1 | tail -1)"
-"$TOOL" dump Counted/obj/Debug/net10.0/Counted.dll | grep -q CilInstrument && fail "obj/ was instrumented"
+"$TOOL" dump Counted/obj/Debug/net10.0/Counted.dll | has CilInstrument && fail "obj/ was instrumented"
 
 # bin/ holds the instrumented copy after every build, whether the tool ran or not (the build's own
 # copy puts the compiler's output there whenever the two differ).
 bin_instrumented() {
-  "$TOOL" dump Counted/bin/Debug/net10.0/Counted.dll | grep -q CilInstrument || fail "$1: bin/Counted.dll is not instrumented"
+  "$TOOL" dump Counted/bin/Debug/net10.0/Counted.dll | has CilInstrument || fail "$1: bin/Counted.dll is not instrumented"
 }
 bin_instrumented "dotnet test"
 

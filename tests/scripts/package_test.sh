@@ -18,7 +18,7 @@ grep -q "Package: cil-instrument" "$work/info.txt" || fail "package name: $(cat 
 dpkg -x "$deb" "$work/root"
 T=$work/root/usr/bin/cil-instrument
 [ -L "$T" ] || fail "usr/bin/cil-instrument is not a symbolic link"
-"$T" --version | grep -q "^cil-instrument " || fail "the installed tool does not run"
+"$T" --version | has "^cil-instrument " || fail "the installed tool does not run"
 [ -f "$work/root/usr/share/man/man1/cil-instrument.1" ] || fail "no man page"
 cmp -s "$work/root/usr/share/cil-instrument/msbuild/CilInstrument.targets" "$ROOT/msbuild/CilInstrument.targets" || fail "no MSBuild targets"
 # A tree configured without the profiler (-DCIL_PROFILER_LIBRARY=OFF) packages none.
@@ -31,7 +31,7 @@ cp "$ROOT/testdata/bin/Basics.dll" "$ROOT/testdata/bin/Basics.runtimeconfig.json
 mkdir -p "$work/counts" "$work/prof"
 expected=$(cd "$work/app" && dotnet Basics.dll)
 [ "$(cd "$work/out" && CIL_INSTRUMENT_OUTPUT="$work/counts" dotnet Basics.dll)" = "$expected" ] || fail "the instrumented program prints otherwise"
-"$T" report "$work"/counts/*.counts.json | grep -q "^Basics (mvid" || fail "no report of the counts"
+"$T" report "$work"/counts/*.counts.json | has "^Basics (mvid" || fail "no report of the counts"
 if [ $profiler = 1 ]; then
   [ "$(cd "$work/app" && "$T" run -q --mode count -o "$work/prof" -- dotnet Basics.dll)" = "$expected" ] || fail "run prints otherwise"
   ls "$work"/prof/Basics.*.counts.json > /dev/null 2>&1 || fail "the installed profiler wrote no counts"

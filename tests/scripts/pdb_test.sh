@@ -137,7 +137,7 @@ if [ -d "$CORPUS" ]; then
   mkdir -p "$work/corpus"
   written=0 refused=0
   while IFS= read -r f; do
-    "$TOOL" info "$f" 2> /dev/null | grep -qE '^  (CodeView|EmbeddedPortablePdb) ' || continue
+    "$TOOL" info "$f" 2> /dev/null | has -E '^  (CodeView|EmbeddedPortablePdb) ' || continue
     out="$work/corpus/$(basename "$f")"
     set +e
     "$TOOL" "$f" -o "$out" --json > "$work/summary.json" 2> "$work/err"
@@ -270,7 +270,7 @@ set -e
 [ $rc -eq 4 ] || fail "an unwritable PDB: exit status $rc, not 4: $(cat "$work/err")"
 [ "$(wc -l < "$work/err")" -eq 1 ] || fail "an unwritable PDB: not one line: $(cat "$work/err")"
 [ -e "$work/blocked/Blocked.dll" ] && fail "an unwritable PDB: the assembly was written anyway"
-ls "$work/blocked" | grep -qv '^Blocked.pdb$' && fail "an unwritable PDB: files left behind: $(ls "$work/blocked")"
+ls "$work/blocked" | has -v '^Blocked.pdb$' && fail "an unwritable PDB: files left behind: $(ls "$work/blocked")"
 
 echo "== the SRM oracle on every output above"
 run_oracle_queue

@@ -90,7 +90,7 @@ refuse() {
   [ "$rc" = "$expected" ] || fail "$label: exit $rc, expected $expected ($(cat "$work/err"))"
   [ "$(wc -l < "$work/err")" = 1 ] || fail "$label: not one line on stderr: $(cat "$work/err")"
   [ -e "$work/refused.dll" ] && fail "$label: an output was written"
-  ls -a "$work" | grep -q '^\.cil-instrument-' && fail "$label: a temporary file was left"
+  ls -a "$work" | has '^\.cil-instrument-' && fail "$label: a temporary file was left"
   { echo "# $label: exit $rc"; sed "s#$work#WORK#g" "$work/err"; } >> "$work/refusals.txt"
 }
 refuse 2 "a key pair that is not the assembly's" testdata/bin/signed/Signed.dll --key testdata/keys/Other.snk
@@ -110,7 +110,7 @@ for spec in "Signed.Delay.dll Test.public.snk" "Signed.dll Test.public.snk" "Sig
   out="$work/delay/$input.$key"
   mkdir -p "$work/delay"
   "$TOOL" "$signed/$input" -o "$out" "${args[@]}" > "$work/log" 2>&1 || { fail "$input --delay-sign $key: $(cat "$work/log")"; continue; }
-  "$TOOL" info "$out" | grep -q 'STRONGNAMESIGNED' || fail "$input --delay-sign $key: the StrongNameSigned flag is not set"
+  "$TOOL" info "$out" | has 'STRONGNAMESIGNED' || fail "$input --delay-sign $key: the StrongNameSigned flag is not set"
   signature_zero "$out" || fail "$input --delay-sign $key: the signature space is not zero"
   sn -q -v "$out" > /dev/null 2>&1 && fail "$input --delay-sign $key: sn -v says a delay-signed output is valid"
   sn -q -R "$out" "$keys/Test.snk" > /dev/null 2>&1 || fail "$input --delay-sign $key: sn -R cannot sign it"
@@ -118,7 +118,7 @@ for spec in "Signed.Delay.dll Test.public.snk" "Signed.dll Test.public.snk" "Sig
 done
 "$TOOL" "$signed/Signed.dll" -o "$work/stripped.dll" > /dev/null 2> "$work/err"
 grep -q 'the output is not signed (--key re-signs it)' "$work/err" || fail "without --key, no warning that the signature was dropped"
-"$TOOL" info "$work/stripped.dll" | grep -q 'STRONGNAMESIGNED' && fail "without --key, the output still claims to be signed"
+"$TOOL" info "$work/stripped.dll" | has 'STRONGNAMESIGNED' && fail "without --key, the output still claims to be signed"
 
 echo "== the self-check catches outputs broken on purpose"
 : > "$work/self_check.txt"

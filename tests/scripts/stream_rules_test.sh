@@ -13,8 +13,8 @@ checked=0
 for f in "$CORPUS"/asmresolver/HelloWorld.{Double,LowerCase,Lowercase,JTD,Schema}*; do
   [ -f "$f" ] || continue
   cp "$f" "$work/app.exe"
-  printed=$(cd "$work" && timeout 30 dotnet app.exe 2>&1 | head -1)
-  ours=$("$TOOL" dump "$f" | grep -m1 'ldstr' | sed -E 's/.*ldstr "(.*)"$/\1/')
+  printed=$(cd "$work" && timeout 30 dotnet app.exe 2>&1 | awk 'NR == 1')
+  ours=$("$TOOL" dump "$f" | awk '/ldstr/ && !n { print; n = 1 }' | sed -E 's/.*ldstr "(.*)"$/\1/')
   if [ "$printed" = "$ours" ]; then
     echo "ok   $(basename "$f"): \"$ours\""
   else

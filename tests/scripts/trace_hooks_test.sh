@@ -88,8 +88,8 @@ if command -v monodis > /dev/null && command -v sn > /dev/null; then
   token=$(sn -T "$bin/trace/SlimHooks.dll" | sed -n 's/^Public Key Token: //p' | tr a-f A-F | sed 's/../& /g; s/ $//')
   [ -n "$token" ] || fail "sn -T printed no token"
   monodis --assemblyref "$work/EnterOnly/TraceApp.dll" > "$work/refs" 2>&1 || fail "monodis could not read the traced output"
-  if grep -A4 'Name=SlimHooks$' "$work/refs" | grep -q "0x00000000: $token"; then
-    grep -B1 'Name=SlimHooks$' "$work/refs" | grep -q 'Version=1.2.3.4' || fail "the SlimHooks reference lacks version 1.2.3.4"
+  if grep -A4 'Name=SlimHooks$' "$work/refs" | has "0x00000000: $token"; then
+    grep -B1 'Name=SlimHooks$' "$work/refs" | has 'Version=1.2.3.4' || fail "the SlimHooks reference lacks version 1.2.3.4"
     echo "ok   AssemblyRef SlimHooks, Version=1.2.3.4, token $token (monodis; sn -T)"
   else
     fail "no AssemblyRef SlimHooks with token $token:"
