@@ -10,6 +10,7 @@
 #include "il/max_stack.h"
 #include "il/rewrite.h"
 #include "il/rewriter.h"
+#include "il/tail_calls.h"
 #include "il/trace_mode.h"
 #include "metadata/module_editor.h"
 #include "metadata/printer.h"
@@ -144,6 +145,7 @@ Status wrap_empty(const md::Module& m, md::ModuleEditor& editor, uint32_t rid, B
   spec.finally_clause = true;
   spec.finally_code.push_back(body.make(Op::Nop));
   spec.epilogue.push_back(body.make(Op::Nop));
+  spec.tail_sites = CIL_TRY(plan_tail_sites(m, body, spec.try_start, locals));
   CIL_TRY(wrap_body(body, spec));
   body.local_sig_token = CIL_TRY(locals.commit(editor));
   if (body.local_sig_token && !body.original.fat) body.init_locals = true;

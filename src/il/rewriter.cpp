@@ -1,6 +1,7 @@
 // Prologue insertion, locals extension, and the try/filter/finally wrap.
 #include "il/rewriter.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -71,7 +72,8 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
   for (size_t i = 0; i < instrs.size(); ++i) {
     const Instr& in = instrs[i];
     if (in.op == Op::Jmp) return rewrite_error("the body uses jmp, which cannot leave a protected region");
-    if (in.op == Op::Tail && i >= start)
+    if (in.op == Op::Tail && i >= start &&
+        std::none_of(spec.tail_sites.begin(), spec.tail_sites.end(), [&](const TailSite& t) { return t.prefix_id == in.id; }))
       return rewrite_error("the body makes tail. calls, which a protected region would turn into ordinary calls (left as is)");
     std::vector<uint32_t> targets = in.targets;
     if (in.target != kNoLabel) targets.push_back(in.target);
@@ -107,11 +109,48 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
   uint32_t handler_id = first_id(handler_block, finally_id);
   uint32_t filter_id = first_id(filter_block, handler_id);
 
+  // Every tail call in the region: its operands to their locals, [the flag set,] leave to its
+  // stub; the stub, after the exit block, reloads them and makes the call with its prefix. The
+  // `ret` after the call stays, unreachable unless a branch targets it.
+  std::vector<Instr> stubs;
+  std::unordered_map<uint32_t, uint32_t> stub_of;  // prefix id -> stub label
+  for (const TailSite& site : spec.tail_sites) stub_of.emplace(site.prefix_id, body.reserve_label());
+
   // Every ret in the region: [stloc result] leave exit. The first replacement keeps the ret's id.
   std::vector<Instr> rewritten;
   rewritten.reserve(instrs.size() + 16);
   for (size_t i = 0; i < instrs.size(); ++i) {
     Instr in = std::move(instrs[i]);
+    if (i >= start && in.op == Op::Tail && i + 1 < instrs.size()) {
+      auto site = std::find_if(spec.tail_sites.begin(), spec.tail_sites.end(), [&](const TailSite& t) { return t.prefix_id == in.id; });
+      uint32_t stub = stub_of.at(in.id);
+      std::vector<Instr> spill;
+      for (auto it = site->operands.rbegin(); it != site->operands.rend(); ++it) spill.push_back(body.stloc(*it));
+      if (spec.tail_flag) {
+        spill.push_back(body.ldc_i4(1));
+        spill.push_back(body.stloc(*spec.tail_flag));
+      }
+      spill.push_back(body.make_branch(Op::Leave_S, stub));
+      if (spill.size() < 2) spill.insert(spill.begin(), body.make(Op::Nop));
+      // The original ids stay in order: the prefix's on the first instruction (a branch to the
+      // call reaches the spill, with the same stack), the call's on the leave.
+      const Instr& original_call = instrs[++i];
+      spill.front().id = in.id;
+      spill.back().id = original_call.id;
+      rewritten.insert(rewritten.end(), spill.begin(), spill.end());
+      Instr call = body.make(original_call.op, original_call.value);
+      for (size_t k = 0; k < site->operands.size(); ++k) {
+        Instr load = body.ldloc(site->operands[k]);
+        if (k == 0) load.id = stub;
+        stubs.push_back(load);
+      }
+      Instr prefix = body.make(Op::Tail);
+      if (site->operands.empty()) prefix.id = stub;
+      stubs.push_back(prefix);
+      stubs.push_back(std::move(call));
+      stubs.push_back(body.make(Op::Ret));
+      continue;
+    }
     if (i >= start && in.op == Op::Ret) {
       uint32_t id = in.id;
       if (spec.result_local) {
@@ -142,6 +181,7 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
   instrs.insert(instrs.end(), handler_block.begin(), handler_block.end());
   instrs.insert(instrs.end(), finally_block.begin(), finally_block.end());
   instrs.insert(instrs.end(), exit_block.begin(), exit_block.end());
+  instrs.insert(instrs.end(), stubs.begin(), stubs.end());
 
   if (spec.filter_clause) {
     EhRegion c;

@@ -37,6 +37,13 @@ class LocalsBuilder {
 /// into it: at method entry, that means once per call.
 void insert_code(BodyModel& body, size_t index, std::vector<Instr> code);
 
+/// A `tail.` call in the protected region and the locals its stack operands go to, first
+/// pushed first (see il/tail_calls.h).
+struct TailSite {
+  uint32_t prefix_id = kNoLabel;    ///< the `tail.` instruction
+  std::vector<uint32_t> operands;   ///< locals, in push order
+};
+
 struct WrapSpec {
   /// Index of the first instruction inside the new protected region (after a base constructor
   /// call, for constructors). Instructions before it stay outside.
@@ -56,15 +63,20 @@ struct WrapSpec {
   std::vector<Instr> finally_code;
   /// Code that runs after the protected region on the normal path, before the result is reloaded.
   std::vector<Instr> epilogue;
+  /// `tail.` calls in the region (plan_tail_sites): each stores its operands, sets
+  /// `tail_flag` (when given) to 1, and leaves to a stub after the handlers that reloads them
+  /// and makes the call with its prefix. The finally runs on the way out, before the call.
+  std::vector<TailSite> tail_sites;
+  std::optional<uint32_t> tail_flag;
 };
 
 /// Wraps the body from `spec.try_start` to its end in try/filter/finally. Every `ret` becomes a
 /// store to the result local and a `leave` to one exit block that runs the epilogue, reloads the
 /// result and returns; a branch that targeted a `ret` now reaches the store. The new clauses
 /// come after the existing ones, so inner clauses still come first (II.19). Fails on bodies
-/// that use `jmp`, that make `tail.` calls (a tail call cannot leave a protected region, and
-/// dropping the prefix turns constant-stack recursion into a stack overflow, III.2.4), or that
-/// branch across the start of the region.
+/// that use `jmp`, that make `tail.` calls not in `spec.tail_sites` (a tail call cannot leave a
+/// protected region, and dropping the prefix turns constant-stack recursion into a stack
+/// overflow, III.2.4), or that branch across the start of the region.
 Status wrap_body(BodyModel& body, const WrapSpec& spec);
 
 }  // namespace cil::il

@@ -1,6 +1,8 @@
 // Trace mode: hook references, the guarded hook calls, and the try/filter/finally wrap per method.
 #include "il/trace_mode.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "il/code_builder.h"
@@ -8,6 +10,7 @@
 #include "il/rewrite.h"
 #include "il/helper_attributes.h"
 #include "il/rewriter.h"
+#include "il/tail_calls.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
 
@@ -63,6 +66,7 @@ struct TraceMode::Context {
   bool is_static = false;
   Box self;                      ///< how `this` is passed (a value type's `this` is boxed from a copy)
   std::optional<uint32_t> state, exception, result;  ///< locals
+  std::optional<uint32_t> tail_flag;  ///< local: set when the method leaves by a tail call
   Box result_box;
   BodyModel* body = nullptr;
   std::vector<EhRegion> guard_clauses;
@@ -398,6 +402,11 @@ Status TraceMode::emit_hook_args(Context& cx, const HookMethod& hook, std::vecto
           code.push_back(body.ldloc(*cx.exception));
           code.push_back(body.make_branch(Op::Brtrue_S, none));
         }
+        // null too when the method leaves by a tail call: the callee's result is not known yet.
+        if (cx.tail_flag) {
+          code.push_back(body.ldloc(*cx.tail_flag));
+          code.push_back(body.make_branch(Op::Brtrue_S, none));
+        }
         code.push_back(body.ldloc(*cx.result));
         if (cx.result_box.kind == Boxing::Value) code.push_back(body.make(Op::Box, cx.result_box.token));
         code.push_back(body.make_branch(Op::Br_S, done));
@@ -491,6 +500,9 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
   if (contract_->on_enter.returns_object && (contract_->on_leave.wants(HookParam::State) || contract_->on_exception.wants(HookParam::State)))
     cx.state = locals.add(encode(md::primitive(ElementType::Object)));
   if (catch_clause) cx.exception = locals.add(encode(md::class_type(exception_)));
+  bool tail_calls = std::any_of(body.instrs.begin(), body.instrs.end(), [](const Instr& in) { return in.op == Op::Tail; });
+  if (tail_calls && returns_value && finally_clause && contract_->on_leave.wants(HookParam::Result))
+    cx.tail_flag = locals.add(encode(md::primitive(ElementType::Boolean)));
   if (returns_value && (catch_clause || finally_clause)) {
     TypeSig ret = cx.sig.return_type;
     cx.result = locals.add(encode(ret));
@@ -506,6 +518,10 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
   if (cx.exception) {
     prologue.push_back(body.make(Op::Ldnull));
     prologue.push_back(body.stloc(*cx.exception));
+  }
+  if (cx.tail_flag) {
+    prologue.push_back(body.ldc_i4(0));
+    prologue.push_back(body.stloc(*cx.tail_flag));
   }
   if (contract_->on_enter.present) CIL_TRY(emit_hook(cx, contract_->on_enter, on_enter_, prologue));
   size_t prologue_size = prologue.size();
@@ -531,6 +547,8 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
       spec.finally_clause = true;
       CIL_TRY(emit_hook(cx, contract_->on_leave, on_leave_, spec.finally_code));
     }
+    spec.tail_sites = CIL_TRY(plan_tail_sites(m, body, spec.try_start, locals));
+    if (!spec.tail_sites.empty()) spec.tail_flag = cx.tail_flag;
     // The guards' clauses sit inside the new handlers, so they go before the new clauses.
     body.clauses.insert(body.clauses.end(), cx.guard_clauses.begin(), cx.guard_clauses.end());
     CIL_TRY(wrap_body(body, spec));

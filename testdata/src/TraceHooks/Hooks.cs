@@ -13,11 +13,14 @@ namespace TraceHooks
         static readonly object Gate = new object();
         [ThreadStatic] static int depth;
 
+        // Read once: without a log, the hooks build no strings (a million-deep traced recursion
+        // then costs the calls, not the formatting).
+        static readonly string LogPath = Environment.GetEnvironmentVariable("CIL_TRACE_LOG");
+        static bool Logging { get { return !string.IsNullOrEmpty(LogPath); } }
+
         static void Log(string line)
         {
-            string path = Environment.GetEnvironmentVariable("CIL_TRACE_LOG");
-            if (string.IsNullOrEmpty(path)) return;
-            lock (Gate) File.AppendAllText(path, new string(' ', 2 * depth) + line + "\n");
+            lock (Gate) File.AppendAllText(LogPath, new string(' ', 2 * depth) + line + "\n");
         }
 
         // Plain `is` tests rather than patterns, so that Mono's mcs compiles the same file.
@@ -52,7 +55,7 @@ namespace TraceHooks
 
         public static object OnEnter(string method, int token, object instance, object[] args)
         {
-            Log("enter " + method + " 0x" + token.ToString("X8", CultureInfo.InvariantCulture) + "(" + FormatArgs(args) + ")" +
+            if (Logging) Log("enter " + method + " 0x" + token.ToString("X8", CultureInfo.InvariantCulture) + "(" + FormatArgs(args) + ")" +
                 (instance != null ? " this=" + instance.GetType().Name : ""));
             depth++;
             if (method.EndsWith("::HookThrowsHere")) throw new InvalidOperationException("a hook that throws");
@@ -62,14 +65,14 @@ namespace TraceHooks
         public static void OnLeave(string method, object state, object result, Exception exception, object[] args)
         {
             depth--;
-            Log("leave " + method + (exception != null ? " threw " + exception.GetType().Name : " -> " + Format(result)) +
+            if (Logging) Log("leave " + method + (exception != null ? " threw " + exception.GetType().Name : " -> " + Format(result)) +
                 " [" + state + "]" + (args.Length > 0 ? " args(" + FormatArgs(args) + ")" : ""));
             if (method.Contains("::HookThrowsOn")) throw new InvalidOperationException("OnLeave throws");
         }
 
         public static void OnException(string method, Exception exception, object state)
         {
-            Log("exception in " + method + ": " + exception.GetType().FullName + ": " + exception.Message + " [" + state + "]");
+            if (Logging) Log("exception in " + method + ": " + exception.GetType().FullName + ": " + exception.Message + " [" + state + "]");
             if (method.Contains("::HookThrowsOn")) throw new InvalidOperationException("OnException throws");
         }
     }

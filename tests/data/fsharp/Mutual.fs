@@ -6,5 +6,5 @@ and isOdd (n: int64) = if n = 0L then false else isEven (n - 1L)
 
 [<EntryPoint>]
 let main _ =
-    printfn "isEven 10000000 = %b" (isEven 10000000L)
+    printfn "isEven 1000000 = %b" (isEven 1000000L)
     0
