@@ -40,19 +40,12 @@ std::string_view generated_from(std::string_view name) {
 
 }  // namespace
 
-Expected<CoverageMode> CoverageMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const md::PortablePdb* pdb,
-                                           const CoverageOptions& options) {
-  CoverageMode mode;
-  mode.editor_ = &editor;
-  mode.pdb_ = pdb;
-  mode.options_ = options;
-  mode.counters_ = CIL_TRY(CountMode::begin(editor, refs, CounterFile::Hits));
-
+CoveragePlan::CoveragePlan(const md::Module& m, const md::PortablePdb* pdb, CoverageOptions options)
+    : module_(&m), pdb_(pdb), options_(std::move(options)) {
   // Types and methods that carry an excluding attribute (II.22.10: the attribute's type is the
   // owner of its constructor, a MethodDef or a MemberRef).
   std::vector<std::string_view> names{kAlwaysExcluding};
-  for (const std::string& n : mode.options_.exclude_by_attribute) names.push_back(without_suffix(n));
-  const md::Module& m = editor.module();
+  for (const std::string& n : options_.exclude_by_attribute) names.push_back(without_suffix(n));
   for (uint32_t row = 1; row <= m.tables().rows(TableId::CustomAttribute); ++row) {
     auto attribute = m.row<TableId::CustomAttribute>(row);
     Token parent = attribute.parent();
@@ -60,26 +53,33 @@ Expected<CoverageMode> CoverageMode::begin(md::ModuleEditor& editor, md::Runtime
     if (table != TableId::TypeDef && table != TableId::MethodDef) continue;
     std::string_view name = m.attribute_type(row).name;
     if (std::find(names.begin(), names.end(), without_suffix(name)) == names.end()) continue;
-    (table == TableId::TypeDef ? mode.marked_types_ : mode.marked_methods_).insert(md::token_rid(parent));
+    (table == TableId::TypeDef ? marked_types_ : marked_methods_).insert(md::token_rid(parent));
   }
   if (pdb) {
     const auto& t = pdb->tables();
     for (uint32_t row = 1; row <= t.rows(TableId::StateMachineMethod); ++row) {
       md::RowViewOf<TableId::StateMachineMethod> sm(pdb->metadata(), row);
-      mode.kickoff_[sm.move_next_method()] = sm.kickoff_method();
+      kickoff_[sm.move_next_method()] = sm.kickoff_method();
     }
   }
+}
+
+Expected<CoverageMode> CoverageMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const md::PortablePdb* pdb,
+                                           const CoverageOptions& options) {
+  CoverageMode mode;
+  mode.counters_ = CIL_TRY(CountMode::begin(editor, refs, CounterFile::Hits));
+  mode.plan_.emplace(editor.module(), pdb, options);
   return mode;
 }
 
-const std::string& CoverageMode::document(uint32_t rid) {
+const std::string& CoveragePlan::document(uint32_t rid) {
   auto it = documents_.find(rid);
   if (it == documents_.end()) it = documents_.emplace(rid, pdb_->document_name(rid)).first;
   return it->second;
 }
 
-uint32_t CoverageMode::source_method(uint32_t rid) const {
-  const md::Module& m = module();
+uint32_t CoveragePlan::source_method(uint32_t rid) const {
+  const md::Module& m = *module_;
   for (unsigned depth = 0; depth < md::kMaxNestingDepth; ++depth) {
     if (auto k = kickoff_.find(rid); k != kickoff_.end() && m.tables().valid_rid(TableId::MethodDef, k->second)) {
       rid = k->second;
@@ -101,7 +101,7 @@ uint32_t CoverageMode::source_method(uint32_t rid) const {
   return rid;
 }
 
-bool CoverageMode::compiler_branch(const BodyModel& model, size_t i) const {
+bool CoveragePlan::compiler_branch(const BodyModel& model, size_t i) const {
   Op op = model.instrs[i].op;
   if (op != Op::Brtrue && op != Op::Brtrue_S) return false;
   // `ldc.i4.1; brtrue`: a Debug build's place for a breakpoint in an expression (switch
@@ -109,7 +109,7 @@ bool CoverageMode::compiler_branch(const BodyModel& model, size_t i) const {
   if (i >= 1 && model.instrs[i - 1].op == Op::Ldc_I4_1) return true;
   // `ldsfld <>9__...; dup; brtrue`: the cached delegate of a lambda, made on first use.
   if (i >= 2 && model.instrs[i - 1].op == Op::Dup && model.instrs[i - 2].op == Op::Ldsfld) {
-    const md::Module& m = module();
+    const md::Module& m = *module_;
     auto token = static_cast<Token>(model.instrs[i - 2].value);
     std::string_view name;
     if (auto field = m.find_row<TableId::Field>(token)) name = field->name();
@@ -119,8 +119,8 @@ bool CoverageMode::compiler_branch(const BodyModel& model, size_t i) const {
   return false;
 }
 
-bool CoverageMode::marked(uint32_t rid) const {
-  const md::Module& m = module();
+bool CoveragePlan::marked(uint32_t rid) const {
+  const md::Module& m = *module_;
   if (marked_methods_.count(rid)) return true;
   unsigned depth = 0;
   for (uint32_t type = m.method_owner(rid); type && depth < md::kMaxNestingDepth; type = m.enclosing_type(type), ++depth)
@@ -128,7 +128,7 @@ bool CoverageMode::marked(uint32_t rid) const {
   return false;
 }
 
-std::optional<std::string> CoverageMode::excluded(uint32_t rid) {
+std::optional<std::string> CoveragePlan::excluded(uint32_t rid) {
   if (marked(rid) || marked(source_method(rid))) return std::string("excluded by attribute");
   if (pdb_ && !options_.exclude_by_file.empty()) {
     auto points = pdb_->sequence_points(rid);
@@ -141,8 +141,8 @@ std::optional<std::string> CoverageMode::excluded(uint32_t rid) {
   return std::nullopt;
 }
 
-Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model) {
-  pending_.clear();
+Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model, uint16_t probe_max_stack,
+                           const ProbeMaker& make_probe) {
   const std::vector<uint32_t>& at = model.original.boundaries;  // offsets of the original instructions, then the size
   const size_t n = model.instrs.size();
   if (at.size() != n + 1) return make_error(ErrorKind::Unsupported, "method body", "coverage needs the original layout");
@@ -183,8 +183,7 @@ Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view 
   std::vector<Instr> out;
   out.reserve(n * 2 + 8);
   auto place = [&](std::string description) {
-    counters_.probe_ahead(model, static_cast<uint32_t>(pending_.size()), probe);
-    pending_.push_back(std::move(description));
+    make_probe(model, std::move(description), probe);
     out.insert(out.end(), probe.begin(), probe.end());
     return probe.front().id;
   };
@@ -250,8 +249,17 @@ Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view 
   model.instrs = std::move(out);
   model.edited = true;
   // Each probe is stack-neutral and needs its own depth on top of whatever the stack holds.
-  model.max_stack = static_cast<uint16_t>(std::min<uint32_t>(0xFFFF, uint32_t{model.max_stack} + counters_.probe_max_stack()));
+  model.max_stack = static_cast<uint16_t>(std::min<uint32_t>(0xFFFF, uint32_t{model.max_stack} + probe_max_stack));
   return ok();
+}
+
+Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model) {
+  pending_.clear();
+  return plan_->place(rid, source, name, model, counters_.probe_max_stack(),
+                      [&](BodyModel& body, std::string description, std::vector<Instr>& probe) {
+                        counters_.probe_ahead(body, static_cast<uint32_t>(pending_.size()), probe);
+                        pending_.push_back(std::move(description));
+                      });
 }
 
 Status CoverageMode::commit(uint32_t rid) {

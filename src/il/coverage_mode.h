@@ -3,6 +3,7 @@
 // count mode's helper, which writes `<Assembly>.<pid>.hits.json` (runtime_contract.h) at exit.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,13 +28,13 @@ struct CoverageOptions {
   std::vector<std::string> exclude_by_attribute;
 };
 
-class CoverageMode {
+/// Where coverage probes go and what each describes, whichever memory counts them: offline,
+/// count mode's array in the helper (CoverageMode); at run time, the profiler's native counters.
+class CoveragePlan {
  public:
-  /// Adds count mode's helper (writing a hits file) and reads which types and methods carry the
-  /// excluding attributes. `pdb` is the input's matching PDB, or null: then every method gets its
-  /// entry probe only (method-level coverage).
-  static Expected<CoverageMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const md::PortablePdb* pdb,
-                                      const CoverageOptions& options);
+  /// `m` and `pdb` (the module's matching PDB, or null: then every method gets its entry probe
+  /// only, method-level coverage) must outlive the plan.
+  CoveragePlan(const md::Module& m, const md::PortablePdb* pdb, CoverageOptions options);
 
   /// Why MethodDef `rid` is left out ("[ExcludeFromCodeCoverage]", "--exclude-by-file ..."), or
   /// nullopt when it is instrumented.
@@ -43,11 +44,47 @@ class CoverageMode {
   /// MoveNext holds the kickoff method's lines), else `rid`.
   uint32_t attributed(uint32_t rid) const {
     auto k = kickoff_.find(rid);
-    return k != kickoff_.end() && module().tables().valid_rid(md::TableId::MethodDef, k->second) ? k->second : rid;
+    return k != kickoff_.end() && module_->tables().valid_rid(md::TableId::MethodDef, k->second) ? k->second : rid;
   }
-  /// Places the probes in `model` (MethodDef `rid`, named `name`), max stack included. Nothing is
-  /// counted until commit().
-  /// `source` is attributed(rid), and `name` its name.
+
+  /// Makes one probe: `probe` gets the instructions that count the probe `description`
+  /// describes (runtime_contract.h's hits entries), in the order they are made.
+  using ProbeMaker = std::function<void(BodyModel& model, std::string description, std::vector<Instr>& probe)>;
+  /// Places the probes in `model` (MethodDef `rid`; `source` is attributed(rid), and `name` its
+  /// name): the method entry first, then one per non-hidden sequence point and one per outcome of
+  /// each conditional branch and switch. Max stack grows by `probe_max_stack`.
+  Status place(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model, uint16_t probe_max_stack,
+               const ProbeMaker& make_probe);
+
+ private:
+  const std::string& document(uint32_t rid);
+  /// The MethodDef whose source a compiler-generated method came from: a state machine's kickoff
+  /// method (StateMachineMethod), a lambda's or local function's enclosing method (by the name
+  /// the C# compiler gives it, `<Outer>b__0_0`, `<Outer>g__Local|0_0`); `rid` itself otherwise.
+  uint32_t source_method(uint32_t rid) const;
+  bool marked(uint32_t rid) const;
+  /// A conditional branch at `i` (an original instruction) that only the compiler's code has.
+  bool compiler_branch(const BodyModel& model, size_t i) const;
+
+  const md::Module* module_;
+  const md::PortablePdb* pdb_;
+  CoverageOptions options_;
+  std::unordered_set<uint32_t> marked_methods_, marked_types_;
+  std::unordered_map<uint32_t, uint32_t> kickoff_;  ///< MoveNext rid -> kickoff rid
+  std::unordered_map<uint32_t, std::string> documents_;
+};
+
+/// Offline coverage mode: the plan's probes counted in count mode's helper, which writes
+/// `<Assembly>.<pid>.hits.json` at exit.
+class CoverageMode {
+ public:
+  /// Adds count mode's helper (writing a hits file). `pdb` is the input's matching PDB, or null.
+  static Expected<CoverageMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const md::PortablePdb* pdb,
+                                      const CoverageOptions& options);
+
+  std::optional<std::string> excluded(uint32_t rid) { return plan_->excluded(rid); }
+  uint32_t attributed(uint32_t rid) const { return plan_->attributed(rid); }
+  /// Places the probes in `model` (see CoveragePlan::place). Nothing is counted until commit().
   Status instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model);
   /// Assigns the slots of the probes that the last instrument() placed.
   Status commit(uint32_t rid);
@@ -58,23 +95,8 @@ class CoverageMode {
   }
 
  private:
-  const md::Module& module() const { return editor_->module(); }
-  const std::string& document(uint32_t rid);
-  /// The MethodDef whose source a compiler-generated method came from: a state machine's kickoff
-  /// method (StateMachineMethod), a lambda's or local function's enclosing method (by the name
-  /// the C# compiler gives it, `<Outer>b__0_0`, `<Outer>g__Local|0_0`); `rid` itself otherwise.
-  uint32_t source_method(uint32_t rid) const;
-  bool marked(uint32_t rid) const;
-  /// A conditional branch at `i` (an original instruction) that only the compiler's code has.
-  bool compiler_branch(const BodyModel& model, size_t i) const;
-
-  md::ModuleEditor* editor_ = nullptr;
-  const md::PortablePdb* pdb_ = nullptr;
-  CoverageOptions options_;
+  std::optional<CoveragePlan> plan_;
   CountMode counters_;
-  std::unordered_set<uint32_t> marked_methods_, marked_types_;
-  std::unordered_map<uint32_t, uint32_t> kickoff_;  ///< MoveNext rid -> kickoff rid
-  std::unordered_map<uint32_t, std::string> documents_;
   std::vector<std::string> pending_;  ///< descriptions of the probes placed, in slot order
 };
 
