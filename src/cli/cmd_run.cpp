@@ -93,7 +93,8 @@ std::vector<std::string> files_of(const std::string& dir, pid_t pid) {
     std::string name = entry.path().filename().string();
     // <Assembly>.<pid>.counts.json, or <Assembly>.<pid>.2.counts.json for a second module with
     // the same assembly name.
-    bool count_file = name.find(pid_part) != std::string::npos && name.ends_with(contract::kCountsFileSuffix);
+    bool count_file = name.find(pid_part) != std::string::npos &&
+                      (name.ends_with(contract::kCountsFileSuffix) || name.ends_with(contract::kHitsFileSuffix));
     if (count_file || name.rfind(ours, 0) == 0) found.push_back((fs::path(dir) / name).string());
   }
   std::sort(found.begin(), found.end());
@@ -106,7 +107,7 @@ int run_profiled(int argc, char** argv) {
   cxxopts::Options options("cil-instrument run",
                            "Run a .NET command with the cil-instrument profiler attached; exit with its status.");
   options.add_options()
-      ("mode", "count, events or args", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("mode", "count, events, args or coverage", cxxopts::value<std::string>()->default_value("count"), "MODE")
       ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
@@ -124,8 +125,8 @@ int run_profiled(int argc, char** argv) {
     return kExitUsage;
   }
   std::string mode = args["mode"].as<std::string>();
-  if (mode != "count" && mode != "events" && mode != "args") {
-    print_usage_error(fmt::format("run: unknown mode '{}' (count, events or args)", mode));
+  if (mode != "count" && mode != "events" && mode != "args" && mode != "coverage") {
+    print_usage_error(fmt::format("run: unknown mode '{}' (count, events, args or coverage)", mode));
     return kExitUsage;
   }
   std::vector<std::string> include, exclude;

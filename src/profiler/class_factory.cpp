@@ -65,7 +65,7 @@ cilprof::IUnknown* create_profiler() {
     auto config = read_config([](const char* name) { return std::getenv(name); }, working_directory());
     if (!config) return new DecliningProfiler(config.error().message);
     switch (config->mode) {
-      case Mode::Count: return new CountProfiler(std::move(*config));
+      case Mode::Count: case Mode::Coverage: return new CountProfiler(std::move(*config));
       case Mode::Events: return new EventsProfiler(std::move(*config));
       case Mode::Args: return new ArgsProfiler(std::move(*config));
     }

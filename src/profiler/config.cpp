@@ -46,6 +46,7 @@ const char* mode_name(Mode mode) {
     case Mode::Count: return "count";
     case Mode::Events: return "events";
     case Mode::Args: return "args";
+    case Mode::Coverage: return "coverage";
   }
   return "?";
 }
@@ -102,7 +103,8 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
     if (m == "count") config.mode = Mode::Count;
     else if (m == "events") config.mode = Mode::Events;
     else if (m == "args") config.mode = Mode::Args;
-    else return config_error(fmt::format("{}: unknown mode '{}' (count, events or args)", kEnvMode, m));
+    else if (m == "coverage") config.mode = Mode::Coverage;
+    else return config_error(fmt::format("{}: unknown mode '{}' (count, events, args or coverage)", kEnvMode, m));
   }
   if (const char* include = lookup(kEnvInclude)) config.filter.include = split_patterns(include);
   if (const char* exclude = lookup(kEnvExclude)) config.filter.exclude = split_patterns(exclude);
@@ -113,6 +115,9 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
   if (const char* stats = lookup(kEnvStats)) config.stats_path = stats;
   config.flush_seconds = flush_period(lookup(kEnvFlushSeconds));
   config.framework_selected = may_select_framework(config.filter);
+  // Coverage needs a portable PDB, which the framework does not ship: its precompiled code stays
+  // in use unless a pattern names framework methods on purpose.
+  if (config.mode == Mode::Coverage && config.filter.include.empty()) config.framework_selected = false;
   return config;
 }
 

@@ -16,6 +16,9 @@ enum class Mode {
   Count,   ///< entry probes with native counters; <Assembly>.<pid>.counts.json at shutdown
   Events,  ///< an indented log of the runtime's life
   Args,    ///< one line per call of a selected method, with its argument values
+  /// offline coverage mode's probes (lines, branches, method entries) in modules with a matching
+  /// portable PDB, native counters; <Assembly>.<pid>.hits.json at shutdown
+  Coverage,
 };
 
 const char* mode_name(Mode mode);

@@ -89,6 +89,8 @@ bool CountProfiler::selects(CountModule& state, mdMethodDef token) {
         if (file) chosen = il::has_il_body(*file, RidFromToken(token));
       });
     }
+    // Coverage: only in modules with a matching PDB, and never what the attributes exclude.
+    if (chosen && coverage_mode()) chosen = coverage_ready(state) && !state.coverage->excluded(RidFromToken(token));
   }
   state.selected.emplace(token, chosen);
   return chosen;
@@ -128,10 +130,21 @@ Status CountProfiler::instrument(CountModule& state, mdMethodDef token, Function
   ULONG size = 0;
   if (HRESULT hr = info()->GetILFunctionBody(module, token, &header, &size); FAILED(hr) || !header)
     return com_error("GetILFunctionBody", hr);
-  int64_t* counter = counters_.allocate();
-  il::EncodedBody rewritten = CIL_TRY(add_entry_probe(std::span<const uint8_t>(header, size),
-                                                      native_counter(reinterpret_cast<uint64_t>(counter)), state.increment,
-                                                      state.probe_depth));
+  int64_t* counter = nullptr;
+  il::EncodedBody rewritten;
+  if (coverage_mode()) {
+    uint32_t rid = RidFromToken(token);
+    uint32_t source = state.coverage->attributed(rid);
+    std::string source_name = modules_->method_name(*state.entry, md::make_token(md::TableId::MethodDef, source));
+    std::vector<CoverageProbe> probes;
+    rewritten = CIL_TRY(state.coverage->rewrite(rid, source_name, std::span<const uint8_t>(header, size), state.increment,
+                                                state.probe_depth, [&] { return counters_.allocate(); }, probes));
+    state.probes[token] = std::move(probes);
+  } else {
+    counter = counters_.allocate();
+    rewritten = CIL_TRY(add_entry_probe(std::span<const uint8_t>(header, size), native_counter(reinterpret_cast<uint64_t>(counter)),
+                                        state.increment, state.probe_depth));
+  }
   const std::vector<uint8_t>& body = rewritten.bytes;
   // The runtime keeps this memory as the method's IL for good (it is never freed).
   void* memory = state.allocator->Alloc(static_cast<ULONG>(body.size()));
@@ -250,6 +263,57 @@ HRESULT CountProfiler::ExceptionUnwindFunctionEnter(FunctionID) {
   });
 }
 
+bool CountProfiler::coverage_ready(CountModule& state) {
+  if (!state.coverage_tried) {
+    state.coverage_tried = true;
+    std::string why;
+    modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
+      // The file outlives the plan: the entry keeps it for as long as the module state lives.
+      if (file) state.coverage = ModuleCoverage::open(*file, state.entry->path, why);
+      else why = "its file cannot be read";
+    });
+    // Modules without symbols (the framework, most packages) are simply not covered.
+    (void)why;
+  }
+  return state.coverage != nullptr;
+}
+
+std::string CountProfiler::hits_entries(CountModule& state) {
+  std::string json;
+  auto add = [&](mdMethodDef token, const std::vector<CoverageProbe>& probes) {
+    for (const CoverageProbe& p : probes) {
+      if (!json.empty()) json += contract::kCountsSeparator;
+      json += contract::counts_method_open();
+      contract::append_token_digits(json, token);
+      json += contract::counts_method_name();
+      json += il::json_string(p.description);
+      json += contract::counts_method_count();
+      json += std::to_string(p.counter ? __atomic_load_n(p.counter, __ATOMIC_RELAXED) : 0);
+      json += contract::kCountsMethodClose;
+    }
+  };
+  // As offline coverage mode: every selected method with an IL body, in token order, those
+  // never compiled with their probes at zero.
+  uint32_t methods = 0;
+  modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
+    if (file) methods = file->tables().rows(md::TableId::MethodDef);
+  });
+  for (uint32_t rid = 1; rid <= methods; ++rid) {
+    mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
+    if (state.failed.count(token)) continue;
+    if (auto it = state.probes.find(token); it != state.probes.end()) {
+      add(token, it->second);
+      continue;
+    }
+    if (!selects(state, token)) continue;
+    uint32_t source = state.coverage->attributed(rid);
+    std::string source_name = modules_->method_name(*state.entry, md::make_token(md::TableId::MethodDef, source));
+    std::vector<CoverageProbe> probes;
+    if (state.coverage->describe(rid, source_name, probes)) add(token, probes);
+  }
+  return json;
+}
+
 void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used_names) {
   std::lock_guard lock(state.mutex);
   if (state.instrumented.empty() || !state.entry) return;
@@ -271,6 +335,7 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
     if (t.rows(md::TableId::Assembly)) assembly = file->row<md::TableId::Assembly>(1).name();
     if (t.rows(md::TableId::Module))
       if (auto guid = file->row<md::TableId::Module>(1).mvid()) mvid = md::format_guid(*guid);
+    if (coverage_mode()) return;  // the probes, below
     // Like offline count mode: every selected method with an IL body, those never called too.
     for (uint32_t rid = 1; rid <= t.rows(md::TableId::MethodDef); ++rid) {
       mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
@@ -280,6 +345,20 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
       rows.push_back({token, std::move(name), count_of(token)});
     }
   });
+  if (coverage_mode()) {
+    // Coverage needs the file (the plan reads it): a module with probes has it.
+    if (!state.coverage || assembly.empty()) return;
+    std::string json = contract::hits_header(il::json_string(assembly), il::json_string(mvid));
+    json += hits_entries(state);
+    json += contract::kCountsTail;
+    std::string base = fmt::format("{}/{}", config_.output_dir, contract::counts_file_prefix(assembly)) + std::to_string(pid_);
+    std::string path = base + std::string(contract::kHitsFileSuffix);
+    for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}{}", base, n, contract::kHitsFileSuffix);
+    used_names.insert(path);
+    Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
+    if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));
+    return;
+  }
   if (rows.empty()) {
     // No file to read: the methods that were instrumented, by their runtime names.
     for (const auto& [token, slot] : state.instrumented)

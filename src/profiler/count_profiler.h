@@ -1,6 +1,8 @@
 // Count mode at run time: each selected method gets offline count mode's entry probe when it
 // is first JIT-compiled, with its counter in native memory owned by the profiler; at Shutdown,
 // one <Assembly>.<pid>.counts.json per module, in offline count mode's format.
+// Coverage mode, the same way: offline coverage mode's probes (coverage_probes.h) in the
+// methods of modules with a matching portable PDB; one <Assembly>.<pid>.hits.json per module.
 #pragma once
 
 #include <map>
@@ -10,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "profiler/coverage_probes.h"
 #include "profiler/emit_sink.h"
 #include "profiler/profiler_base.h"
 
@@ -68,6 +71,11 @@ class CountProfiler final : public ProfilerBase {
     uint16_t probe_depth = 0;
     std::map<mdMethodDef, Instrumented> instrumented;
     std::set<mdMethodDef> failed;
+    // Coverage mode: the module's plan (null without a matching PDB: nothing is selected), and
+    // the probes of each instrumented method.
+    bool coverage_tried = false;
+    std::unique_ptr<ModuleCoverage> coverage;
+    std::map<mdMethodDef, std::vector<CoverageProbe>> probes;
   };
 
   std::shared_ptr<CountModule> state_of(ModuleID module);
@@ -84,6 +92,11 @@ class CountProfiler final : public ProfilerBase {
   /// true when this call rewrote it.
   bool ensure_instrumented(FunctionID function);
   void write_counts(CountModule& state, std::set<std::string>& used_names);
+  bool coverage_mode() const { return config_.mode == Mode::Coverage; }
+  /// Coverage mode: opens the module's plan once (under state.mutex); false when it has none.
+  bool coverage_ready(CountModule& state);
+  /// Coverage mode: the hits file's entries of every selected method (under state.mutex).
+  std::string hits_entries(CountModule& state);
 
   NativeCounters counters_;
   std::mutex mutex_;

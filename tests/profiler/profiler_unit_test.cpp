@@ -59,9 +59,16 @@ TEST(ProfilerConfig, Modes) {
   EXPECT_EQ(read_config(env({{"CIL_INSTRUMENT_MODE", "events"}}), "/")->mode, Mode::Events);
   EXPECT_EQ(read_config(env({{"CIL_INSTRUMENT_MODE", "args"}}), "/")->mode, Mode::Args);
   EXPECT_EQ(read_config(env({{"CIL_INSTRUMENT_MODE", "count"}}), "/")->mode, Mode::Count);
+  auto coverage = read_config(env({{"CIL_INSTRUMENT_MODE", "coverage"}}), "/");
+  ASSERT_TRUE(coverage);
+  EXPECT_EQ(coverage->mode, Mode::Coverage);
+  // Coverage needs PDBs, which the framework lacks: its precompiled code stays in use...
+  EXPECT_FALSE(coverage->framework_selected);
+  // ...unless a pattern may name framework methods.
+  EXPECT_TRUE(read_config(env({{"CIL_INSTRUMENT_MODE", "coverage"}, {"CIL_INSTRUMENT_INCLUDE", "System.*"}}), "/")->framework_selected);
   auto bad = read_config(env({{"CIL_INSTRUMENT_MODE", "trace"}}), "/");
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().message, "CIL_INSTRUMENT_MODE: unknown mode 'trace' (count, events or args)");
+  EXPECT_EQ(bad.error().message, "CIL_INSTRUMENT_MODE: unknown mode 'trace' (count, events, args or coverage)");
 }
 
 TEST(ProfilerConfig, FiltersOutputStats) {

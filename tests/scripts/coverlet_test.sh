@@ -9,6 +9,8 @@
 #    tests/golden/coverage/coverlet_diff.txt ("LINE-OR-ITEM ... -- reason"); an unlisted or
 #    unexplained difference fails.
 #  - ReportGenerator (NuGet tool) reads our Cobertura and its text summary has our totals.
+#  - At JIT time (`cil-instrument run --mode coverage -- dotnet test` on the build output as it
+#    is): the folder is unchanged and every line's hits and branches equal the offline run's.
 # Skipped (77) when the mirror cannot restore the packages.
 #   tests/scripts/coverlet_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -45,6 +47,43 @@ mkdir -p "$work/hits"
 (cd "$work" && CIL_INSTRUMENT_OUTPUT="$work/hits" timeout 600 dotnet test "$work/ours/CovTests.dll" > "$work/ours.log" 2>&1) ||
   { tail -20 "$work/ours.log" >&2; fail "dotnet test of the instrumented library failed"; finish; }
 "$TOOL" report "$work"/hits/CovLib.*.hits.json --cobertura "$work/ours.xml" | grep -E '^\| (CovLib|Total)'
+
+echo "== cil-instrument run --mode coverage -- dotnet test (JIT time: nothing on disk changes)"
+if [ -f "$(dirname "$TOOL")/libcilprofiler.so" ]; then
+  mkdir -p "$work/jit"
+  before=$(cd "$out" && find . -type f | sort | xargs sha256sum)
+  (cd "$work" && timeout 600 "$TOOL" run --mode coverage -o "$work/jit" -q -- dotnet test "$out/CovTests.dll" > "$work/jit.log" 2>&1) ||
+    { tail -20 "$work/jit.log" >&2; fail "dotnet test under run --mode coverage failed"; }
+  [ "$(cd "$out" && find . -type f | sort | xargs sha256sum)" = "$before" ] || fail "run --mode coverage changed the test folder"
+  jit_hits=("$work"/jit/CovLib.*.hits.json)
+  if [ -f "${jit_hits[0]}" ] && [ ${#jit_hits[@]} = 1 ]; then
+    "$TOOL" report "${jit_hits[0]}" --cobertura "$work/jit.xml" | grep -E '^\| (CovLib|Total)' | head -1
+    # Every line and branch as the offline run of the same tests saw it, hits included.
+    python3 - "$work/ours.xml" "$work/jit.xml" > "$work/jit.diff" <<'PY'
+import sys, xml.etree.ElementTree as ET
+def lines(path):
+    out = {}
+    for cls in ET.parse(path).getroot().iter('class'):
+        for line in cls.find('lines').iter('line'):
+            out[(cls.get('filename'), cls.get('name'), line.get('number'))] = (line.get('hits'), line.get('condition-coverage'))
+    return out
+a, b = lines(sys.argv[1]), lines(sys.argv[2])
+for key in sorted(set(a) | set(b)):
+    if a.get(key) != b.get(key): print(key, "offline", a.get(key), "JIT time", b.get(key))
+print(len(a), "lines", file=sys.stderr)
+PY
+    if [ -s "$work/jit.diff" ]; then
+      head -5 "$work/jit.diff" >&2
+      fail "JIT-time coverage of dotnet test differs from the offline coverage of the same tests"
+    else
+      echo "ok   every line's hits and branches at JIT time as offline"
+    fi
+  else
+    fail "run --mode coverage: not one CovLib hits file: $(ls "$work/jit")"
+  fi
+else
+  echo "no libcilprofiler.so: JIT-time coverage skipped"
+fi
 
 echo "== line by line"
 python3 - "$work/coverlet/coverage.cobertura.xml" "$work/ours.xml" > "$work/diff.txt" <<'PY'

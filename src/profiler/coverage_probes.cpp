@@ -1,0 +1,90 @@
+// Coverage at run time (see coverage_probes.h).
+#include "profiler/coverage_probes.h"
+
+#include <sys/stat.h>
+
+#include "il/body_reader.h"
+#include "il/debug_info.h"
+#include "il/instruction.h"
+#include "il/method_body.h"
+#include "il/probes.h"
+#include "il/rewrite.h"
+#include "pe/debug_directory.h"
+#include "support/file_io.h"
+
+namespace cil::profiler {
+
+namespace {
+
+/// NAME.pdb beside NAME.dll, as the offline tool looks for it.
+std::string pdb_beside(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  size_t dot = path.find_last_of('.');
+  size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+  if (dot == std::string::npos || dot <= name_start) return path + ".pdb";
+  return path.substr(0, dot) + ".pdb";
+}
+
+Expected<il::EncodedBody> place(il::CoveragePlan& plan, uint32_t rid, std::string_view source_name,
+                                const il::MethodBody& body, uint32_t increment, uint16_t probe_depth,
+                                const std::function<int64_t*()>& allocate, std::vector<CoverageProbe>& probes) {
+  il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
+  uint32_t source = plan.attributed(rid);
+  il::BodyEdit edit;
+  edit.edit = [&](il::BodyModel& model) -> Status {
+    return plan.place(rid, source, source_name, model, probe_depth,
+                      [&](il::BodyModel& m, std::string description, std::vector<il::Instr>& probe) {
+                        int64_t* counter = allocate ? allocate() : nullptr;
+                        il::CounterRef ref;
+                        ref.address = reinterpret_cast<uint64_t>(counter);
+                        il::counter_probe(m, ref, increment, probe);
+                        probes.push_back({std::move(description), counter});
+                      });
+  };
+  return il::rewrite_body(body, code, edit);
+}
+
+}  // namespace
+
+std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, const std::string& path, std::string& why) {
+  il::PdbOptions options;
+  options.path = pdb_beside(path);
+  struct stat st {};
+  if (::stat(options.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    auto bytes = read_file(options.path, md::kMaxPdbSize);
+    if (bytes) options.bytes = std::move(*bytes);
+    else options.read_error = bytes.error();
+  }
+  auto entries = pe::read_debug_directory(file.image());
+  if (!entries) {
+    why = entries.error().to_string();
+    return nullptr;
+  }
+  il::PdbSource source = il::find_pdb(file, *entries, options);
+  if (!source.pdb) {
+    why = source.reason.empty() ? "no portable PDB" : source.reason;
+    return nullptr;
+  }
+  auto coverage = std::unique_ptr<ModuleCoverage>(new ModuleCoverage());
+  coverage->file_ = &file;
+  coverage->pdb_ = std::move(source.pdb);
+  coverage->plan_.emplace(file, coverage->pdb_.get(), il::CoverageOptions{});
+  return coverage;
+}
+
+Expected<il::EncodedBody> ModuleCoverage::rewrite(uint32_t rid, std::string_view source_name, std::span<const uint8_t> bytes,
+                                                  uint32_t increment, uint16_t probe_depth,
+                                                  const std::function<int64_t*()>& allocate,
+                                                  std::vector<CoverageProbe>& probes) {
+  il::MethodBody body = CIL_TRY(il::parse_method_body(ByteReader(bytes, 0, "method body")));
+  return place(*plan_, rid, source_name, body, increment, probe_depth, allocate, probes);
+}
+
+Status ModuleCoverage::describe(uint32_t rid, std::string_view source_name, std::vector<CoverageProbe>& probes) {
+  il::MethodBody body = CIL_TRY(il::read_body(*file_, rid));
+  auto placed = place(*plan_, rid, source_name, body, 0, 0, nullptr, probes);
+  if (!placed) return placed.error();
+  return ok();
+}
+
+}  // namespace cil::profiler

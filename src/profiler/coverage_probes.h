@@ -1,0 +1,57 @@
+// Coverage at run time: a module's portable PDB, found and checked as the offline tool finds
+// it; each method's probes placed by il::CoveragePlan (the offline placement) with counters in
+// the profiler's native memory; and what a method never compiled would have had, for the hits
+// file, which has offline coverage mode's format.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "il/body_encoder.h"
+#include "il/coverage_mode.h"
+#include "metadata/module.h"
+#include "metadata/portable_pdb.h"
+#include "support/error.h"
+
+namespace cil::profiler {
+
+/// One probe of a method: what it describes (runtime_contract.h's hits entries) and its counter
+/// (null for a method never compiled: no hits).
+struct CoverageProbe {
+  std::string description;
+  const int64_t* counter = nullptr;
+};
+
+class ModuleCoverage {
+ public:
+  /// The coverage plan of `file` (the module's file, read by our reader; it must outlive the
+  /// result), with its PDB: embedded, or beside `path` (NAME.pdb), checked against the
+  /// assembly as `cil-instrument --mode coverage` checks it. Null, with the reason in `why`,
+  /// when there is no matching portable PDB: the module is not covered.
+  static std::unique_ptr<ModuleCoverage> open(const md::Module& file, const std::string& path, std::string& why);
+
+  bool excluded(uint32_t rid) { return plan_->excluded(rid).has_value(); }
+  /// The method a body's probes are reported under (see il::CoveragePlan::attributed).
+  uint32_t attributed(uint32_t rid) const { return plan_->attributed(rid); }
+
+  /// `bytes` (MethodDef `rid`'s body as the runtime has it) with its probes, each counted at the
+  /// address `allocate` gives it; `source_name` names attributed(rid). `probes` gets them in
+  /// order. `increment` and `probe_depth` are count mode's (il/probes.h).
+  Expected<il::EncodedBody> rewrite(uint32_t rid, std::string_view source_name, std::span<const uint8_t> bytes,
+                                    uint32_t increment, uint16_t probe_depth, const std::function<int64_t*()>& allocate,
+                                    std::vector<CoverageProbe>& probes);
+  /// The probes MethodDef `rid` would have had, from the file's body, without counters.
+  Status describe(uint32_t rid, std::string_view source_name, std::vector<CoverageProbe>& probes);
+
+ private:
+  const md::Module* file_ = nullptr;
+  std::unique_ptr<md::PortablePdb> pdb_;
+  std::optional<il::CoveragePlan> plan_;
+};
+
+}  // namespace cil::profiler
