@@ -30,7 +30,7 @@ struct ParamRule {
 constexpr ParamRule kParams[] = {
     {"method", HookParam::Method}, {"token", HookParam::Token},   {"instance", HookParam::Instance},
     {"args", HookParam::Args},     {"state", HookParam::State},   {"result", HookParam::Result},
-    {"exception", HookParam::Exception},
+    {"exception", HookParam::Exception}, {"elapsed", HookParam::Elapsed},
 };
 
 const char* expected_type(HookParam p) {
@@ -39,14 +39,28 @@ const char* expected_type(HookParam p) {
     case HookParam::Token: return "int";
     case HookParam::Args: return "object[]";
     case HookParam::Exception: return "System.Exception";
+    case HookParam::Elapsed: return "long";
     default: return "object";
   }
 }
 
 bool allowed(std::string_view hook, HookParam p) {
-  if (hook == "OnEnter") return p != HookParam::State && p != HookParam::Result && p != HookParam::Exception;
-  if (hook == "OnException") return p != HookParam::Result;
+  if (hook == "OnEnter") return p != HookParam::State && p != HookParam::Exception && p != HookParam::Elapsed;
+  if (hook == "OnException") return p != HookParam::Result && p != HookParam::Elapsed;
   return true;  // OnLeave takes everything
+}
+
+bool is_exception_class(md::Printer& printer, const md::TypeSig& t) {
+  if (t.element != ElementType::Class || !t.modifiers.empty()) return false;
+  std::string name = printer.type_token(t.token);
+  size_t bracket = name.find(']');
+  if (bracket != std::string::npos) name = name.substr(bracket + 1);
+  return name == "System.Exception";
+}
+
+bool is_byref_object(const md::TypeSig& t) {
+  return t.element == ElementType::ByRef && t.modifiers.empty() && t.children.size() == 1 &&
+         t.children[0].element == ElementType::Object && t.children[0].modifiers.empty();
 }
 
 bool type_matches(md::Printer& printer, HookParam p, const md::TypeSig& t) {
@@ -55,13 +69,8 @@ bool type_matches(md::Printer& printer, HookParam p, const md::TypeSig& t) {
     case HookParam::Method: return t.element == ElementType::String;
     case HookParam::Token: return t.element == ElementType::I4;
     case HookParam::Args: return t.element == ElementType::SzArray && t.children.at(0).element == ElementType::Object;
-    case HookParam::Exception: {
-      if (t.element != ElementType::Class) return false;
-      std::string name = printer.type_token(t.token);
-      size_t bracket = name.find(']');
-      if (bracket != std::string::npos) name = name.substr(bracket + 1);
-      return name == "System.Exception";
-    }
+    case HookParam::Exception: return is_exception_class(printer, t);
+    case HookParam::Elapsed: return t.element == ElementType::I8;
     default: return t.element == ElementType::Object;
   }
 }
@@ -87,12 +96,21 @@ Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32
   if (!sig) return contract_error(fmt::format("{}: {}", hook, sig.error().message));
   if (sig->generic()) return contract_error(fmt::format("{} must not be generic", hook));
   if (sig->kind() != md::kCallDefault) return contract_error(fmt::format("{} must use the default calling convention", hook));
+  const md::TypeSig& ret = sig->return_type;
+  bool plain = ret.modifiers.empty();
   if (hook == "OnEnter") {
-    if (sig->return_type.element == ElementType::Object && sig->return_type.modifiers.empty()) result.returns_object = true;
-    else if (!sig->return_type.is_void()) return contract_error("OnEnter must return object or void");
-  } else if (!sig->return_type.is_void()) {
+    if (ret.element == ElementType::Object && plain) result.returns = HookReturn::Object;
+    else if (ret.element == ElementType::Boolean && plain) result.returns = HookReturn::Bool;
+    else if (!ret.is_void()) return contract_error("OnEnter must return object (the state), bool (false skips the body) or void");
+  } else if (hook == "OnException") {
+    if (ret.element == ElementType::Boolean && plain) result.returns = HookReturn::Bool;
+    else if (is_exception_class(printer, ret)) result.returns = HookReturn::Exception;
+    else if (!ret.is_void())
+      return contract_error("OnException must return void, bool (true suppresses the exception) or System.Exception (thrown instead)");
+  } else if (!ret.is_void()) {
     return contract_error(fmt::format("{} must return void", hook));
   }
+  result.returns_object = result.returns == HookReturn::Object;
   std::vector<std::string> names(sig->params.size());
   for (uint32_t p : m.params_of(found)) {
     auto param = m.row<TableId::Param>(p);
@@ -104,11 +122,21 @@ Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32
     for (const auto& candidate : kParams)
       if (names[i] == candidate.name) rule = &candidate;
     if (!rule)
-      return contract_error(fmt::format("{}: unknown parameter '{}' (known: method, token, instance, args, state, result, exception)",
+      return contract_error(fmt::format("{}: unknown parameter '{}' (known: method, token, instance, args, state, result, exception, elapsed)",
                                         hook, quoted(names[i])));
     if (!allowed(hook, rule->param)) return contract_error(fmt::format("{}: parameter '{}' is not available to {}", hook, names[i], hook));
-    if (!type_matches(printer, rule->param, sig->params[i]))
-      return contract_error(fmt::format("{}: parameter '{}' must be of type {}", hook, names[i], expected_type(rule->param)));
+    if (rule->param == HookParam::Result && hook == "OnEnter") {
+      // Only an intercepting OnEnter has a result: the one the skipped body returns.
+      if (result.returns != HookReturn::Bool || !is_byref_object(sig->params[i]))
+        return contract_error("OnEnter: parameter 'result' must be 'out object', with OnEnter returning bool");
+      result.result_by_ref = true;
+    } else if (rule->param == HookParam::Result && is_byref_object(sig->params[i])) {
+      result.result_by_ref = true;  // OnLeave: ref object result replaces the return value
+    } else if (!type_matches(printer, rule->param, sig->params[i])) {
+      std::string expected = expected_type(rule->param);
+      if (rule->param == HookParam::Result) expected = "object or ref object";
+      return contract_error(fmt::format("{}: parameter '{}' must be of type {}", hook, names[i], expected));
+    }
     for (HookParam seen : result.params)
       if (seen == rule->param) return contract_error(fmt::format("{}: parameter '{}' is declared twice", hook, names[i]));
     result.params.push_back(rule->param);

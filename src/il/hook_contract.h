@@ -18,8 +18,18 @@ enum class HookParam {
   Instance,   ///< object instance: `this`, or null for static methods
   Args,       ///< object[] args: every argument boxed
   State,      ///< object state: what OnEnter returned
-  Result,     ///< object result: the return value boxed
+  Result,     ///< object result: the return value boxed (OnLeave: `ref object result` replaces
+              ///< it; OnEnter returning bool: `out object result` supplies it when skipping)
   Exception,  ///< Exception exception
+  Elapsed,    ///< long elapsed: Stopwatch ticks since the method's entry (OnLeave)
+};
+
+/// What a hook returns, which says what it may do (interception is opted into by the signature).
+enum class HookReturn {
+  Void,
+  Object,     ///< OnEnter: its result becomes `state`
+  Bool,       ///< OnEnter: false skips the body; OnException: true suppresses (void methods)
+  Exception,  ///< OnException: a non-null result is thrown instead
 };
 
 const char* hook_param_name(HookParam p);
@@ -29,6 +39,8 @@ struct HookMethod {
   std::string name;
   std::vector<HookParam> params;  ///< in declaration order
   bool returns_object = false;    ///< OnEnter only: its result becomes `state`
+  HookReturn returns = HookReturn::Void;
+  bool result_by_ref = false;     ///< `result` is `ref object` (OnLeave) or `out object` (OnEnter)
   bool wants(HookParam p) const;
 };
 

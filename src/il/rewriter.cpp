@@ -100,10 +100,17 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
   std::vector<Instr> filter_block, handler_block;
   if (spec.filter_clause) {
     filter_block = spec.filter_code;
-    filter_block.push_back(body.ldc_i4(0));
+    if (!spec.filter_decides) filter_block.push_back(body.ldc_i4(0));
     filter_block.push_back(body.make(Op::Endfilter));
     handler_block.push_back(body.make(Op::Pop));
-    handler_block.push_back(body.make(Op::Rethrow));
+    if (spec.handler_throw_local) {
+      handler_block.push_back(body.ldloc(*spec.handler_throw_local));
+      handler_block.push_back(body.make(Op::Throw));
+    } else if (spec.handler_suppresses) {
+      handler_block.push_back(body.make_branch(Op::Leave, exit_id));
+    } else {
+      handler_block.push_back(body.make(Op::Rethrow));
+    }
   }
   uint32_t finally_id = first_id(finally_block, exit_id);
   uint32_t handler_id = first_id(handler_block, finally_id);

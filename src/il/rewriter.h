@@ -58,6 +58,14 @@ struct WrapSpec {
   /// may not contain protected regions: code that must catch calls out to a method.
   bool filter_clause = false;
   std::vector<Instr> filter_code;
+  /// Interception (opted into by an OnException hook that returns a value): `filter_code` leaves
+  /// its own verdict on the stack (nothing is appended), and when it is 1 the handler throws the
+  /// exception in `handler_throw_local` instead, or, with `handler_suppresses`, leaves to the exit
+  /// block (a void method returns normally). Either way the second pass then runs the inner
+  /// finallys first, as for any catch.
+  bool filter_decides = false;
+  std::optional<uint32_t> handler_throw_local;
+  bool handler_suppresses = false;
   /// Finally clause: present when true; `endfinally` is appended to `finally_code`.
   bool finally_clause = false;
   std::vector<Instr> finally_code;

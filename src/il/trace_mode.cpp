@@ -67,6 +67,11 @@ struct TraceMode::Context {
   Box self;                      ///< how `this` is passed (a value type's `this` is boxed from a copy)
   std::optional<uint32_t> state, exception, result;  ///< locals
   std::optional<uint32_t> tail_flag;  ///< local: set when the method leaves by a tail call
+  // Interception locals: OnEnter's verdict (skip the body) and result, OnLeave's replaceable
+  // result, the entry timestamp, OnException's verdict.
+  std::optional<uint32_t> skip, enter_result, leave_result, start_ticks, replacement, handled;
+  std::optional<uint32_t> default_result;  ///< a local of the return type, for its default
+  md::Token result_type = 0;               ///< the return type's token (unbox.any, initobj)
   Box result_box;
   BodyModel* body = nullptr;
   std::vector<EhRegion> guard_clauses;
@@ -100,16 +105,39 @@ Expected<TraceMode> TraceMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
       default: return md::primitive(ElementType::Object);
     }
   };
-  auto hook_ref = [&](const HookMethod& h, bool returns_object) -> Expected<Token> {
-    if (!h.present) return Token{0};
+  auto hook_params = [&](const HookMethod& h) {
     std::vector<TypeSig> params;
-    for (HookParam p : h.params) params.push_back(param_type(p));
-    TypeSig ret = md::primitive(returns_object ? ElementType::Object : ElementType::Void);
-    return editor.member_ref(hook_type, h.name, method_sig(false, ret, params));
+    for (HookParam p : h.params) {
+      if (p == HookParam::Result && h.result_by_ref) params.push_back(md::wrap(ElementType::ByRef, md::primitive(ElementType::Object)));
+      else if (p == HookParam::Elapsed) params.push_back(md::primitive(ElementType::I8));
+      else params.push_back(param_type(p));
+    }
+    return params;
   };
-  mode.on_enter_ = CIL_TRY(hook_ref(contract.on_enter, contract.on_enter.returns_object));
-  mode.on_leave_ = CIL_TRY(hook_ref(contract.on_leave, false));
-  mode.on_exception_ = CIL_TRY(hook_ref(contract.on_exception, false));
+  auto return_type = [&](const HookMethod& h) -> TypeSig {
+    switch (h.returns) {
+      case HookReturn::Object: return md::primitive(ElementType::Object);
+      case HookReturn::Bool: return md::primitive(ElementType::Boolean);
+      case HookReturn::Exception: return md::class_type(mode.exception_);
+      case HookReturn::Void: break;
+    }
+    return md::primitive(ElementType::Void);
+  };
+  auto hook_ref = [&](const HookMethod& h) -> Expected<Token> {
+    if (!h.present) return Token{0};
+    return editor.member_ref(hook_type, h.name, method_sig(false, return_type(h), hook_params(h)));
+  };
+  mode.on_enter_ = CIL_TRY(hook_ref(contract.on_enter));
+  mode.on_leave_ = CIL_TRY(hook_ref(contract.on_leave));
+  mode.on_exception_ = CIL_TRY(hook_ref(contract.on_exception));
+  if (contract.on_leave.wants(HookParam::Elapsed)) {
+    // System.Diagnostics.Stopwatch: in the core library on .NET and in netstandard, in System on
+    // .NET Framework and Mono.
+    Token stopwatch = refs.kind() == md::CoreLibraryKind::Mscorlib && !refs.self()
+                          ? CIL_TRY(refs.type_in(refs.process_assembly(), "System.Diagnostics", "Stopwatch"))
+                          : CIL_TRY(refs.type("System.Diagnostics", "Stopwatch"));
+    mode.get_timestamp_ = CIL_TRY(refs.member(stopwatch, "GetTimestamp", method_sig(false, md::primitive(ElementType::I8), {})));
+  }
 
   // The re-entrancy guard: a ThreadLocal<bool> (a [ThreadStatic] field would need a
   // CustomAttribute row, and that sorted table cannot grow without moving existing tokens).
@@ -146,12 +174,11 @@ Expected<TraceMode> TraceMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
                                                     .param_list = param_list}));
   if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(mode.cctor_)}));
   if (contract.on_exception.present) {
-    std::vector<TypeSig> params;
-    for (HookParam p : contract.on_exception.params) params.push_back(param_type(p));
     mode.guarded_on_exception_ =
         CIL_TRY(editor.add(md::MethodDefRow{.flags = kHelperMethod,
                                             .name = "OnException",
-                                            .signature = method_sig(false, md::primitive(ElementType::Void), params),
+                                            .signature = method_sig(false, return_type(contract.on_exception),
+                                                                    hook_params(contract.on_exception)),
                                             .param_list = param_list}));
     if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(mode.guarded_on_exception_)}));
   }
@@ -171,7 +198,17 @@ Status TraceMode::finish(CallEffects& effects) {
   if (!guarded_on_exception_) return ok();
 
   // OnException(<the hook's parameters>): skipped inside another hook; a throwing hook ignored.
+  // An intercepting hook's result is returned: false or null when it was skipped or threw.
   BodyModel call;
+  bool returns = contract_->on_exception.returns != HookReturn::Void;
+  std::optional<uint32_t> verdict;
+  if (returns) {
+    LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*editor_, 0));
+    verdict = locals.add(encode(contract_->on_exception.returns == HookReturn::Bool ? md::primitive(ElementType::Boolean)
+                                                                                      : md::class_type(exception_)));
+    call.local_sig_token = CIL_TRY(locals.commit(*editor_));
+    call.init_locals = true;
+  }
   CodeBuilder g(call);
   uint32_t skip = g.new_label(), after = g.new_label();
   g.emit(Op::Ldsfld, guard_field_);
@@ -183,6 +220,7 @@ Status TraceMode::finish(CallEffects& effects) {
   std::vector<Instr> head = g.take();
   for (size_t i = 0; i < contract_->on_exception.params.size(); ++i) g.ldarg(static_cast<uint32_t>(i));
   g.emit(Op::Call, on_exception_);
+  if (verdict) g.stloc(*verdict);
   g.branch(Op::Leave_S, after);
   std::vector<Instr> protected_code = g.take();
   g.emit(Op::Pop);
@@ -193,6 +231,7 @@ Status TraceMode::finish(CallEffects& effects) {
   g.ldc_i4(0);
   g.emit(Op::Callvirt, guard_set_);
   g.mark(skip);
+  if (verdict) g.ldloc(*verdict);
   g.emit(Op::Ret);
   std::vector<Instr> tail = g.take();
   EhRegion guard;
@@ -204,7 +243,7 @@ Status TraceMode::finish(CallEffects& effects) {
   guard.class_token = exception_;
   for (auto* part : {&head, &protected_code, &handler, &tail}) call.instrs.insert(call.instrs.end(), part->begin(), part->end());
   call.clauses.push_back(guard);
-  call.max_stack = CIL_TRY(compute_max_stack(call, false, effects));
+  call.max_stack = CIL_TRY(compute_max_stack(call, returns, effects));
   EncodedBody guarded = CIL_TRY(rewrite_body(std::move(call), {}));
   return editor_->set_method_body(md::token_rid(guarded_on_exception_), guarded.bytes);
 }
@@ -321,27 +360,49 @@ Status TraceMode::emit_hook(Context& cx, const HookMethod& hook, Token target, s
   code.push_back(body.make(Op::Call, target));
   if (&hook == &contract_->on_enter && hook.returns_object) {
     code.push_back(cx.state ? body.stloc(*cx.state) : body.make(Op::Pop));
+  } else if (&hook == &contract_->on_enter && hook.returns == HookReturn::Bool) {
+    // false: skip the body.
+    if (cx.skip) {
+      code.push_back(body.ldc_i4(0));
+      code.push_back(body.make(Op::Ceq));
+      code.push_back(body.stloc(*cx.skip));
+    } else {
+      code.push_back(body.make(Op::Pop));
+    }
   }
   code.push_back(body.make_branch(Op::Leave_S, after));
   size_t handler_first = code.size();
-  code.push_back(body.make(Op::Pop));  // a throwing hook must not change what the program does
-  code.push_back(body.make_branch(Op::Leave_S, after));
-  Instr reset = body.make(Op::Ldsfld, guard_field_);
-  reset.id = after;
-  code.push_back(reset);
-  code.push_back(body.ldc_i4(0));
-  code.push_back(body.make(Op::Callvirt, guard_set_));
+  EhRegion guard;
+  if (&hook == &contract_->on_enter && hook.returns == HookReturn::Bool) {
+    // An intercepting OnEnter may reject the call with its own exception (a validator): it
+    // propagates from the call site, before the method's own code; the guard is reset on the way.
+    code.push_back(body.make(Op::Ldsfld, guard_field_));
+    code.push_back(body.ldc_i4(0));
+    code.push_back(body.make(Op::Callvirt, guard_set_));
+    code.push_back(body.make(Op::Endfinally));
+    Instr done = body.make(Op::Nop);
+    done.id = after;
+    code.push_back(done);
+    guard.kind = ClauseKind::Finally;
+  } else {
+    code.push_back(body.make(Op::Pop));  // a throwing hook must not change what the program does
+    code.push_back(body.make_branch(Op::Leave_S, after));
+    Instr reset = body.make(Op::Ldsfld, guard_field_);
+    reset.id = after;
+    code.push_back(reset);
+    code.push_back(body.ldc_i4(0));
+    code.push_back(body.make(Op::Callvirt, guard_set_));
+    guard.kind = ClauseKind::Catch;
+    guard.class_token = exception_;
+  }
   Instr landing = body.make(Op::Nop);
   landing.id = skip;
   code.push_back(landing);
 
-  EhRegion guard;
-  guard.kind = ClauseKind::Catch;
   guard.try_start = code[try_first].id;
   guard.try_end = code[handler_first].id;
   guard.handler_start = code[handler_first].id;
   guard.handler_end = after;
-  guard.class_token = exception_;
   cx.guard_clauses.push_back(guard);
   return ok();
 }
@@ -392,6 +453,11 @@ Status TraceMode::emit_hook_args(Context& cx, const HookMethod& hook, std::vecto
         code.push_back(cx.state ? body.ldloc(*cx.state) : body.make(Op::Ldnull));
         break;
       case HookParam::Result: {
+        if (hook.result_by_ref) {
+          // OnEnter's `out object result`, OnLeave's `ref object result` (filled just before).
+          code.push_back(body.ldloca(&hook == &contract_->on_enter ? *cx.enter_result : *cx.leave_result));
+          break;
+        }
         if (!cx.result || cx.result_box.kind == Boxing::Unboxable) {
           code.push_back(body.make(Op::Ldnull));
           break;
@@ -421,9 +487,32 @@ Status TraceMode::emit_hook_args(Context& cx, const HookMethod& hook, std::vecto
       case HookParam::Exception:
         code.push_back(cx.exception ? body.ldloc(*cx.exception) : body.make(Op::Ldnull));
         break;
+      case HookParam::Elapsed:
+        code.push_back(body.make(Op::Call, get_timestamp_));
+        code.push_back(body.ldloc(*cx.start_ticks));
+        code.push_back(body.make(Op::Sub));
+        break;
     }
   }
   return ok();
+}
+
+void TraceMode::emit_unbox_result(Context& cx, uint32_t object, std::vector<Instr>& code) {
+  BodyModel& body = *cx.body;
+  uint32_t convert = body.reserve_label(), done = body.reserve_label();
+  code.push_back(body.ldloc(object));
+  code.push_back(body.make_branch(Op::Brtrue_S, convert));
+  code.push_back(body.ldloca(*cx.default_result));
+  code.push_back(body.make(Op::Initobj, cx.result_type));
+  code.push_back(body.ldloc(*cx.default_result));
+  code.push_back(body.make_branch(Op::Br_S, done));
+  Instr load = body.ldloc(object);
+  load.id = convert;
+  code.push_back(load);
+  code.push_back(body.make(Op::Unbox_Any, cx.result_type));
+  Instr join = body.make(Op::Nop);
+  join.id = done;
+  code.push_back(join);
 }
 
 Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& body) {
@@ -509,6 +598,29 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
     if (ret.element == ElementType::ByRef || ret.element == ElementType::TypedByRef) cx.result_box.kind = Boxing::Unboxable;
     else cx.result_box = CIL_TRY(boxing(ret));
   }
+  // Interception, as the hooks' signatures opt in. A result the hooks supply or replace needs a
+  // return type an object can be unboxed to: not a byref, a pointer or a ref struct.
+  bool convertible = false;
+  if (returns_value) {
+    TypeSig ret = cx.sig.return_type;
+    ret.modifiers.clear();
+    Box box = ret.element == ElementType::ByRef || ret.element == ElementType::TypedByRef ? Box{Boxing::Unboxable, 0} : CIL_TRY(boxing(ret));
+    convertible = box.kind != Boxing::Unboxable;
+    bool needed = (contract_->on_enter.returns == HookReturn::Bool) || (finally_clause && contract_->on_leave.result_by_ref);
+    if (convertible && needed) {
+      cx.default_result = locals.add(encode(ret));
+      cx.result_type = CIL_TRY(editor_->type_spec(encode(ret)));
+    }
+  }
+  const HookMethod& on_enter = contract_->on_enter;
+  bool can_skip = on_enter.returns == HookReturn::Bool && (!returns_value || convertible);
+  if (on_enter.returns == HookReturn::Bool) cx.skip = locals.add(encode(md::primitive(ElementType::Boolean)));
+  if (on_enter.result_by_ref) cx.enter_result = locals.add(encode(md::primitive(ElementType::Object)));
+  if (finally_clause && contract_->on_leave.result_by_ref) cx.leave_result = locals.add(encode(md::primitive(ElementType::Object)));
+  if (finally_clause && contract_->on_leave.wants(HookParam::Elapsed)) cx.start_ticks = locals.add(encode(md::primitive(ElementType::I8)));
+  HookReturn exception_returns = contract_->on_exception.present ? contract_->on_exception.returns : HookReturn::Void;
+  if (exception_returns == HookReturn::Exception) cx.replacement = locals.add(encode(md::class_type(exception_)));
+  if (exception_returns == HookReturn::Bool) cx.handled = locals.add(encode(md::primitive(ElementType::Boolean)));
 
   std::vector<Instr> prologue;
   if (cx.state) {
@@ -523,13 +635,44 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
     prologue.push_back(body.ldc_i4(0));
     prologue.push_back(body.stloc(*cx.tail_flag));
   }
+  if (cx.skip) {
+    prologue.push_back(body.ldc_i4(0));
+    prologue.push_back(body.stloc(*cx.skip));
+  }
+  if (cx.enter_result) {
+    prologue.push_back(body.make(Op::Ldnull));
+    prologue.push_back(body.stloc(*cx.enter_result));
+  }
+  if (cx.start_ticks) {
+    prologue.push_back(body.make(Op::Call, get_timestamp_));
+    prologue.push_back(body.stloc(*cx.start_ticks));
+  }
   if (contract_->on_enter.present) CIL_TRY(emit_hook(cx, contract_->on_enter, on_enter_, prologue));
+  // Inside the region, first: OnEnter said skip, so the method returns at once with the result
+  // OnEnter supplied (or the type's default), and OnLeave still runs (the ret becomes a leave).
+  size_t skip_start = prologue.size();
+  if (can_skip) {
+    uint32_t original = body.instrs[*start].id;
+    prologue.push_back(body.ldloc(*cx.skip));
+    prologue.push_back(body.make_branch(Op::Brfalse, original));
+    if (returns_value) {
+      if (cx.enter_result) {
+        emit_unbox_result(cx, *cx.enter_result, prologue);
+      } else {
+        prologue.push_back(body.ldloca(*cx.default_result));
+        prologue.push_back(body.make(Op::Initobj, cx.result_type));
+        prologue.push_back(body.ldloc(*cx.default_result));
+      }
+    }
+    prologue.push_back(body.make(Op::Ret));
+  }
+  size_t skip_code = prologue.size() - skip_start;
   size_t prologue_size = prologue.size();
   insert_code(body, *start, std::move(prologue));
 
   if (catch_clause || finally_clause) {
     WrapSpec spec;
-    spec.try_start = *start + prologue_size;
+    spec.try_start = *start + prologue_size - skip_code;
     if (returns_value) spec.result_local = cx.result;
     if (catch_clause) {
       // The filter sees the exception in the first pass and lets it go on (returns 0): nothing
@@ -541,11 +684,55 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
       if (contract_->on_exception.present) {
         CIL_TRY(emit_hook_args(cx, contract_->on_exception, spec.filter_code));
         spec.filter_code.push_back(body.make(Op::Call, guarded_on_exception_));
+        if (cx.replacement) {
+          // A non-null result is caught here and thrown instead.
+          spec.filter_code.push_back(body.stloc(*cx.replacement));
+          spec.filter_code.push_back(body.ldloc(*cx.replacement));
+          spec.filter_code.push_back(body.make(Op::Ldnull));
+          spec.filter_code.push_back(body.make(Op::Cgt_Un));
+          spec.filter_decides = true;
+          spec.handler_throw_local = cx.replacement;
+        } else if (cx.handled) {
+          // true suppresses the exception, in a void method (another has no result to return).
+          spec.filter_code.push_back(body.stloc(*cx.handled));
+          if (returns_value) {
+            spec.filter_code.push_back(body.ldc_i4(0));
+          } else {
+            spec.filter_code.push_back(body.ldloc(*cx.handled));
+            spec.handler_suppresses = true;
+          }
+          spec.filter_decides = true;
+        }
       }
     }
     if (finally_clause) {
       spec.finally_clause = true;
+      if (cx.leave_result) {
+        // OnLeave's `ref object result`: the result boxed (null after an exception or a tail
+        // call, or for a type that cannot be boxed), and written back after the hook.
+        HookMethod boxed;
+        boxed.present = true;
+        boxed.params = {HookParam::Result};
+        CIL_TRY(emit_hook_args(cx, boxed, spec.finally_code));
+        spec.finally_code.push_back(body.stloc(*cx.leave_result));
+      }
       CIL_TRY(emit_hook(cx, contract_->on_leave, on_leave_, spec.finally_code));
+      if (cx.leave_result && cx.result && cx.default_result) {
+        uint32_t done = body.reserve_label();
+        if (cx.exception) {
+          spec.finally_code.push_back(body.ldloc(*cx.exception));
+          spec.finally_code.push_back(body.make_branch(Op::Brtrue, done));
+        }
+        if (cx.tail_flag) {
+          spec.finally_code.push_back(body.ldloc(*cx.tail_flag));
+          spec.finally_code.push_back(body.make_branch(Op::Brtrue, done));
+        }
+        emit_unbox_result(cx, *cx.leave_result, spec.finally_code);
+        spec.finally_code.push_back(body.stloc(*cx.result));
+        Instr join = body.make(Op::Nop);
+        join.id = done;
+        spec.finally_code.push_back(join);
+      }
     }
     spec.tail_sites = CIL_TRY(plan_tail_sites(m, body, spec.try_start, locals));
     if (!spec.tail_sites.empty()) spec.tail_flag = cx.tail_flag;

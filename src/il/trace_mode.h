@@ -39,6 +39,9 @@ class TraceMode {
   Status emit_hook(Context& cx, const HookMethod& hook, md::Token target, std::vector<Instr>& code);
   Status emit_hook_args(Context& cx, const HookMethod& hook, std::vector<Instr>& code);
   Status emit_value(Context& cx, const md::TypeSig& type, std::vector<Instr>& code);
+  /// The object in local `object` as the method's return type, into `code`: null gives the
+  /// type's default, another type an InvalidCastException (unbox.any).
+  void emit_unbox_result(Context& cx, uint32_t object, std::vector<Instr>& code);
 
   md::ModuleEditor* editor_ = nullptr;
   md::RuntimeRefs* refs_ = nullptr;
@@ -49,6 +52,7 @@ class TraceMode {
   /// <CilInstrument>::OnException: the guarded call to the OnException hook, which the filters
   /// call (a filter block may not hold the try/catch that ignores a throwing hook).
   md::Token guarded_on_exception_ = 0;
+  md::Token get_timestamp_ = 0;  ///< Stopwatch.GetTimestamp, for OnLeave's `elapsed`
   uint32_t helper_type_ = 0;
   std::unordered_set<uint32_t> byref_like_defs_;  ///< TypeDef rids marked IsByRefLike
   bool byref_like_scanned_ = false;
