@@ -2,6 +2,7 @@
 // of argument values.
 #include "profiler/args_profiler.h"
 
+#include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -35,6 +36,50 @@ void enter_hook(FunctionIDOrClientID id, COR_PRF_ELT_INFO elt) {
     hooked->owner->enter(*hooked, elt);
   } catch (...) {
   }
+}
+
+void leave_hook(FunctionIDOrClientID id, COR_PRF_ELT_INFO elt) {
+  try {
+    const auto* hooked = reinterpret_cast<const ArgsProfiler::Hooked*>(id.clientID);
+    hooked->owner->leave(*hooked, elt);
+  } catch (...) {
+  }
+}
+
+void tailcall_hook(FunctionIDOrClientID id, COR_PRF_ELT_INFO) {
+  try {
+    const auto* hooked = reinterpret_cast<const ArgsProfiler::Hooked*>(id.clientID);
+    hooked->owner->tailcall(*hooked);
+  } catch (...) {
+  }
+}
+
+using Clock = std::chrono::steady_clock;
+
+/// Per thread: the hooked calls in progress (innermost last) and the exception being dispatched.
+struct Frame {
+  const ArgsProfiler::Hooked* hooked;
+  Clock::time_point start;
+};
+struct ThreadCalls {
+  std::vector<Frame> frames;
+  std::string exception;     ///< the type of the exception thrown last on this thread
+  FunctionID unwinding = 0;  ///< a hooked function the unwind pass is in
+  bool caught = false;       ///< ... whose catch clause took the exception
+};
+thread_local ThreadCalls t_calls;
+
+/// The time since `hooked`'s entry on this thread, and its frame popped (with any frame above
+/// it, left without a hook); empty when it was entered without the hook.
+std::string elapsed_since_entry(const ArgsProfiler::Hooked& hooked) {
+  auto& frames = t_calls.frames;
+  for (size_t i = frames.size(); i-- > 0;) {
+    if (frames[i].hooked != &hooked) continue;
+    double micros = std::chrono::duration<double, std::micro>(Clock::now() - frames[i].start).count();
+    frames.resize(i);
+    return fmt::format(" ({:.1f} us)", micros);
+  }
+  return "";
 }
 
 template <class T>
@@ -144,8 +189,9 @@ std::vector<std::string> import_param_names(IMetaDataImport2* import, mdMethodDe
 }  // namespace
 
 std::pair<DWORD, DWORD> ArgsProfiler::event_mask() const {
-  DWORD low = COR_PRF_MONITOR_ENTERLEAVE | COR_PRF_ENABLE_FUNCTION_ARGS | COR_PRF_ENABLE_FRAME_INFO |
-              COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES;
+  DWORD low = COR_PRF_MONITOR_ENTERLEAVE | COR_PRF_ENABLE_FUNCTION_ARGS | COR_PRF_ENABLE_FUNCTION_RETVAL |
+              COR_PRF_ENABLE_FRAME_INFO | COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES |
+              COR_PRF_MONITOR_EXCEPTIONS;
   // Precompiled framework code has no hooks (see count mode).
   if (config_.framework_selected) low |= COR_PRF_DISABLE_INLINING | COR_PRF_DISABLE_ALL_NGEN_IMAGES;
   return {low, 0};
@@ -158,7 +204,7 @@ Status ArgsProfiler::start() {
   if (HRESULT hr = info3->GetStringLayout2(&string_length_offset_, &string_buffer_offset_); FAILED(hr))
     return com_error("GetStringLayout2", hr);
   if (HRESULT hr = info3->SetFunctionIDMapper2(&mapper, this); FAILED(hr)) return com_error("SetFunctionIDMapper2", hr);
-  if (HRESULT hr = info3->SetEnterLeaveFunctionHooks3WithInfo(&enter_hook, nullptr, nullptr); FAILED(hr))
+  if (HRESULT hr = info3->SetEnterLeaveFunctionHooks3WithInfo(&enter_hook, &leave_hook, &tailcall_hook); FAILED(hr))
     return com_error("SetEnterLeaveFunctionHooks3WithInfo", hr);
   return ok();
 }
@@ -246,10 +292,13 @@ std::unique_ptr<ArgsProfiler::Hooked> ArgsProfiler::describe(FunctionID function
   size_t count = sig->sentinel >= 0 ? static_cast<size_t>(sig->sentinel) : sig->params.size();
   if (import) names = import_param_names(import.get(), token, count);
   modules_->with_file(entry, [&](const md::Module* file, md::Printer* printer) {
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i <= count; ++i) {
+      // The parameters, then the return type (i == count) described the same way.
+      bool is_return = i == count;
+      if (is_return && sig->return_type.is_void()) break;
       Param p;
-      p.type = sig->params[i];
-      p.name = i < names.size() && !names[i].empty() ? names[i] : fmt::format("arg{}", i + 1);
+      p.type = is_return ? sig->return_type : sig->params[i];
+      p.name = is_return ? "return" : i < names.size() && !names[i].empty() ? names[i] : fmt::format("arg{}", i + 1);
       const md::TypeSig* shown = &p.type;
       if (shown->element == ElementType::ByRef && !shown->children.empty()) shown = &shown->children[0];
       if (shown->element == ElementType::GenericInst && !shown->children.empty()) shown = &shown->children[0];
@@ -262,7 +311,12 @@ std::unique_ptr<ArgsProfiler::Hooked> ArgsProfiler::describe(FunctionID function
         p.type_name = fmt::format("<type 0x{:08X}>", shown->token);
       }
       hooked->generic = hooked->generic || has_type_parameter(p.type);
-      hooked->params.push_back(std::move(p));
+      if (is_return) {
+        hooked->returns = true;
+        hooked->ret = std::move(p);
+      } else {
+        hooked->params.push_back(std::move(p));
+      }
     }
   });
   return hooked;
@@ -299,6 +353,10 @@ std::string ArgsProfiler::object_text(ObjectID object) {
     return string_literal(std::u16string_view(reinterpret_cast<const char16_t*>(base + string_buffer_offset_),
                                               static_cast<size_t>(length)));
   }
+  // A boxed primitive: its value follows the method table pointer.
+  if (auto element = primitive_of(name))
+    if (auto text = primitive_text(*element, reinterpret_cast<const uint8_t*>(object) + sizeof(void*), 8))
+      return fmt::format("{}({})", name, *text);
   return name;
 }
 
@@ -337,6 +395,19 @@ std::string ArgsProfiler::value_text(const md::TypeSig& type, const Param* param
     case ElementType::GenericInst: {
       std::string name = param ? param->type_name : "struct";
       if (param && param->is_enum) return fmt::format("{}({})", name, integer_text(data, size));
+      if (type.element == ElementType::GenericInst && type.children.size() == 2) {
+        const md::TypeSig& arg = type.children[1];
+        // Nullable<T> of a primitive: { bool hasValue; T value }, the value aligned to its size.
+        if (name == "System.Nullable`1" && is_primitive(arg.element) && size >= 1) {
+          if (data[0] == 0) return "null";
+          size_t at = std::min<size_t>(primitive_size(arg.element), 8);
+          if (size >= at + primitive_size(arg.element)) return primitive_text(arg.element, data + at, size - at).value_or("?");
+        }
+        // Span<T> and ReadOnlySpan<T>: { ref T reference; int length }: the length, not the
+        // memory (which the method may not own any more).
+        if ((name == "System.Span`1" || name == "System.ReadOnlySpan`1") && size >= sizeof(void*) + 4)
+          return fmt::format("{}(length {})", name, load<int32_t>(data + sizeof(void*)));
+      }
       return name;
     }
     case ElementType::Var:
@@ -378,19 +449,7 @@ void ArgsProfiler::enter(const Hooked& hooked, COR_PRF_ELT_INFO elt) {
     text += fmt::format("<{} argument ranges for {} arguments>", args->numRanges, expected);
   } else {
     std::vector<ClassID> class_args, method_args;
-    if (hooked.generic) {
-      ClassID klass = 0;
-      ModuleID module = 0;
-      mdToken token = 0;
-      ULONG32 count = 0;
-      ClassID types[32];
-      if (SUCCEEDED(info()->GetFunctionInfo2(hooked.id, frame, &klass, &module, &token, 32, &count, types)))
-        method_args.assign(types, types + std::min<ULONG32>(count, 32));
-      mdTypeDef type_token = 0;
-      ClassID parent = 0;
-      if (klass && SUCCEEDED(info()->GetClassIDInfo2(klass, &module, &type_token, &parent, 32, &count, types)))
-        class_args.assign(types, types + std::min<ULONG32>(count, 32));
-    }
+    if (hooked.generic) generic_args(hooked.id, frame, class_args, method_args);
     size_t range = 0;
     if (hooked.has_this) {
       const auto& r = args->ranges[range++];
@@ -413,6 +472,77 @@ void ArgsProfiler::enter(const Hooked& hooked, COR_PRF_ELT_INFO elt) {
   }
   text += ')';
   log_->line(text);
+  t_calls.frames.push_back({&hooked, Clock::now()});
+}
+
+void ArgsProfiler::generic_args(FunctionID function, COR_PRF_FRAME_INFO frame, std::vector<ClassID>& class_args,
+                                std::vector<ClassID>& method_args) {
+  ClassID klass = 0;
+  ModuleID module = 0;
+  mdToken token = 0;
+  ULONG32 count = 0;
+  ClassID types[32];
+  if (SUCCEEDED(info()->GetFunctionInfo2(function, frame, &klass, &module, &token, 32, &count, types)))
+    method_args.assign(types, types + std::min<ULONG32>(count, 32));
+  mdTypeDef type_token = 0;
+  ClassID parent = 0;
+  if (klass && SUCCEEDED(info()->GetClassIDInfo2(klass, &module, &type_token, &parent, 32, &count, types)))
+    class_args.assign(types, types + std::min<ULONG32>(count, 32));
+}
+
+void ArgsProfiler::leave(const Hooked& hooked, COR_PRF_ELT_INFO elt) {
+  std::string text = fmt::format("[{}] leave {}", threads_->current(), hooked.name);
+  if (hooked.returns) {
+    COR_PRF_FRAME_INFO frame = 0;
+    COR_PRF_FUNCTION_ARGUMENT_RANGE range{};
+    auto* info3 = static_cast<ICorProfilerInfo3*>(info());
+    if (HRESULT hr = info3->GetFunctionLeave3Info(hooked.id, elt, &frame, &range); FAILED(hr)) {
+      text += fmt::format(" -> <return value unavailable: HRESULT 0x{:08X}>", static_cast<uint32_t>(hr));
+    } else {
+      std::vector<ClassID> class_args, method_args;
+      if (hooked.generic) generic_args(hooked.id, frame, class_args, method_args);
+      text += " -> " + value_text(hooked.ret.type, &hooked.ret, reinterpret_cast<const uint8_t*>(range.startAddress),
+                                  range.length, class_args, method_args);
+    }
+  }
+  text += elapsed_since_entry(hooked);
+  log_->line(text);
+}
+
+void ArgsProfiler::tailcall(const Hooked& hooked) {
+  log_->line(fmt::format("[{}] leave {} by a tail call{}", threads_->current(), hooked.name, elapsed_since_entry(hooked)));
+}
+
+HRESULT ArgsProfiler::ExceptionThrown(ObjectID thrown) {
+  return guarded("ExceptionThrown", [&] {
+    ClassID klass = 0;
+    t_calls.exception = thrown && SUCCEEDED(info()->GetClassFromObject(thrown, &klass)) ? modules_->class_name(klass) : "?";
+  });
+}
+
+HRESULT ArgsProfiler::ExceptionUnwindFunctionEnter(FunctionID function) {
+  return guarded("ExceptionUnwindFunctionEnter", [&] {
+    // Only a hooked call in progress on this thread: the innermost one.
+    t_calls.unwinding = 0;
+    t_calls.caught = false;
+    if (!t_calls.frames.empty() && t_calls.frames.back().hooked->id == function) t_calls.unwinding = function;
+  });
+}
+
+HRESULT ArgsProfiler::ExceptionCatcherEnter(FunctionID function, ObjectID) {
+  // The unwind pass also enters the function that catches: that call goes on.
+  if (function == t_calls.unwinding) t_calls.caught = true;
+  return S_OK;
+}
+
+HRESULT ArgsProfiler::ExceptionUnwindFunctionLeave() {
+  return guarded("ExceptionUnwindFunctionLeave", [&] {
+    if (!t_calls.unwinding || t_calls.caught || t_calls.frames.empty()) return;
+    const Hooked& hooked = *t_calls.frames.back().hooked;
+    t_calls.unwinding = 0;
+    log_->line(fmt::format("[{}] leave {} threw {}{}", threads_->current(), hooked.name, t_calls.exception,
+                           elapsed_since_entry(hooked)));
+  });
 }
 
 }  // namespace cil::profiler

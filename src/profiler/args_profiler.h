@@ -1,6 +1,9 @@
-// Args mode: enter hooks (ELT3 with argument info) on the methods the filters select, chosen
-// per function by a FunctionIDMapper2; one log line per call with the argument values:
+// Args mode: enter, leave and tail-call hooks (ELT3 with argument and return value info) on the
+// methods the filters select, chosen per function by a FunctionIDMapper2; one log line per call
+// with the argument values, one per return with the value, or the exception that unwound the
+// method (the exception callbacks), and the time since its entry:
 //   [T1] enter Ns.Type::Method(this=Ns.Type, a=1, s="text", o=null)
+//   [T1] leave Ns.Type::Method -> 42 (3.1 us)
 #pragma once
 
 #include <map>
@@ -21,6 +24,10 @@ class ArgsProfiler final : public ProfilerBase {
 
   HRESULT JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) override;
   HRESULT JITInlining(FunctionID caller, FunctionID callee, BOOL* should_inline) override;
+  HRESULT ExceptionThrown(ObjectID thrown) override;
+  HRESULT ExceptionUnwindFunctionEnter(FunctionID function) override;
+  HRESULT ExceptionUnwindFunctionLeave() override;
+  HRESULT ExceptionCatcherEnter(FunctionID function, ObjectID object) override;
 
   /// A hooked method, decoded once when the runtime asks the mapper about it.
   struct Param {
@@ -37,7 +44,9 @@ class ArgsProfiler final : public ProfilerBase {
     bool this_is_value = false;  ///< `this` is a managed pointer to a struct
     std::string this_type;
     std::vector<Param> params;
-    bool generic = false;  ///< a parameter's type is a type parameter (needs frame info)
+    bool returns = false;  ///< not void: the leave line shows `ret`
+    Param ret;             ///< the return type, as a parameter's
+    bool generic = false;  ///< a parameter's or the return type is a type parameter (needs frame info)
     bool vararg = false;
     std::shared_ptr<ModuleEntry> module;
   };
@@ -46,6 +55,10 @@ class ArgsProfiler final : public ProfilerBase {
   UINT_PTR map(FunctionID function, BOOL* hook);
   /// FunctionEnter3WithInfo.
   void enter(const Hooked& hooked, COR_PRF_ELT_INFO elt);
+  /// FunctionLeave3WithInfo.
+  void leave(const Hooked& hooked, COR_PRF_ELT_INFO elt);
+  /// FunctionTailcall3WithInfo: the method leaves by a tail call (its frame is replaced).
+  void tailcall(const Hooked& hooked);
 
  protected:
   std::pair<DWORD, DWORD> event_mask() const override;
@@ -60,6 +73,9 @@ class ArgsProfiler final : public ProfilerBase {
   std::string class_value_text(ClassID klass, const uint8_t* data, size_t size);
   std::string object_text(ObjectID object);
   bool is_value_class(ClassID klass);
+  /// Type arguments of the class and method of `function` in `frame`.
+  void generic_args(FunctionID function, COR_PRF_FRAME_INFO frame, std::vector<ClassID>& class_args,
+                    std::vector<ClassID>& method_args);
 
   std::unique_ptr<LineLog> log_;
   std::unique_ptr<ThreadTags> threads_;

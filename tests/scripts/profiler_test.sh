@@ -12,9 +12,12 @@
 #     module, its class loads, the exception thrown two frames down and caught (search, filter
 #     of frames, catcher found, unwind with the finally, catcher enter/leave) and the GC that
 #     GC.Collect() forces; method events obey the filters.
-#  4. args: the args log of Profiled.dll equals tests/golden/profiler/Profiled.args.txt (ints,
-#     doubles, floats, bools, chars, strings, null, objects, arrays, structs, enums, ref,
-#     generics, `this`); CIL_REGEN=1 rewrites it.
+#  4. args: the args log of Profiled.dll, durations masked, equals
+#     tests/golden/profiler/Profiled.args.txt (arguments: ints, doubles, floats, bools, chars,
+#     strings, null, objects, arrays, structs, enums, ref, generics, `this`; return values of
+#     every primitive, string, enum, struct, nullable, array, span, by-ref and boxed value; the
+#     exception that unwound two frames); every call leaves once with a duration; CIL_REGEN=1
+#     rewrites it.
 #  5. a bad configuration (unknown mode, output that is not a directory) gives one line on
 #     stderr, and the program runs as it would without the profiler.
 #  6. modules without a file (loaded from bytes, Reflection.Emit) are profiled under the names
@@ -261,15 +264,22 @@ mkdir -p "$work/args"
 "$TOOL" run -q --mode args -o "$work/args" --include 'Fixtures.*' -- dotnet "$PROFILED" > /dev/null
 logs=("$work"/args/cil-instrument.*.args.log)
 if [ -e "${logs[0]}" ]; then
-  check_golden profiler/Profiled.args.txt "${logs[0]}"
-  echo "ok   args: $(wc -l < "${logs[0]}") calls logged"
+  # Every call left once: by a return (with its value), or unwound by an exception; each leave
+  # line ends with the time since its entry, which the golden file cannot hold.
+  enters=$(grep -c '^\[T1\] enter ' "${logs[0]}" || true)
+  leaves=$(grep -c '^\[T1\] leave ' "${logs[0]}" || true)
+  [ "$enters" = "$leaves" ] || fail "args: $enters calls entered, $leaves left"
+  grep '^\[T1\] leave ' "${logs[0]}" | grep -vE ' \([0-9]+\.[0-9] us\)$' | awk 'NR <= 3' | grep . && fail "args: a leave line without a duration"
+  sed -E 's/ \([0-9]+\.[0-9] us\)$/ (T us)/' "${logs[0]}" > "$work/args.normalized"
+  check_golden profiler/Profiled.args.txt "$work/args.normalized"
+  echo "ok   args: $enters calls logged, each left with its value or exception and a duration"
 else
   fail "args: no log"
 fi
 "$TOOL" run -q --mode args -o "$work/args2" --include 'Fixtures.Calls::*' --exclude '*::Echo' -- dotnet "$PROFILED" > /dev/null
 logs=("$work"/args2/cil-instrument.*.args.log)
 if [ -e "${logs[0]}" ]; then
-  grep -v 'enter Fixtures.Calls::' "${logs[0]}" | head -n 3 | grep . && fail "args: --include 'Fixtures.Calls::*' logs other methods"
+  grep -vE '(enter|leave) Fixtures.Calls::' "${logs[0]}" | awk 'NR <= 3' | grep . && fail "args: --include 'Fixtures.Calls::*' logs other methods"
   grep -q '::Echo' "${logs[0]}" && fail "args: --exclude '*::Echo' still logs Echo"
   grep -q 'enter Fixtures.Calls::Add(a=2, b=-3)' "${logs[0]}" || fail "args: filtered log lacks Calls::Add"
 else

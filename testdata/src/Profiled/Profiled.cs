@@ -1,7 +1,7 @@
 // Profiled: the program the runtime profiler's tests run (`cil-instrument run`). Calls with
 // arguments of every kind the args log shows (ints, doubles, floats, bools, chars, strings with
 // escapes, a long string, null, objects, arrays, structs, enums, ref, generics, `this` of a class
-// and of a struct), class loads, an exception thrown two frames down and caught (with a
+// and of a struct), return values of every kind (Returns), class loads, an exception thrown two frames down and caught (with a
 // finally on the way), and a forced GC.Collect(). Deterministic output.
 using System;
 using System.Globalization;
@@ -43,6 +43,23 @@ namespace Fixtures
         public static void Bump(ref int counter) { counter++; }
         public static T Echo<T>(T value) => value;
         public static int Count(int[] items) => items == null ? 0 : items.Length;
+    }
+
+    // Return values of every kind the args log's leave lines show.
+    public static class Returns
+    {
+        public static Pair MakePair(int a, int b) => new Pair(a, b);
+        public static Shade Darker(Shade s) => Shade.Dark;
+        public static int? Maybe(bool some) => some ? 5 : (int?)null;
+        public static ref int First(int[] items) => ref items[0];
+        public static Span<int> Tail(int[] items) => items.AsSpan(1);
+        public static float Half(float f) => f / 2;
+        public static char Upper(char c) => char.ToUpperInvariant(c);
+        public static bool Odd(int n) => (n & 1) != 0;
+        public static byte Low(int n) => (byte)n;
+        public static ulong Big() => ulong.MaxValue;
+        public static int[] Three() => new[] { 1, 2, 3 };
+        public static object Boxed() => 42;
     }
 
     public static class Program
@@ -91,6 +108,12 @@ namespace Fixtures
             Console.WriteLine("kind " + shape.Kind() + " " + new Shape().Kind());
             Console.WriteLine("area " + Show(((Square)shape).Area(2)));
             Console.WriteLine("sum " + new Pair(5, 6).Sum());
+            int[] items = { 4, 5, 6 };
+            Console.WriteLine("returns " + Returns.MakePair(1, 2).Sum() + " " + Returns.Darker(Shade.Light) + " " +
+                              Returns.Maybe(true) + " " + Returns.Maybe(false).HasValue + " " + Returns.First(items) + " " +
+                              Returns.Tail(items).Length + " " + Returns.Half(3f).ToString(CultureInfo.InvariantCulture) + " " +
+                              Returns.Upper('q') + " " + Returns.Odd(3) + " " + Returns.Low(258) + " " + Returns.Big() + " " +
+                              Returns.Three().Length + " " + Returns.Boxed());
             Console.WriteLine(Guarded() + ", finally ran " + finallies + " time(s)");
             GC.Collect();
             Console.WriteLine("collected");
