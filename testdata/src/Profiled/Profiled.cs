@@ -58,6 +58,12 @@ namespace Fixtures
         public static bool Odd(int n) => (n & 1) != 0;
         public static byte Low(int n) => (byte)n;
         public static ulong Big() => ulong.MaxValue;
+        public static sbyte Signed(int n) => (sbyte)n;
+        public static short Short(int n) => (short)n;
+        public static ushort Unsigned(int n) => (ushort)n;
+        public static uint Word(int n) => (uint)n;
+        public static nint Native(int n) => n;
+        public static nuint NativeUnsigned(int n) => (nuint)n;
         public static int[] Three() => new[] { 1, 2, 3 };
         public static object Boxed() => 42;
     }
@@ -113,6 +119,8 @@ namespace Fixtures
                               Returns.Maybe(true) + " " + Returns.Maybe(false).HasValue + " " + Returns.First(items) + " " +
                               Returns.Tail(items).Length + " " + Returns.Half(3f).ToString(CultureInfo.InvariantCulture) + " " +
                               Returns.Upper('q') + " " + Returns.Odd(3) + " " + Returns.Low(258) + " " + Returns.Big() + " " +
+                              Returns.Signed(-5) + " " + Returns.Short(-300) + " " + Returns.Unsigned(-1) + " " + Returns.Word(-1) + " " +
+                              Returns.Native(-7) + " " + Returns.NativeUnsigned(9) + " " +
                               Returns.Three().Length + " " + Returns.Boxed());
             Console.WriteLine(Guarded() + ", finally ran " + finallies + " time(s)");
             GC.Collect();
