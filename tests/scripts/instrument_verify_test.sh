@@ -21,7 +21,13 @@ while IFS= read -r f; do
 done < <(framework_dlls)
 ls "$work"/fw/*.dll > "$work/list"
 echo "$(wc -l < "$work/list") assemblies instrumented"
-srm_compare "the SRM oracle disagrees with our reading of the instrumented framework" --list "$work/list"
+# Under the sanitizers the writer's run over the framework is what counts; the oracle's verdict
+# (C#, the same outputs: identity checks they are the same bytes) is the plain pass's.
+if [ "${CIL_SANITIZED:-0}" = 1 ]; then
+  echo "the SRM comparison is left to the plain pass"
+else
+  srm_compare "the SRM oracle disagrees with our reading of the instrumented framework" --list "$work/list"
+fi
 
 echo "== determinism and an untouched input"
 corelib="$fw/System.Private.CoreLib.dll"
