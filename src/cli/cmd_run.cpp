@@ -3,6 +3,7 @@
 // its exit status.
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
@@ -17,11 +18,13 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cxxopts.hpp>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/run_files.h"
 #include "il/runtime_contract.h"
 
 namespace cil::cli {
@@ -81,24 +84,6 @@ std::string join(const std::vector<std::string>& items) {
     out += item;
   }
   return out;
-}
-
-/// Files the profiler of process `pid` wrote into `dir`, sorted.
-std::vector<std::string> files_of(const std::string& dir, pid_t pid) {
-  std::vector<std::string> found;
-  std::string pid_part = fmt::format(".{}.", pid);
-  std::string ours = fmt::format("cil-instrument.{}.", pid);
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    std::string name = entry.path().filename().string();
-    // <Assembly>.<pid>.counts.json, or <Assembly>.<pid>.2.counts.json for a second module with
-    // the same assembly name.
-    bool count_file = name.find(pid_part) != std::string::npos &&
-                      (name.ends_with(contract::kCountsFileSuffix) || name.ends_with(contract::kHitsFileSuffix));
-    if (count_file || name.rfind(ours, 0) == 0) found.push_back((fs::path(dir) / name).string());
-  }
-  std::sort(found.begin(), found.end());
-  return found;
 }
 
 }  // namespace
@@ -167,6 +152,10 @@ int run_profiled(int argc, char** argv) {
     print_run_error(fmt::format("cannot start '{}': {}", argv[start], std::strerror(errno)));
     return kExitRunFailed;
   }
+  // Every file the run's processes write is at least this new (less a margin: file times come
+  // from a coarser clock), and every process started from it inherits the run's id.
+  auto started = fs::file_time_type::clock::now() - std::chrono::milliseconds(100);
+  std::string run_id = fmt::format("{}.{}", getpid(), std::chrono::steady_clock::now().time_since_epoch().count());
   pid_t pid = fork();
   if (pid < 0) {
     print_run_error(fmt::format("cannot start '{}': {}", argv[start], std::strerror(errno)));
@@ -181,6 +170,7 @@ int run_profiled(int argc, char** argv) {
     setenv(contract::kEnvPath, library.c_str(), 1);
     setenv(contract::kEnvMode, mode.c_str(), 1);
     setenv(contract::kEnvOutput, output.c_str(), 1);
+    setenv(contract::kEnvRun, run_id.c_str(), 1);
     if (include.empty()) unsetenv(contract::kEnvInclude);
     else setenv(contract::kEnvInclude, join(include).c_str(), 1);
     if (exclude.empty()) unsetenv(contract::kEnvExclude);
@@ -226,16 +216,29 @@ int run_profiled(int argc, char** argv) {
   }
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : kExitRunFailed;
 
+  std::string lines;
   if (!args.count("quiet")) {
-    std::vector<std::string> files = files_of(output.string(), pid);
-    std::string diagnostics = fmt::format("{}/cil-instrument.{}.log", output.string(), pid);
-    std::string lines;
+    // The command's files and those of every process it started (test hosts, build nodes).
+    std::vector<std::string> files = profiler_files_since(output.string(), started);
     for (const auto& file : files)
-      lines += diagnostic_line("run", "", fmt::format("{} {}", file == diagnostics ? "warnings in" : "wrote", file));
+      lines += diagnostic_line("run", "", fmt::format("{} {}", is_warnings_file(file) ? "warnings in" : "wrote", file));
     if (files.empty())
-      lines += diagnostic_line("run", "", fmt::format("no files written by process {} (no selected method ran, or the profiler did not load)", pid));
-    std::fwrite(lines.data(), 1, lines.size(), stderr);
+      lines += diagnostic_line("run", "", fmt::format("no files written by process {} or the processes it started (no selected "
+                                                      "method ran, or the profiler did not load)", pid));
   }
+  // Processes started from the command that outlive it (MSBuild nodes, a compiler server, a
+  // background job) write their files when they end.
+  std::vector<pid_t> running = processes_with_environment(contract::kEnvRun, run_id);
+  if (!running.empty()) {
+    std::vector<std::string> pids;
+    for (pid_t p : running) pids.push_back(std::to_string(p));
+    lines += diagnostic_line("run", "", fmt::format("{} process{} started from the command still run{} ({}): {} files will appear in {} "
+                                                    "when {}", running.size(), running.size() == 1 ? "" : "es",
+                                                    running.size() == 1 ? "s" : "", fmt::join(pids, ", "),
+                                                    running.size() == 1 ? "its" : "their", output.string(),
+                                                    running.size() == 1 ? "it ends" : "they end"));
+  }
+  std::fwrite(lines.data(), 1, lines.size(), stderr);
   return code;
 }
 

@@ -38,6 +38,9 @@ inline constexpr unsigned kMaxFlushSeconds = 2'000'000;
 /// kTestHostShutdownMs unless it is set, so that counts written at exit are never cut off.
 inline constexpr const char* kEnvTestHostShutdownTimeout = "VSTEST_TESTHOST_SHUTDOWN_TIMEOUT";
 inline constexpr const char* kTestHostShutdownMs = "60000";
+/// Set by `run` to an id of the run in the command's environment, which every process started
+/// from it inherits: `run` finds those still running when the command ends.
+inline constexpr const char* kEnvRun = "CIL_INSTRUMENT_RUN";
 /// When set to a file path, the profiler appends one JSON line of rewrite timings to it.
 inline constexpr const char* kEnvStats = "CIL_INSTRUMENT_STATS";
 

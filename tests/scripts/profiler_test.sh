@@ -22,6 +22,8 @@
 #     stderr, and the program runs as it would without the profiler.
 #  6. modules without a file (loaded from bytes, Reflection.Emit) are profiled under the names
 #     the runtime's metadata gives them, in every mode.
+#  7. run lists the files of the processes the command started (a shell running two programs),
+#     and names in one line those still running when the command ends.
 #
 #   tests/scripts/profiler_test.sh [TOOL]
 # Skips (77) without dotnet or without libcilprofiler.so next to TOOL.
@@ -371,5 +373,21 @@ rc=$?
 [ $rc = 127 ] || fail "run with a missing command: exit status $rc instead of 127"
 set -e
 grep -q "cannot run '$work/no-such-command': No such file or directory" "$work/run.err" || fail "run with a missing command: $(cat "$work/run.err")"
+
+# -----------------------------------------------------------------------------------------------
+# 7. processes started from the command: their files are listed with the command's, and those
+#    still running when it ends are named in one line (a shell runs two programs, then leaves a
+#    background job behind).
+# -----------------------------------------------------------------------------------------------
+mkdir -p "$work/children"
+"$TOOL" run --include 'Fixtures.*' -o "$work/children" -- bash -c "dotnet '$ROOT/testdata/bin/Basics.dll' > /dev/null; dotnet '$ROOT/testdata/bin/Generics.dll' > /dev/null; sleep 3 &" \
+  > /dev/null 2> "$work/children.err" || fail "children: run failed: $(cat "$work/children.err")"
+for name in Basics Generics; do
+  grep -q "^cil-instrument: run: wrote $work/children/$name\.[0-9]*\.counts\.json$" "$work/children.err" ||
+    fail "children: $name's counts file is not listed: $(cat "$work/children.err")"
+done
+grep -qE "^cil-instrument: run: 1 process started from the command still runs \([0-9]+\): its files will appear in $work/children when it ends$" \
+  "$work/children.err" || fail "children: the background job is not named: $(cat "$work/children.err")"
+echo "ok   children: $(grep -c ' wrote ' "$work/children.err") files of processes started from the command, one still running named"
 
 finish

@@ -1,0 +1,72 @@
+// What a profiled run left behind (see run_files.h).
+#include "cli/run_files.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <unistd.h>
+
+#include "il/runtime_contract.h"
+
+namespace cil::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+/// cil-instrument.<pid>.<anything>: the profiler's logs and warnings.
+bool profiler_log(const std::string& name) {
+  constexpr std::string_view prefix = "cil-instrument.";
+  if (name.rfind(prefix, 0) != 0) return false;
+  size_t dot = name.find('.', prefix.size());
+  return dot != std::string::npos && all_digits(std::string_view(name).substr(prefix.size(), dot - prefix.size()));
+}
+
+}  // namespace
+
+bool is_warnings_file(const std::string& path) {
+  std::string name = fs::path(path).filename().string();
+  return profiler_log(name) && name.ends_with(".log") && std::count(name.begin(), name.end(), '.') == 2;
+}
+
+std::vector<std::string> profiler_files_since(const std::string& dir, fs::file_time_type since) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    bool ours = name.ends_with(contract::kCountsFileSuffix) || name.ends_with(contract::kHitsFileSuffix) || profiler_log(name);
+    if (!ours || !entry.is_regular_file(ec)) continue;
+    auto written = entry.last_write_time(ec);
+    if (!ec && written >= since) found.push_back((fs::path(dir) / name).string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::vector<pid_t> processes_with_environment(const std::string& variable, const std::string& value) {
+  std::vector<pid_t> found;
+  std::string wanted = variable + "=" + value;
+  wanted.push_back('\0');
+  std::error_code ec;
+  pid_t self = getpid();
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    std::string name = entry.path().filename().string();
+    if (!all_digits(name)) continue;
+    pid_t pid = static_cast<pid_t>(std::stol(name));
+    if (pid == self) continue;
+    std::ifstream in(entry.path() / "environ", std::ios::binary);  // others' are unreadable: skipped
+    if (!in) continue;
+    std::string environment((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    environment.insert(environment.begin(), '\0');
+    if (environment.find(std::string(1, '\0') + wanted) != std::string::npos) found.push_back(pid);
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+}  // namespace cil::cli

@@ -1,0 +1,24 @@
+// What a profiled run left behind: the profiler's files written into the output directory while
+// it ran, by the command and by every process that inherited its settings (test hosts, MSBuild
+// nodes, compiler servers), and those processes that are still running when the command ends.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace cil::cli {
+
+/// The profiler's files in `dir` (counts, hits, events and args logs, warnings) written at or
+/// after `since`, sorted by name.
+std::vector<std::string> profiler_files_since(const std::string& dir, std::filesystem::file_time_type since);
+
+/// True when `path` is a profiler's warnings file (cil-instrument.<pid>.log).
+bool is_warnings_file(const std::string& path);
+
+/// The processes, other than this one, whose environment holds `variable`=`value` (readable
+/// for this user in /proc), ascending.
+std::vector<pid_t> processes_with_environment(const std::string& variable, const std::string& value);
+
+}  // namespace cil::cli
