@@ -96,10 +96,11 @@ int run_profiled(int argc, char** argv) {
       ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
+      ("include-framework", "let the patterns select methods of the framework's modules (precompiled code and inlining off for the whole process)")
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per process)", cxxopts::value<std::string>(), "FILE")
       ("q,quiet", "do not list the files written")
       ("h,help", "show this help");
-  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
+  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--include-framework] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
   int start = command_start(argc, argv);
   int option_count = start;
   cxxopts::ParseResult args;
@@ -171,6 +172,8 @@ int run_profiled(int argc, char** argv) {
     setenv(contract::kEnvMode, mode.c_str(), 1);
     setenv(contract::kEnvOutput, output.c_str(), 1);
     setenv(contract::kEnvRun, run_id.c_str(), 1);
+    if (args.count("include-framework")) setenv(contract::kEnvFramework, "1", 1);
+    else unsetenv(contract::kEnvFramework);
     if (include.empty()) unsetenv(contract::kEnvInclude);
     else setenv(contract::kEnvInclude, join(include).c_str(), 1);
     if (exclude.empty()) unsetenv(contract::kEnvExclude);

@@ -38,6 +38,9 @@ inline constexpr unsigned kMaxFlushSeconds = 2'000'000;
 /// kTestHostShutdownMs unless it is set, so that counts written at exit are never cut off.
 inline constexpr const char* kEnvTestHostShutdownTimeout = "VSTEST_TESTHOST_SHUTDOWN_TIMEOUT";
 inline constexpr const char* kTestHostShutdownMs = "60000";
+/// "1": the framework's modules may be instrumented (precompiled code and inlining then off for
+/// the whole process); otherwise they are left out, whatever the patterns select.
+inline constexpr const char* kEnvFramework = "CIL_INSTRUMENT_FRAMEWORK";
 /// Set by `run` to an id of the run in the command's environment, which every process started
 /// from it inherits: `run` finds those still running when the command ends.
 inline constexpr const char* kEnvRun = "CIL_INSTRUMENT_RUN";

@@ -63,39 +63,6 @@ std::vector<std::string> split_patterns(std::string_view text) {
   return out;
 }
 
-bool may_match_prefix(std::string_view pattern, std::string_view prefix) {
-  // The pattern positions reachable after the prefix (an NFA walk); any reachable position can
-  // still be completed by some suffix, so the answer is whether one is left.
-  std::vector<bool> states(pattern.size() + 1, false), next(pattern.size() + 1, false);
-  auto close = [&](std::vector<bool>& s) {
-    for (size_t p = 0; p < pattern.size(); ++p)
-      if (s[p] && pattern[p] == '*') s[p + 1] = true;
-  };
-  states[0] = true;
-  close(states);
-  for (char c : prefix) {
-    std::fill(next.begin(), next.end(), false);
-    bool any = false;
-    for (size_t p = 0; p < pattern.size(); ++p) {
-      if (!states[p]) continue;
-      if (pattern[p] == '*') next[p] = any = true;
-      else if (pattern[p] == '?' || pattern[p] == c) next[p + 1] = any = true;
-    }
-    if (!any) return false;
-    close(next);
-    states.swap(next);
-  }
-  return true;
-}
-
-bool may_select_framework(const md::MethodFilter& filter) {
-  if (filter.include.empty()) return true;
-  for (const auto& pattern : filter.include)
-    for (std::string_view prefix : {"System.", "Microsoft.", "Internal.", "Interop", "<"})
-      if (may_match_prefix(pattern, prefix)) return true;
-  return false;
-}
-
 Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_dir) {
   Config config;
   if (const char* mode = lookup(kEnvMode); mode && *mode) {
@@ -114,10 +81,7 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
   while (config.output_dir.size() > 1 && config.output_dir.back() == '/') config.output_dir.pop_back();
   if (const char* stats = lookup(kEnvStats)) config.stats_path = stats;
   config.flush_seconds = flush_period(lookup(kEnvFlushSeconds));
-  config.framework_selected = may_select_framework(config.filter);
-  // Coverage needs a portable PDB, which the framework does not ship: its precompiled code stays
-  // in use unless a pattern names framework methods on purpose.
-  if (config.mode == Mode::Coverage && config.filter.include.empty()) config.framework_selected = false;
+  if (const char* framework = lookup(kEnvFramework)) config.framework_selected = std::string_view(framework) == "1";
   return config;
 }
 

@@ -32,8 +32,10 @@ struct Config {
   /// (capped at contract::kMaxFlushSeconds) is the period of the files' periodic write; anything
   /// else, or unset, is 0: no periodic write.
   unsigned flush_seconds = 0;
-  /// The filters may select methods of the framework (System.*, Microsoft.*...), whose
-  /// precompiled code would otherwise run instead of instrumented IL.
+  /// CIL_INSTRUMENT_FRAMEWORK=1 (`run --include-framework`): methods of the framework's modules
+  /// may be selected, and then precompiled code and inlining are off for the whole process
+  /// (their precompiled code would run instead of instrumented IL). Otherwise the framework's
+  /// modules are left out whatever the patterns say, and keep their precompiled code.
   bool framework_selected = false;
 };
 
@@ -53,12 +55,5 @@ Status check_output_dir(const std::string& dir);
 
 /// Splits a list of patterns at ';', dropping empty items and surrounding blanks.
 std::vector<std::string> split_patterns(std::string_view text);
-
-/// True when some name that starts with `prefix` matches the glob `pattern` (glob_match rules).
-bool may_match_prefix(std::string_view pattern, std::string_view prefix);
-
-/// True when the filter may select a method of the framework: no include pattern, or one that
-/// can match a name starting with System., Microsoft., Internal., Interop or '<'.
-bool may_select_framework(const md::MethodFilter& filter);
 
 }  // namespace cil::profiler

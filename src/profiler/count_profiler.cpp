@@ -80,7 +80,7 @@ std::shared_ptr<CountProfiler::CountModule> CountProfiler::state_of(ModuleID mod
 bool CountProfiler::selects(CountModule& state, mdMethodDef token) {
   if (auto it = state.selected.find(token); it != state.selected.end()) return it->second;
   bool chosen = false;
-  if (state.entry && TypeFromToken(token) == mdtMethodDef) {
+  if (state.entry && TypeFromToken(token) == mdtMethodDef && !framework_left_out(*state.entry)) {
     std::string name = modules_->method_name(*state.entry, token);
     chosen = config_.filter.selects(name) && !never_instrumented(name);
     if (chosen) {

@@ -1,6 +1,8 @@
 // Initialize and Shutdown, shared by the three modes.
 #include "profiler/profiler_base.h"
 
+#include "profiler/framework_modules.h"
+
 #include <cstdio>
 
 #include <unistd.h>
@@ -24,6 +26,10 @@ ProfilerBase::ProfilerBase(Config config)
       pid_(static_cast<int>(::getpid())),
       diagnostics_(fmt::format("{}/cil-instrument.{}.log", config_.output_dir, pid_)) {}
 
+bool ProfilerBase::framework_left_out(const ModuleEntry& entry) const {
+  return !config_.framework_selected && framework_module(entry.path, runtime_dir_);
+}
+
 std::string ProfilerBase::output_file(std::string_view suffix) const {
   return fmt::format("{}/cil-instrument.{}.{}", config_.output_dir, pid_, suffix);
 }
@@ -41,6 +47,7 @@ HRESULT ProfilerBase::Initialize(IUnknown* unknown) {
       return decline("the runtime does not offer ICorProfilerInfo5 (.NET Core 2.0 or later is needed)");
     if (Status dir = check_output_dir(config_.output_dir); !dir) return decline(dir.error().message);
     modules_ = std::make_unique<ModuleTable>(info_.get());
+    runtime_dir_ = runtime_directory();
     auto [low, high] = event_mask();
     if (HRESULT hr = info_->SetEventMask2(low, high); FAILED(hr))
       return decline(fmt::format("the runtime refused the event mask 0x{:08X}/0x{:08X} (HRESULT 0x{:08X})", low, high,

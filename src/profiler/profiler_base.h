@@ -71,7 +71,12 @@ class ProfilerBase : public CallbackBase {
 
   ICorProfilerInfo5* info() const { return info_.get(); }
 
+  /// The module is the framework's (framework_modules.h) and the framework is not selected
+  /// (CIL_INSTRUMENT_FRAMEWORK): its methods are never instrumented, its precompiled code stays.
+  bool framework_left_out(const ModuleEntry& entry) const;
+
   Config config_;
+  std::string runtime_dir_;  ///< libcoreclr.so's directory
   int pid_ = 0;
   std::unique_ptr<ModuleTable> modules_;
   Diagnostics diagnostics_;

@@ -26,6 +26,7 @@
 #include "profiler/arg_text.h"
 #include "profiler/class_factory.h"
 #include "profiler/config.h"
+#include "profiler/framework_modules.h"
 #include "profiler/probe_rewrite.h"
 #include "profiler/rewrite_stats.h"
 #include "il/runtime_contract.h"
@@ -52,7 +53,7 @@ TEST(ProfilerConfig, Defaults) {
   EXPECT_EQ(config->output_dir, "/work/dir");
   EXPECT_TRUE(config->filter.include.empty());
   EXPECT_TRUE(config->stats_path.empty());
-  EXPECT_TRUE(config->framework_selected);  // no include: everything, the framework too
+  EXPECT_FALSE(config->framework_selected);  // the framework only with CIL_INSTRUMENT_FRAMEWORK=1
 }
 
 TEST(ProfilerConfig, Modes) {
@@ -62,10 +63,7 @@ TEST(ProfilerConfig, Modes) {
   auto coverage = read_config(env({{"CIL_INSTRUMENT_MODE", "coverage"}}), "/");
   ASSERT_TRUE(coverage);
   EXPECT_EQ(coverage->mode, Mode::Coverage);
-  // Coverage needs PDBs, which the framework lacks: its precompiled code stays in use...
   EXPECT_FALSE(coverage->framework_selected);
-  // ...unless a pattern may name framework methods.
-  EXPECT_TRUE(read_config(env({{"CIL_INSTRUMENT_MODE", "coverage"}, {"CIL_INSTRUMENT_INCLUDE", "System.*"}}), "/")->framework_selected);
   auto bad = read_config(env({{"CIL_INSTRUMENT_MODE", "trace"}}), "/");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message, "CIL_INSTRUMENT_MODE: unknown mode 'trace' (count, events, args or coverage)");
@@ -95,31 +93,28 @@ TEST(ProfilerConfig, SplitPatterns) {
   EXPECT_EQ(split_patterns("\tNs.* "), (std::vector<std::string>{"Ns.*"}));
 }
 
-TEST(ProfilerConfig, MayMatchPrefix) {
-  EXPECT_TRUE(may_match_prefix("System.*", "System."));
-  EXPECT_TRUE(may_match_prefix("Sys*", "System."));
-  EXPECT_TRUE(may_match_prefix("*::Main", "System."));
-  EXPECT_TRUE(may_match_prefix("S?stem.Text.*", "System."));
-  EXPECT_TRUE(may_match_prefix("Microsoft.CodeAnalysis.*", "Microsoft."));
-  EXPECT_TRUE(may_match_prefix("Sy", "Sy"));
-  EXPECT_FALSE(may_match_prefix("Sy", "System."));  // the whole name must match: "Sy" only
-  EXPECT_FALSE(may_match_prefix("Fixtures.*", "System."));
-  EXPECT_FALSE(may_match_prefix("MyApp.*::Run", "Microsoft."));
-  EXPECT_TRUE(may_match_prefix("", ""));
-  EXPECT_FALSE(may_match_prefix("", "S"));
+TEST(ProfilerConfig, FrameworkSelection) {
+  // Only the flag selects the framework; patterns that look like framework names do not.
+  EXPECT_FALSE(read_config(env({{"CIL_INSTRUMENT_INCLUDE", "System.*;Microsoft.*"}}), "/")->framework_selected);
+  EXPECT_TRUE(read_config(env({{"CIL_INSTRUMENT_FRAMEWORK", "1"}}), "/")->framework_selected);
+  EXPECT_FALSE(read_config(env({{"CIL_INSTRUMENT_FRAMEWORK", "0"}}), "/")->framework_selected);
 }
 
-TEST(ProfilerConfig, FrameworkSelection) {
-  md::MethodFilter f;
-  EXPECT_TRUE(may_select_framework(f));
-  f.include = {"Fixtures.*"};
-  EXPECT_FALSE(may_select_framework(f));
-  f.include = {"Fixtures.*", "*.Main"};
-  EXPECT_TRUE(may_select_framework(f));
-  f.include = {"Microsoft.CodeAnalysis.*"};
-  EXPECT_TRUE(may_select_framework(f));
-  f.include = {"Interop*"};
-  EXPECT_TRUE(may_select_framework(f));
+TEST(FrameworkModules, ByLocation) {
+  const std::string shared = "/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12";
+  EXPECT_TRUE(framework_module("/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/System.Private.CoreLib.dll", shared));
+  EXPECT_TRUE(framework_module("/usr/share/dotnet/shared/Microsoft.AspNetCore.App/10.0.12/Microsoft.AspNetCore.dll", shared));
+  EXPECT_FALSE(framework_module("/home/me/app/bin/Microsoft.Extensions.Logging.dll", shared));  // a package, not the framework
+  EXPECT_FALSE(framework_module("/home/me/app/bin/System.Text.Json.dll", shared));
+  EXPECT_FALSE(framework_module("", shared));  // loaded from bytes, dynamic
+  EXPECT_FALSE(framework_module("/usr/share/dotnet/shared/x.dll", ""));
+  // Self-contained: the runtime in the app's folder; framework names there, nothing else.
+  const std::string app = "/opt/app";
+  EXPECT_TRUE(framework_module("/opt/app/System.Runtime.dll", app));
+  EXPECT_TRUE(framework_module("/opt/app/mscorlib.dll", app));
+  EXPECT_FALSE(framework_module("/opt/app/MyApp.dll", app));
+  EXPECT_FALSE(framework_module("/opt/app/plugins/System.Foo.dll", app));
+  EXPECT_FALSE(framework_module("/opt/application/System.Runtime.dll", app));
 }
 
 TEST(ProfilerConfig, OutputDirectory) {

@@ -10,7 +10,7 @@
 # dereference, async, iterator, lambda, generic over a value and a reference type, constructor,
 # throw in a finally, through a finally, filter and rethrow) and print every trace; with an
 # argument, one more exception is left unhandled (the runtime prints its trace on stderr, exit
-# 134). For each build, with the framework selected (no --include: no precompiled code) and with
+# 134). For each build, with the framework selected (--include-framework: no precompiled code) and with
 # --include 'Fixtures.*', stdout, stderr and exit status equal the plain run's, and:
 #  - the plain run's traces are worth comparing: every frame of the fixture names
 #    ThrowLines.cs:line N (at least 50 such frames, 14 scenarios);
@@ -62,6 +62,7 @@ PY
     out=$work/$build.$filter
     mkdir -p "$out.files"
     args=(run -q --mode count -o "$out.files")
+    [ "$filter" = all ] && args+=(--include-framework)
     [ "$filter" = fixtures ] && args+=(--include 'Fixtures.*')
     capture "$out" "$TOOL" "${args[@]}" -- dotnet "$dll" unhandled
     for part in status stdout stderr; do

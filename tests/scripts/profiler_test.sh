@@ -154,11 +154,18 @@ for f in profiler/Profiled.dll Basics.dll Exceptions.dll Generics.dll Interop.dl
 done
 # Framework methods selected: precompiled code and inlining off, CoreLib rewritten as it runs.
 base=$work/same/profiler_Profiled.dll
-plain "$base.all" "$TOOL" run -q -o "$work/same/all" -- dotnet profiler/Profiled.dll
+plain "$base.all" "$TOOL" run -q --include-framework -o "$work/same/all" -- dotnet profiler/Profiled.dll
 same_output "same output: count, every method of every module" "$base.plain" "$base.all" &&
   echo "ok   same output: count, every method of every module ($(ls "$work/same/all" | grep -c counts.json) count files)"
 ls "$work/same/all"/System.Private.CoreLib.*.counts.json > /dev/null 2>&1 || fail "count, every method: no count file for System.Private.CoreLib"
-plain "$base.fwargs" "$TOOL" run -q --mode args -o "$work/same/fwargs" --include 'System.Console::WriteLine' -- dotnet profiler/Profiled.dll
+# Without --include-framework, patterns that name framework methods select nothing there: the
+# framework keeps its precompiled code, and no file lists its methods.
+plain "$base.nofw" "$TOOL" run -q -o "$work/same/nofw" --include 'System.*' --include 'Fixtures.*' -- dotnet profiler/Profiled.dll
+same_output "same output: count without --include-framework" "$base.plain" "$base.nofw"
+ls "$work/same/nofw"/System.*.counts.json > /dev/null 2>&1 && fail "without --include-framework, the framework was counted: $(ls "$work/same/nofw")"
+ls "$work/same/nofw"/Profiled.*.counts.json > /dev/null 2>&1 || fail "without --include-framework, the app was not counted: $(ls "$work/same/nofw")"
+echo "ok   the framework only with --include-framework: $(ls "$work/same/nofw" | tr '\n' ' ')"
+plain "$base.fwargs" "$TOOL" run -q --mode args -o "$work/same/fwargs" --include-framework --include 'System.Console::WriteLine' -- dotnet profiler/Profiled.dll
 same_output "same output: args on System.Console::WriteLine" "$base.plain" "$base.fwargs" &&
   echo "ok   same output: args on System.Console::WriteLine"
 lines=$(grep -c '^\[T1\] enter System.Console::WriteLine(value="' "$work"/same/fwargs/cil-instrument.*.args.log || true)
