@@ -58,7 +58,7 @@ while IFS= read -r f; do
   leftovers=$(find "$work/out" -type f ! -name out.dll ! -name out.pdb | wc -l)  # out.pdb: the rewritten PDB
   [ "$leftovers" -eq 0 ] || fail "$name: left temporary files behind"
   rm -f "$work/out"/*
-done < <(find "$CORPUS" -type f ! -name '*.md' | sort)
-check_golden corpus_instrument.txt "$summary"
+done < <(corpus_files)
+check_golden_per_file corpus_instrument.txt "$summary"
 echo "$(grep -c ': instrumented' "$summary") instrumented, $(grep -c ': refused' "$summary") refused"
 finish

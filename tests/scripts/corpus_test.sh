@@ -40,7 +40,7 @@ while IFS= read -r f; do
       *) fail "$command $name: exit status $rc: $(head -c 300 "$work/err")" ;;
     esac
   done
-done < <(find "$CORPUS" -type f ! -name '*.md' | sort)
-check_golden corpus.txt "$summary"
+done < <(corpus_files)
+check_golden_per_file corpus.txt "$summary"
 echo "$(grep -c ': dumped' "$summary") dumped, $(grep -c ': refused' "$summary") refused"
 finish
