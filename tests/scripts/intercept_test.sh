@@ -16,7 +16,8 @@
 # prints what the original prints. Both outputs are golden (tests/golden/trace/intercept.*.txt),
 # and the JIT compiles every method of both (JitCheck: none refused). Wrong interception
 # signatures (tests/data/intercept/BadHooks.cs, one type each) are refused with one line each
-# and exit status 2, nothing written (tests/golden/trace/intercept_errors.txt).
+# and exit status 2, nothing written (tests/golden/trace/intercept_errors.txt). The same app and
+# hooks built by mcs run on mono with golden outputs too (Stopwatch then comes from System).
 #   tests/scripts/intercept_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
@@ -75,6 +76,32 @@ if traced suppress "$work/lib/SuppressHooks.dll"; then
   # Everything else as the original.
   diff <(grep -v '^Risky()' "$work/original.txt") <(grep -v '^Risky()' "$work/suppress.txt") > /dev/null ||
     fail "suppress: other calls changed: $(diff <(grep -v '^Risky()' "$work/original.txt") <(grep -v '^Risky()' "$work/suppress.txt") | head -3)"
+fi
+
+echo "== on mono: the same hooks in a .NET Framework-style app (mcs; Stopwatch from System)"
+if command -v mono > /dev/null && command -v mcs > /dev/null; then
+  mkdir -p "$work/mono"
+  mcs -nologo -out:"$work/mono/InterceptApp.exe" "$src/App.cs" > "$work/mcs.log" 2>&1 &&
+    mcs -nologo -target:library "-r:$work/mono/InterceptApp.exe" -out:"$work/mono/InterceptHooks.dll" "$src/Hooks.cs" >> "$work/mcs.log" 2>&1 &&
+    mcs -nologo -target:library -out:"$work/mono/SuppressHooks.dll" "$src/SuppressHooks.cs" >> "$work/mcs.log" 2>&1 ||
+    { cat "$work/mcs.log" >&2; fail "mcs"; }
+  (cd "$work/mono" && timeout 120 mono InterceptApp.exe > "$work/mono.original.txt" 2>&1) || fail "mono: the original failed"
+  for name in main suppress; do
+    hooks=InterceptHooks.dll
+    [ "$name" = suppress ] && hooks=SuppressHooks.dll
+    dir="$work/mono/$name"
+    mkdir -p "$dir"
+    cp "$work/mono/$hooks" "$dir/"
+    "$TOOL" "$work/mono/InterceptApp.exe" -o "$dir/InterceptApp.exe" --mode trace --hooks "$work/mono/$hooks" \
+      --include 'InterceptApp.Work::*' > "$work/mono.$name.log" 2>&1 || { fail "mono $name: $(tail -1 "$work/mono.$name.log")"; continue; }
+    (cd "$dir" && timeout 120 mono InterceptApp.exe > "$work/mono.$name.txt" 2>&1) || fail "mono $name: the traced app failed: $(tail -2 "$work/mono.$name.txt")"
+    check_golden "trace/intercept.$name.mono.txt" "$work/mono.$name.txt"
+    echo "ok   mono $name: $(grep -c . "$work/mono.$name.txt") lines as golden"
+  done
+  grep -qxF "Fib's body ran 26 times" "$work/mono.main.txt" || fail "mono: Fib was not memoized"
+  grep -qxF "Nap took at least 30 ms: True" "$work/mono.main.txt" || fail "mono: elapsed (Stopwatch from System) is wrong"
+else
+  echo "no mono: skipped"
 fi
 
 echo "== wrong interception signatures"
