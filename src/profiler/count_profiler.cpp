@@ -266,14 +266,13 @@ HRESULT CountProfiler::ExceptionUnwindFunctionEnter(FunctionID) {
 bool CountProfiler::coverage_ready(CountModule& state) {
   if (!state.coverage_tried) {
     state.coverage_tried = true;
-    std::string why;
+    std::string warning;
     modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
       // The file outlives the plan: the entry keeps it for as long as the module state lives.
-      if (file) state.coverage = ModuleCoverage::open(*file, state.entry->path, why);
-      else why = "its file cannot be read";
+      // Modules without symbols (the framework, most packages) are simply not covered.
+      if (file) state.coverage = ModuleCoverage::open(*file, state.entry->path, warning);
     });
-    // Modules without symbols (the framework, most packages) are simply not covered.
-    (void)why;
+    if (!warning.empty()) diagnostics_.warn(fmt::format("{}: {}", state.entry->name, warning));
   }
   return state.coverage != nullptr;
 }

@@ -46,7 +46,7 @@ Expected<il::EncodedBody> place(il::CoveragePlan& plan, uint32_t rid, std::strin
 
 }  // namespace
 
-std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, const std::string& path, std::string& why) {
+std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, const std::string& path, std::string& warning) {
   il::PdbOptions options;
   options.path = pdb_beside(path);
   struct stat st {};
@@ -56,17 +56,14 @@ std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, con
     else options.read_error = bytes.error();
   }
   auto entries = pe::read_debug_directory(file.image());
-  if (!entries) {
-    why = entries.error().to_string();
-    return nullptr;
-  }
+  if (!entries) return nullptr;
   il::PdbSource source = il::find_pdb(file, *entries, options);
-  if (!source.pdb) {
-    why = source.reason.empty() ? "no portable PDB" : source.reason;
-    return nullptr;
-  }
+  // No PDB at all (the framework, most packages): not covered. One that is there but does not
+  // serve: method entries only, never lines from another build.
+  if (!source.pdb && (source.missing || !source.warn)) return nullptr;
   auto coverage = std::unique_ptr<ModuleCoverage>(new ModuleCoverage());
   coverage->file_ = &file;
+  if (!source.pdb) warning = source.reason + "; method-level coverage for this module";
   coverage->pdb_ = std::move(source.pdb);
   coverage->plan_.emplace(file, coverage->pdb_.get(), il::CoverageOptions{});
   return coverage;

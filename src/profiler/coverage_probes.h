@@ -31,9 +31,10 @@ class ModuleCoverage {
  public:
   /// The coverage plan of `file` (the module's file, read by our reader; it must outlive the
   /// result), with its PDB: embedded, or beside `path` (NAME.pdb), checked against the
-  /// assembly as `cil-instrument --mode coverage` checks it. Null, with the reason in `why`,
-  /// when there is no matching portable PDB: the module is not covered.
-  static std::unique_ptr<ModuleCoverage> open(const md::Module& file, const std::string& path, std::string& why);
+  /// assembly as `cil-instrument --mode coverage` checks it. Null when there is no PDB at all:
+  /// the module is not covered. A PDB that is there but unusable (another build's, broken)
+  /// gives method-level coverage, as offline, with the reason in `warning`.
+  static std::unique_ptr<ModuleCoverage> open(const md::Module& file, const std::string& path, std::string& warning);
 
   bool excluded(uint32_t rid) { return plan_->excluded(rid).has_value(); }
   /// The method a body's probes are reported under (see il::CoveragePlan::attributed).

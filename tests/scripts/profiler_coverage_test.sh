@@ -9,8 +9,9 @@
 #    with the same counts, and `report --json` says the same of both (the mvid aside: an
 #    offline output has a new one);
 #  - the fixture's folder is byte for byte as before.
-# A module without a PDB (debug/Exceptions.dll) runs under the profiler as before and gets no
-# hits file. `dotnet test` under the profiler: coverlet_test.sh.
+# Another build's PDB beside Coverage.dll: one warning and method-level coverage, the same hits as
+# offline. A module without a PDB (debug/Exceptions.dll) runs under the profiler as before and
+# gets no hits file. `dotnet test` under the profiler: coverlet_test.sh.
 #   tests/scripts/profiler_coverage_test.sh [TOOL]
 # Skips (77) without dotnet or without libcilprofiler.so next to TOOL.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -82,6 +83,24 @@ PY
   grep -q ' 0 lines' <<< "$summary" && fail "$app: no line probes"
   echo "ok   $app: $summary; the same offline and at JIT time"
 done
+
+echo "== another build's PDB: one warning and method-level coverage, the same at JIT time as offline"
+stale="$work/stale"
+mkdir -p "$stale/jit" "$stale/off"
+cp "$bin/Coverage.dll" "$bin/Coverage.runtimeconfig.json" "$stale/"
+cp "$bin/DebugLines.Portable.pdb" "$stale/Coverage.pdb"
+capture "$work/stale.jit" "$stale" "$TOOL" run --mode coverage -o "$stale/jit" -- dotnet Coverage.dll
+grep -q "Coverage.pdb does not match the assembly.*; method-level coverage for this module" "$stale"/jit/cil-instrument.*.log 2> /dev/null ||
+  fail "stale PDB at JIT time: no warning: $(cat "$stale"/jit/cil-instrument.*.log 2>&1 | head -2)"
+"$TOOL" "$stale/Coverage.dll" -o "$stale/off/Coverage.dll" --mode coverage > /dev/null 2>&1 || fail "stale PDB offline: instrument failed"
+cp "$bin/Coverage.runtimeconfig.json" "$stale/off/"
+(cd "$stale/off" && CIL_INSTRUMENT_OUTPUT="$stale/off" timeout 120 dotnet Coverage.dll > /dev/null 2>&1) || fail "stale PDB offline: the run failed"
+python3 - "$stale"/off/Coverage.*.hits.json "$stale"/jit/Coverage.*.hits.json <<'PY' || fail "stale PDB: the hits differ, or are not method-level"
+import json, sys
+a, b = (sorted((m["name"], m["count"]) for m in json.load(open(p))["methods"]) for p in sys.argv[1:3])
+sys.exit(0 if a == b and a and all(n.startswith("M\t") for n, _ in a) else 1)
+PY
+echo "ok   stale PDB: a warning, method entries only, offline and at JIT time alike"
 
 echo "== a module without a PDB: not covered, runs as before"
 capture "$work/nopdb.orig" "$bin" dotnet Exceptions.dll
