@@ -22,8 +22,9 @@
 #     stderr, and the program runs as it would without the profiler.
 #  6. modules without a file (loaded from bytes, Reflection.Emit) are profiled under the names
 #     the runtime's metadata gives them, in every mode.
-#  7. run lists the files of the processes the command started (a shell running two programs),
-#     and names in one line those still running when the command ends.
+#  7. run lists the files of the processes the command started (a shell running two programs;
+#     MSBuild's worker node), report reads them, and run names in one line the processes still
+#     running when the command ends.
 #
 #   tests/scripts/profiler_test.sh [TOOL]
 # Skips (77) without dotnet or without libcilprofiler.so next to TOOL.
@@ -396,5 +397,21 @@ done
 grep -qE "^cil-instrument: run: 1 process started from the command still runs \([0-9]+\): its files will appear in $work/children when it ends$" \
   "$work/children.err" || fail "children: the background job is not named: $(cat "$work/children.err")"
 echo "ok   children: $(grep -c ' wrote ' "$work/children.err") files of processes started from the command, one still running named"
+# MSBuild building out of its own process (MSBUILDNOINPROCNODE=1): the worker node's files are
+# listed beside the entry process's, and report reads them all.
+mkdir -p "$work/msbuild/app" "$work/msbuild/out"
+printf '%s\n' '<Project Sdk="Microsoft.NET.Sdk">' '  <PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net10.0</TargetFramework></PropertyGroup>' \
+  '</Project>' > "$work/msbuild/app/app.csproj"
+echo 'System.Console.WriteLine("built");' > "$work/msbuild/app/Program.cs"
+if (cd "$work/msbuild/app" && MSBUILDNOINPROCNODE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 timeout 300 \
+      "$TOOL" run --mode count --include 'Microsoft.Build.*' -o "$work/msbuild/out" -- dotnet build -nodeReuse:false -v:q \
+      > "$work/msbuild/stdout" 2> "$work/msbuild/stderr"); then
+  pids=$(sed -nE 's|^cil-instrument: run: wrote .*\.([0-9]+)\.counts\.json$|\1|p' "$work/msbuild/stderr" | sort -u | wc -l)
+  [ "$pids" -ge 2 ] || fail "msbuild: the files of $pids process(es) listed, expected the entry process's and a node's: $(head -3 "$work/msbuild/stderr")"
+  "$TOOL" report "$work"/msbuild/out/*.counts.json > "$work/msbuild/report.txt" 2>&1 || fail "msbuild: report refused the files: $(tail -2 "$work/msbuild/report.txt")"
+  echo "ok   msbuild out of process: files of $pids processes listed, report reads all $(ls "$work/msbuild/out" | wc -l)"
+else
+  fail "msbuild under run failed: $(tail -3 "$work/msbuild/stderr")"
+fi
 
 finish
