@@ -231,7 +231,12 @@ int run_profiled(int argc, char** argv) {
   }
   // Processes started from the command that outlive it (MSBuild nodes, a compiler server, a
   // background job) write their files when they end.
+  // Two looks 50 ms apart: a process in the middle of its exec has no environment to read.
   std::vector<pid_t> running = processes_with_environment(contract::kEnvRun, run_id);
+  usleep(50'000);
+  for (pid_t p : processes_with_environment(contract::kEnvRun, run_id))
+    if (std::find(running.begin(), running.end(), p) == running.end()) running.push_back(p);
+  std::sort(running.begin(), running.end());
   if (!running.empty()) {
     std::vector<std::string> pids;
     for (pid_t p : running) pids.push_back(std::to_string(p));
