@@ -38,19 +38,6 @@ Expected<TypeSig> substitute(const TypeSig& t, const GenericArgs& args) {
   return out;
 }
 
-bool is_value_type_def(const md::Module& m, uint32_t type_rid) {
-  Token extends = m.row<TableId::TypeDef>(type_rid).extends();
-  std::string_view ns, name;
-  if (auto ref = m.find_row<TableId::TypeRef>(extends)) {
-    ns = ref->type_namespace();
-    name = ref->type_name();
-  } else if (auto def = m.find_row<TableId::TypeDef>(extends)) {
-    ns = def->type_namespace();
-    name = def->type_name();
-  }
-  return ns == "System" && (name == "ValueType" || name == "Enum");
-}
-
 /// The callee: its signature, generic arguments, and how its `this` is passed.
 struct Callee {
   md::MethodSig sig;
@@ -65,10 +52,9 @@ Status this_of(const md::Module& m, Token parent, Callee& c, bool virtual_call) 
     c.this_type = md::primitive(ElementType::Object);
     return ok();
   }
-  if (auto def = m.find_row<TableId::TypeDef>(parent)) {
-    (void)def;
-    c.this_type = is_value_type_def(m, md::token_rid(parent)) ? md::wrap(ElementType::ByRef, md::value_type(parent))
-                                                                : md::primitive(ElementType::Object);
+  if (m.find_row<TableId::TypeDef>(parent)) {
+    c.this_type = m.is_value_type(md::token_rid(parent)) ? md::wrap(ElementType::ByRef, md::value_type(parent))
+                                                           : md::primitive(ElementType::Object);
     return ok();
   }
   if (auto spec = m.find_row<TableId::TypeSpec>(parent)) {

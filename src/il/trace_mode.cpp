@@ -536,17 +536,7 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
   // How `this` is passed: a reference as is; a value type's `this` is a byref, boxed from a copy.
   uint32_t owner = m.method_owner(rid);
   if (!cx.is_static && owner) {
-    Token extends = m.row<TableId::TypeDef>(owner).extends();
-    std::string_view base_ns, base_name;
-    if (auto ref = m.find_row<TableId::TypeRef>(extends)) {
-      base_ns = ref->type_namespace();
-      base_name = ref->type_name();
-    } else if (auto def = m.find_row<TableId::TypeDef>(extends)) {
-      base_ns = def->type_namespace();
-      base_name = def->type_name();
-    }
-    bool value_type = base_ns == "System" && (base_name == "ValueType" || base_name == "Enum");
-    if (value_type) {
+    if (m.is_value_type(owner)) {
       Token self = md::make_token(TableId::TypeDef, owner);
       if (is_byref_like(self)) {
         cx.self.kind = Boxing::Unboxable;

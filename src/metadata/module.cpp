@@ -96,14 +96,24 @@ uint32_t Module::list_entry(TableId ptr_table, TableId target, uint32_t index) c
   return t.valid_rid(target, rid) ? rid : 0;
 }
 
+Module::TypeName Module::type_name(Token type) const {
+  if (auto ref = find_row<TableId::TypeRef>(type)) return {ref->type_namespace(), ref->type_name()};
+  if (auto def = find_row<TableId::TypeDef>(type)) return {def->type_namespace(), def->type_name()};
+  return {};
+}
+
+bool Module::is_value_type(uint32_t type_rid) const {
+  if (!tables().valid_rid(TableId::TypeDef, type_rid)) return false;
+  TypeName base = type_name(row<TableId::TypeDef>(type_rid).extends());
+  return base.ns == "System" && (base.name == "ValueType" || base.name == "Enum");
+}
+
 Module::TypeName Module::attribute_type(uint32_t rid) const {
   Token ctor = row<TableId::CustomAttribute>(rid).type();
   Token owner = 0;
   if (auto ref = find_row<TableId::MemberRef>(ctor)) owner = ref->class_();
   else if (token_table(ctor) == TableId::MethodDef) owner = make_token(TableId::TypeDef, method_owner(token_rid(ctor)));
-  if (auto ref = find_row<TableId::TypeRef>(owner)) return {ref->type_namespace(), ref->type_name()};
-  if (auto def = find_row<TableId::TypeDef>(owner)) return {def->type_namespace(), def->type_name()};
-  return {};
+  return type_name(owner);
 }
 
 std::vector<uint32_t> Module::methods_of(uint32_t type_rid) const {

@@ -66,6 +66,10 @@ class Module {
   /// declares its constructor (a MemberRef's class, or a MethodDef's owner). Empty when that is
   /// neither (a TypeSpec, a token out of range). ECMA-335 II.22.10.
   TypeName attribute_type(uint32_t rid) const;
+  /// The namespace and name of a TypeRef or TypeDef token; empty for anything else.
+  TypeName type_name(Token type) const;
+  /// True when TypeDef `type_rid` extends System.ValueType or System.Enum: a value type.
+  bool is_value_type(uint32_t type_rid) const;
   /// Param rids of a method, through ParamPtr when present.
   std::vector<uint32_t> params_of(uint32_t method_rid) const;
 

@@ -35,6 +35,18 @@ bool never_instrumented(std::string_view name) {
 
 std::string token_text(mdToken token) { return contract::token_text(token); }
 
+/// One entry of a counts or hits file, after `json`'s earlier ones, in offline count mode's pieces.
+void append_entry(std::string& json, bool first, mdToken token, std::string_view name, int64_t count) {
+  if (!first) json += contract::kCountsSeparator;
+  json += contract::counts_method_open();
+  contract::append_token_digits(json, token);
+  json += contract::counts_method_name();
+  json += il::json_string(name);
+  json += contract::counts_method_count();
+  json += std::to_string(count);
+  json += contract::kCountsMethodClose;
+}
+
 /// Per thread: the state of the exception being dispatched.
 struct Dispatch {
   bool catcher_found = false;
@@ -279,16 +291,11 @@ bool CountProfiler::coverage_ready(CountModule& state) {
 
 std::string CountProfiler::hits_entries(CountModule& state) {
   std::string json;
+  bool first = true;
   auto add = [&](mdMethodDef token, const std::vector<CoverageProbe>& probes) {
     for (const CoverageProbe& p : probes) {
-      if (!json.empty()) json += contract::kCountsSeparator;
-      json += contract::counts_method_open();
-      contract::append_token_digits(json, token);
-      json += contract::counts_method_name();
-      json += il::json_string(p.description);
-      json += contract::counts_method_count();
-      json += std::to_string(p.counter ? __atomic_load_n(p.counter, __ATOMIC_RELAXED) : 0);
-      json += contract::kCountsMethodClose;
+      append_entry(json, first, token, p.description, p.counter ? __atomic_load_n(p.counter, __ATOMIC_RELAXED) : 0);
+      first = false;
     }
   };
   // As offline coverage mode: every selected method with an IL body, in token order, those
@@ -350,12 +357,7 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
     std::string json = contract::hits_header(il::json_string(assembly), il::json_string(mvid));
     json += hits_entries(state);
     json += contract::kCountsTail;
-    std::string base = fmt::format("{}/{}", config_.output_dir, contract::counts_file_prefix(assembly)) + std::to_string(pid_);
-    std::string path = base + std::string(contract::kHitsFileSuffix);
-    for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}{}", base, n, contract::kHitsFileSuffix);
-    used_names.insert(path);
-    Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
-    if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));
+    write_module_file(assembly, contract::kHitsFileSuffix, json, used_names);
     return;
   }
   if (rows.empty()) {
@@ -376,21 +378,17 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
 
   // The pieces offline count mode's injected code writes, in the same order.
   std::string json = contract::counts_header(il::json_string(assembly), il::json_string(mvid));
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (i) json += contract::kCountsSeparator;
-    json += contract::counts_method_open();
-    contract::append_token_digits(json, rows[i].token);
-    json += contract::counts_method_name();
-    json += il::json_string(rows[i].name);
-    json += contract::counts_method_count();
-    json += std::to_string(rows[i].count);
-    json += contract::kCountsMethodClose;
-  }
+  for (size_t i = 0; i < rows.size(); ++i) append_entry(json, i == 0, rows[i].token, rows[i].name, rows[i].count);
   json += contract::kCountsTail;
+  write_module_file(assembly, contract::kCountsFileSuffix, json, used_names);
+}
+
+void CountProfiler::write_module_file(const std::string& assembly, std::string_view suffix, const std::string& json,
+                                      std::set<std::string>& used_names) {
   // Two modules with one assembly name (loaded twice, in two load contexts): number the second.
   std::string base = fmt::format("{}/{}", config_.output_dir, contract::counts_file_prefix(assembly)) + std::to_string(pid_);
-  std::string path = base + std::string(contract::kCountsFileSuffix);
-  for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}{}", base, n, contract::kCountsFileSuffix);
+  std::string path = base + std::string(suffix);
+  for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}{}", base, n, suffix);
   used_names.insert(path);
   Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
   if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));

@@ -92,6 +92,9 @@ class CountProfiler final : public ProfilerBase {
   /// true when this call rewrote it.
   bool ensure_instrumented(FunctionID function);
   void write_counts(CountModule& state, std::set<std::string>& used_names);
+  /// <output>/<Assembly>.<pid>[.n]<suffix>, numbered past the names already used this write.
+  void write_module_file(const std::string& assembly, std::string_view suffix, const std::string& json,
+                         std::set<std::string>& used_names);
   bool coverage_mode() const { return config_.mode == Mode::Coverage; }
   /// Coverage mode: opens the module's plan once (under state.mutex); false when it has none.
   bool coverage_ready(CountModule& state);
