@@ -88,6 +88,7 @@ mkdir -p "$BIN/profiler"
 cs "$BIN/profiler/Profiled.dll" /optimize+ /debug-
 cs "$BIN/profiler/CpuBound.dll" /optimize+ /debug-
 cs "$BIN/profiler/InMemory.dll" /optimize+ /debug-
+cs "$BIN/profiler/Ticker.dll"   /optimize+ /debug-
 
 # --- debug directory entries: CodeView + PdbChecksum + EmbeddedPortablePdb / separate .pdb ---
 cs "$BIN/DebugInfo.Embedded.dll" /optimize+ /debug:embedded

@@ -53,15 +53,6 @@ void forward_signal(int signal) {
   if (g_child > 0) kill(static_cast<pid_t>(g_child), signal);
 }
 
-/// The profiler library beside this executable.
-std::string profiler_path() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "";
-  fs::path lib = self.parent_path() / std::string(contract::kLibraryName);
-  return fs::exists(lib, ec) ? lib.string() : "";
-}
-
 /// Splits argv at "--" or, without one, at the first argument that is neither an option nor
 /// an option's value. Returns the index where the command starts (argc when there is none).
 int command_start(int argc, char** argv) {
@@ -125,7 +116,7 @@ int run_profiled(int argc, char** argv) {
         return kExitUsage;
       }
 
-  std::string library = profiler_path();
+  std::string library = profiler_library();
   if (library.empty()) {
     print_run_error(fmt::format("cannot find {} next to the cil-instrument executable", contract::kLibraryName));
     return kExitRunFailed;

@@ -10,6 +10,7 @@ int run_diff(int argc, char** argv);
 int run_report(int argc, char** argv);
 int run_profiled(int argc, char** argv);  ///< `run`
 int run_exec(int argc, char** argv);
+int run_attach(int argc, char** argv);
 int run_restore(int argc, char** argv);
 
 }  // namespace cil::cli

@@ -24,6 +24,7 @@ enum ExitCode : int {
   kExitRefused = 5,      ///< valid input the command will not process (e.g. mixed-mode)
   kExitThreshold = 6,    ///< report --threshold: coverage is under the threshold
   kExitInternal = 7,     ///< instrument: the output failed its self-check (a bug of the tool)
+  kExitAttach = 8,       ///< attach: no such process, not .NET, another user's, refused, or no files
 };
 
 /// Longest error or warning line (man page, LIMITS); longer ones are cut and end in "...".

@@ -23,6 +23,8 @@ constexpr std::string_view kUsage = R"(Usage:
   cil-instrument report FILE... [--top N] [--json]
   cil-instrument run [--mode count|events|args] [--include P]... [--exclude P]...
                      [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]
+  cil-instrument attach PID [--mode count|events|coverage] [--include P]...
+                     [--exclude P]... [--duration TIME] [-o DIR] [-q]
   cil-instrument --help | --version
 
 Commands:
@@ -45,6 +47,9 @@ Commands:
   run     run a .NET command with the runtime profiler attached: call counts
           (count), a log of runtime events (events) or of calls with their
           arguments (args); exits with the command's status
+  attach  load the profiler into a running .NET process, collect (count through
+          ReJIT, events or coverage) for a time or until Ctrl-C, then take the
+          probes out and detach; the process runs on
 
 Run 'cil-instrument COMMAND --help' for a command's options; see cil-instrument(1).
 )";
@@ -71,6 +76,7 @@ int main(int argc, char** argv) {
   if (command == "report") return run_report(argc - 1, argv + 1);
   if (command == "run") return run_profiled(argc - 1, argv + 1);
   if (command == "exec") return run_exec(argc - 1, argv + 1);
+  if (command == "attach") return run_attach(argc - 1, argv + 1);
   if (command == "restore") return run_restore(argc - 1, argv + 1);
   // No command word: `cil-instrument IN -o OUT ...` instruments.
   if (!command.empty() && command[0] != '-') return run_instrument(argc, argv);

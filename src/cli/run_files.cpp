@@ -24,6 +24,7 @@ bool profiler_log(const std::string& name) {
   constexpr std::string_view prefix = "cil-instrument.";
   if (name.rfind(prefix, 0) != 0) return false;
   size_t dot = name.find('.', prefix.size());
+  if (name.ends_with(contract::kAttachStopSuffix)) return false;  // an attach's request to stop
   return dot != std::string::npos && all_digits(std::string_view(name).substr(prefix.size(), dot - prefix.size()));
 }
 
@@ -31,7 +32,20 @@ bool profiler_log(const std::string& name) {
 
 bool is_warnings_file(const std::string& path) {
   std::string name = fs::path(path).filename().string();
-  return profiler_log(name) && name.ends_with(".log") && std::count(name.begin(), name.end(), '.') == 2;
+  // cil-instrument.<pid>.log, or cil-instrument.<pid>.<tag>.log for an attach session.
+  return profiler_log(name) && name.ends_with(".log") && !name.ends_with(".events.log") && !name.ends_with(".args.log");
+}
+
+bool is_session_record(const std::string& path) {
+  return profiler_log(fs::path(path).filename().string()) && path.ends_with(contract::kAttachDoneSuffix);
+}
+
+std::string profiler_library() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  fs::path lib = self.parent_path() / std::string(contract::kLibraryName);
+  return fs::exists(lib, ec) ? lib.string() : "";
 }
 
 std::vector<std::string> profiler_files_since(const std::string& dir, fs::file_time_type since) {

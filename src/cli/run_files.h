@@ -14,8 +14,15 @@ namespace cil::cli {
 /// after `since`, sorted by name.
 std::vector<std::string> profiler_files_since(const std::string& dir, std::filesystem::file_time_type since);
 
-/// True when `path` is a profiler's warnings file (cil-instrument.<pid>.log).
+/// The profiler library beside this executable; empty when it is not there.
+std::string profiler_library();
+
+/// True when `path` is a profiler's warnings file (cil-instrument.<pid>.log, or
+/// cil-instrument.<pid>.<tag>.log for an attach session).
 bool is_warnings_file(const std::string& path);
+
+/// True when `path` is an attach session's record (cil-instrument.<pid>.<tag>.session).
+bool is_session_record(const std::string& path);
 
 /// The processes, other than this one, whose environment holds `variable`=`value` (readable
 /// for this user in /proc), ascending.

@@ -47,6 +47,33 @@ inline constexpr const char* kEnvRun = "CIL_INSTRUMENT_RUN";
 /// When set to a file path, the profiler appends one JSON line of rewrite timings to it.
 inline constexpr const char* kEnvStats = "CIL_INSTRUMENT_STATS";
 
+// `attach`: the profiler is loaded into a running process through the diagnostics IPC, with one
+// class id per mode (the factory makes the mode's profiler before the settings arrive). The
+// settings come as the client data of the attach request: lines `NAME=VALUE\n`, NAME being one
+// of the variables above (mode, include, exclude, output) or one of the three below.
+inline constexpr std::string_view kAttachClsidCount = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6411}";
+inline constexpr std::string_view kAttachClsidEvents = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6412}";
+inline constexpr std::string_view kAttachClsidCoverage = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6413}";
+/// The session's tag: in the names of the files the session writes (`<Assembly>.<pid>.<tag>.counts.json`,
+/// `cil-instrument.<pid>.<tag>.events.log`) and of its two marker files below.
+inline constexpr const char* kAttachSession = "CIL_INSTRUMENT_ATTACH_SESSION";
+/// The attaching process's id: the session ends when that process is gone.
+inline constexpr const char* kAttachClient = "CIL_INSTRUMENT_ATTACH_CLIENT";
+/// The session's length in milliseconds; 0: until the stop file appears or the client is gone.
+inline constexpr const char* kAttachMilliseconds = "CIL_INSTRUMENT_ATTACH_MS";
+/// `<output>/cil-instrument.<pid>.<tag>.stop`, made by the client: end the session now.
+inline constexpr std::string_view kAttachStopSuffix = ".stop";
+/// `<output>/cil-instrument.<pid>.<tag>.session`, written by the profiler once the session's files
+/// are written: `key value` lines, the session's record (how it ended, the methods ReJIT-ed and
+/// reverted, the window's edges in CLOCK_MONOTONIC nanoseconds). The client waits for it.
+inline constexpr std::string_view kAttachDoneSuffix = ".session";
+/// The runtime never lets a profiler that enabled ReJIT detach: after its session such a profiler
+/// stays loaded, inactive (no probe, no callback), and takes the next attach to the process
+/// itself, on its own socket `<TMPDIR>/cil-instrument-<pid>-socket`. Request: a uint32 length
+/// (little-endian), then the client data; answer: a uint32 length, then "ok" or the reason why not.
+inline constexpr std::string_view kAgentSocketPrefix = "cil-instrument-";
+inline constexpr std::string_view kAgentSocketSuffix = "-socket";
+
 /// Separator of the patterns in CIL_INSTRUMENT_INCLUDE and CIL_INSTRUMENT_EXCLUDE (no method
 /// name a C# or VB compiler emits contains it).
 inline constexpr char kPatternSeparator = ';';

@@ -26,6 +26,7 @@ std::string working_directory() {
 
 class ClassFactory final : public cilprof::IClassFactory {
  public:
+  explicit ClassFactory(const cilprof::CLSID& clsid) : clsid_(clsid) {}
   cilprof::HRESULT QueryInterface(cilprof::REFIID riid, void** ppv) override {
     if (!ppv) return cilprof::E_POINTER;
     if (riid == cilprof::IID_IUnknown || riid == cilprof::IID_IClassFactory) {
@@ -46,7 +47,7 @@ class ClassFactory final : public cilprof::IClassFactory {
     if (!ppv) return cilprof::E_POINTER;
     *ppv = nullptr;
     if (outer) return cilprof::CLASS_E_NOAGGREGATION;
-    cilprof::IUnknown* profiler = create_profiler();
+    cilprof::IUnknown* profiler = create_profiler(clsid_);
     if (!profiler) return cilprof::E_OUTOFMEMORY;
     cilprof::HRESULT hr = profiler->QueryInterface(riid, ppv);
     profiler->Release();
@@ -56,6 +57,7 @@ class ClassFactory final : public cilprof::IClassFactory {
 
  private:
   std::atomic<cilprof::ULONG> refs_{1};
+  cilprof::CLSID clsid_;
 };
 
 }  // namespace
@@ -75,6 +77,21 @@ cilprof::IUnknown* create_profiler() {
   }
 }
 
+cilprof::IUnknown* create_profiler(const cilprof::CLSID& clsid) {
+  if (clsid == kClsid) return create_profiler();
+  try {
+    Config config;
+    if (clsid == kAttachClsidCount) config.mode = Mode::Count;
+    else if (clsid == kAttachClsidEvents) config.mode = Mode::Events;
+    else if (clsid == kAttachClsidCoverage) config.mode = Mode::Coverage;
+    else return nullptr;
+    if (config.mode == Mode::Events) return new EventsProfiler(std::move(config));
+    return new CountProfiler(std::move(config));
+  } catch (...) {
+    return nullptr;
+  }
+}
+
 }  // namespace cil::profiler
 
 extern "C" __attribute__((visibility("default"))) cilprof::HRESULT DllGetClassObject(cilprof::REFCLSID clsid,
@@ -82,8 +99,10 @@ extern "C" __attribute__((visibility("default"))) cilprof::HRESULT DllGetClassOb
   using namespace cilprof;
   if (!ppv) return E_POINTER;
   *ppv = nullptr;
-  if (clsid != cil::profiler::kClsid) return CLASS_E_CLASSNOTAVAILABLE;
-  auto* factory = new (std::nothrow) cil::profiler::ClassFactory();
+  if (clsid != cil::profiler::kClsid && clsid != cil::profiler::kAttachClsidCount &&
+      clsid != cil::profiler::kAttachClsidEvents && clsid != cil::profiler::kAttachClsidCoverage)
+    return CLASS_E_CLASSNOTAVAILABLE;
+  auto* factory = new (std::nothrow) cil::profiler::ClassFactory(clsid);
   if (!factory) return E_OUTOFMEMORY;
   HRESULT hr = factory->QueryInterface(riid, ppv);
   factory->Release();

@@ -136,35 +136,49 @@ Status CountProfiler::set_up(CountModule& state) {
   return ok();
 }
 
-Status CountProfiler::instrument(CountModule& state, mdMethodDef token, FunctionID function) {
+Expected<il::EncodedBody> CountProfiler::probed_body(CountModule& state, mdMethodDef token) {
   ModuleID module = state.entry->id;
   LPCBYTE header = nullptr;
   ULONG size = 0;
   if (HRESULT hr = info()->GetILFunctionBody(module, token, &header, &size); FAILED(hr) || !header)
     return com_error("GetILFunctionBody", hr);
-  int64_t* counter = nullptr;
-  il::EncodedBody rewritten;
   if (coverage_mode()) {
     uint32_t rid = RidFromToken(token);
     uint32_t source = state.coverage->attributed(rid);
     std::string source_name = modules_->method_name(*state.entry, md::make_token(md::TableId::MethodDef, source));
     std::vector<CoverageProbe> probes;
-    rewritten = CIL_TRY(state.coverage->rewrite(rid, source_name, std::span<const uint8_t>(header, size), state.increment,
-                                                state.probe_depth, [&] { return counters_.allocate(); }, probes));
+    // A method ReJIT-ed again in a later session of the same profiler counts on where it was.
+    auto known = state.probes.find(token);
+    size_t next = 0;
+    auto counter = [&]() -> int64_t* {
+      if (known != state.probes.end() && next < known->second.size()) return const_cast<int64_t*>(known->second[next++].counter);
+      return counters_.allocate();
+    };
+    il::EncodedBody body = CIL_TRY(state.coverage->rewrite(rid, source_name, std::span<const uint8_t>(header, size), state.increment,
+                                                           state.probe_depth, counter, probes));
     state.probes[token] = std::move(probes);
-  } else {
-    counter = counters_.allocate();
-    rewritten = CIL_TRY(add_entry_probe(std::span<const uint8_t>(header, size), native_counter(reinterpret_cast<uint64_t>(counter)),
-                                        state.increment, state.probe_depth));
+    state.instrumented.emplace(token, Instrumented{nullptr});
+    return body;
   }
+  auto [it, added] = state.instrumented.try_emplace(token, Instrumented{nullptr});
+  if (!it->second.counter) it->second.counter = counters_.allocate();
+  return add_entry_probe(std::span<const uint8_t>(header, size), native_counter(reinterpret_cast<uint64_t>(it->second.counter)),
+                         state.increment, state.probe_depth);
+}
+
+Status CountProfiler::instrument(CountModule& state, mdMethodDef token, FunctionID function) {
+  ModuleID module = state.entry->id;
+  il::EncodedBody rewritten = CIL_TRY(probed_body(state, token));
   const std::vector<uint8_t>& body = rewritten.bytes;
   // The runtime keeps this memory as the method's IL for good (it is never freed).
   void* memory = state.allocator->Alloc(static_cast<ULONG>(body.size()));
   if (!memory) return make_error(ErrorKind::Io, "IMethodMalloc", fmt::format("cannot allocate {} bytes", body.size()));
   std::memcpy(memory, body.data(), body.size());
-  if (HRESULT hr = info()->SetILFunctionBody(module, token, static_cast<LPCBYTE>(memory)); FAILED(hr))
+  if (HRESULT hr = info()->SetILFunctionBody(module, token, static_cast<LPCBYTE>(memory)); FAILED(hr)) {
+    state.instrumented.erase(token);
+    state.probes.erase(token);
     return com_error("SetILFunctionBody", hr);
-  state.instrumented.emplace(token, Instrumented{counter});
+  }
   // Without the map, the JIT's IL offsets are the probed body's, and stack traces name the line
   // of an instruction further on. The runtime copies the caller-allocated array. A refusal
   // leaves the counts right and the lines shifted: a warning, not a failure of the method.
@@ -215,6 +229,8 @@ bool CountProfiler::ensure_instrumented(FunctionID function) {
 }
 
 HRESULT CountProfiler::JITCompilationStarted(FunctionID function, BOOL) {
+  // Attached, methods get their probes through ReJIT only (GetReJITParameters).
+  if (attached()) return S_OK;
   return guarded("JITCompilationStarted", [&] { ensure_instrumented(function); });
 }
 
@@ -228,6 +244,7 @@ HRESULT CountProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL*
 }
 
 HRESULT CountProfiler::JITInlining(FunctionID, FunctionID callee, BOOL* should_inline) {
+  if (attached()) return S_OK;
   return guarded("JITInlining", [&] {
     std::shared_ptr<CountModule> state;
     mdMethodDef token = 0;
@@ -272,6 +289,152 @@ HRESULT CountProfiler::ExceptionUnwindFunctionEnter(FunctionID) {
     // exception caught by native code, only writes the files early; Shutdown writes them again.)
     t_dispatch.written = true;
     write_files(0);
+  });
+}
+
+HRESULT CountProfiler::ModuleLoadFinished(ModuleID module, HRESULT status) {
+  if (!attached() || FAILED(status) || !session_open_) return S_OK;
+  // RequestReJIT is not made from inside a callback: the session's thread asks, on its next tick.
+  std::lock_guard lock(session_mutex_);
+  loaded_during_session_.push_back(module);
+  return S_OK;
+}
+
+size_t CountProfiler::request_rejit(ModuleID module) {
+  auto state = state_of(module);
+  if (!state->entry) return 0;
+  std::vector<mdMethodDef> tokens;
+  {
+    std::lock_guard lock(state->mutex);
+    uint32_t methods = 0;
+    modules_->with_file(*state->entry, [&](const md::Module* file, md::Printer*) {
+      if (file) methods = file->tables().rows(md::TableId::MethodDef);
+    });
+    for (uint32_t rid = 1; rid <= methods; ++rid) {
+      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
+      if (selects(*state, token) && !state->failed.count(token)) tokens.push_back(token);
+    }
+    if (tokens.empty()) return 0;
+    // The metadata the probes need (the Interlocked reference) is added now, outside the
+    // runtime's callbacks.
+    if (!state->setup_tried) {
+      Status status = set_up(*state);
+      if (!status) {
+        state->sink.reset();
+        diagnostics_.warn(fmt::format("{}: no method of this module is instrumented: {}", state->entry->name, status.error().to_string()));
+      }
+    }
+    if (!state->sink) return 0;
+  }
+  std::vector<ModuleID> modules(tokens.size(), module);
+  HRESULT hr = info()->RequestReJIT(static_cast<ULONG>(tokens.size()), modules.data(), tokens.data());
+  if (FAILED(hr)) {
+    diagnostics_.warn(fmt::format("{}: RequestReJIT of {} methods failed (HRESULT 0x{:08X}): none is counted",
+                                  state->entry->name, tokens.size(), static_cast<uint32_t>(hr)));
+    return 0;
+  }
+  std::lock_guard lock(session_mutex_);
+  rejit_modules_.insert(rejit_modules_.end(), modules.begin(), modules.end());
+  rejit_methods_.insert(rejit_methods_.end(), tokens.begin(), tokens.end());
+  return tokens.size();
+}
+
+std::string CountProfiler::begin_session() {
+  session_open_ = true;
+  ComPtr<ICorProfilerModuleEnum> modules;
+  if (HRESULT hr = info()->EnumModules(modules.out_as<ICorProfilerModuleEnum>()); FAILED(hr) || !modules) {
+    diagnostics_.warn(fmt::format("EnumModules failed (HRESULT 0x{:08X}): only modules loaded from now on are instrumented",
+                                  static_cast<uint32_t>(hr)));
+    return "rejit 0\n";
+  }
+  std::vector<ModuleID> ids;
+  ModuleID batch[64];
+  ULONG got = 0;
+  while (SUCCEEDED(modules->Next(64, batch, &got)) && got > 0) ids.insert(ids.end(), batch, batch + got);
+  size_t requested = 0;
+  for (ModuleID id : ids) requested += request_rejit(id);
+  return fmt::format("modules {}\nrejit {}\n", ids.size(), requested);
+}
+
+void CountProfiler::reset_session_state() {
+  {
+    std::lock_guard lock(mutex_);
+    modules_by_id_.clear();
+    unloaded_.clear();
+  }
+  std::lock_guard lock(session_mutex_);
+  rejit_modules_.clear();
+  rejit_methods_.clear();
+  loaded_during_session_.clear();
+  rejit_errors_ = 0;
+}
+
+void CountProfiler::session_tick() {
+  std::vector<ModuleID> loaded;
+  {
+    std::lock_guard lock(session_mutex_);
+    loaded.swap(loaded_during_session_);
+  }
+  for (ModuleID id : loaded) request_rejit(id);
+}
+
+std::string CountProfiler::end_session() {
+  session_open_ = false;
+  session_tick();
+  std::vector<ModuleID> modules;
+  std::vector<mdMethodDef> methods;
+  {
+    std::lock_guard lock(session_mutex_);
+    modules = rejit_modules_;
+    methods = rejit_methods_;
+  }
+  size_t reverted = 0;
+  if (!methods.empty()) {
+    std::vector<HRESULT> status(methods.size(), S_OK);
+    HRESULT hr = info()->RequestRevert(static_cast<ULONG>(methods.size()), modules.data(), methods.data(), status.data());
+    if (FAILED(hr))
+      diagnostics_.warn(fmt::format("RequestRevert of {} methods failed (HRESULT 0x{:08X}): their probes stay, counting "
+                                    "into memory no file reads", methods.size(), static_cast<uint32_t>(hr)));
+    for (HRESULT one : status) reverted += SUCCEEDED(one) ? 1 : 0;
+    if (FAILED(hr)) reverted = 0;
+  }
+  return fmt::format("reverted {}\nrejit-errors {}\n", reverted, rejit_errors_.load());
+}
+
+HRESULT CountProfiler::GetReJITParameters(ModuleID module, mdMethodDef token, ICorProfilerFunctionControl* control) {
+  return guarded("GetReJITParameters", [&] {
+    auto started = Clock::now();
+    auto state = state_of(module);
+    if (!state->entry || !control) return;
+    std::lock_guard lock(state->mutex);
+    if (!state->sink) return;  // set-up failed: the original IL stays
+    Expected<il::EncodedBody> body = probed_body(*state, token);
+    if (!body) {
+      state->failed.insert(token);
+      diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token), token_text(token),
+                                    state->entry->name, body.error().to_string()));
+      stats_.passed(micros_since(started));
+      return;
+    }
+    // The runtime copies both the body and the map.
+    if (HRESULT hr = control->SetILFunctionBody(static_cast<ULONG>(body->bytes.size()), body->bytes.data()); FAILED(hr)) {
+      state->failed.insert(token);
+      diagnostics_.warn(fmt::format("{} ({} in {}): {}", modules_->method_name(*state->entry, token), token_text(token),
+                                    state->entry->name, com_error("SetILFunctionBody", hr).to_string()));
+      return;
+    }
+    std::vector<COR_IL_MAP> map = instrumented_code_map(body->map);
+    if (!map.empty()) control->SetILInstrumentedCodeMap(static_cast<ULONG>(map.size()), map.data());
+    stats_.rewritten(micros_since(started));
+  });
+}
+
+HRESULT CountProfiler::ReJITError(ModuleID module, mdMethodDef token, FunctionID, HRESULT status) {
+  return guarded("ReJITError", [&] {
+    ++rejit_errors_;
+    auto state = state_of(module);
+    std::string name = state->entry ? modules_->method_name(*state->entry, token) : token_text(token);
+    diagnostics_.warn(fmt::format("{} ({}): ReJIT failed (HRESULT 0x{:08X}): not counted", name, token_text(token), static_cast<uint32_t>(status)));
   });
 }
 
@@ -386,7 +549,7 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
 void CountProfiler::write_module_file(const std::string& assembly, std::string_view suffix, const std::string& json,
                                       std::set<std::string>& used_names) {
   // Two modules with one assembly name (loaded twice, in two load contexts): number the second.
-  std::string base = fmt::format("{}/{}", config_.output_dir, contract::counts_file_prefix(assembly)) + std::to_string(pid_);
+  std::string base = fmt::format("{}/{}", config_.output_dir, contract::counts_file_prefix(assembly)) + file_id();
   std::string path = base + std::string(suffix);
   for (int n = 2; used_names.count(path); ++n) path = fmt::format("{}.{}{}", base, n, suffix);
   used_names.insert(path);

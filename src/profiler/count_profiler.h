@@ -5,6 +5,7 @@
 // methods of modules with a matching portable PDB; one <Assembly>.<pid>.hits.json per module.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,11 @@ class CountProfiler final : public ProfilerBase {
   HRESULT JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) override;
   HRESULT JITInlining(FunctionID caller, FunctionID callee, BOOL* should_inline) override;
   HRESULT ModuleUnloadStarted(ModuleID module) override;
+  /// Attached: a module loaded during the session has its selected methods ReJIT-ed too.
+  HRESULT ModuleLoadFinished(ModuleID module, HRESULT status) override;
+  /// Attached: the probed body of a method asked for by RequestReJIT, on its next call.
+  HRESULT GetReJITParameters(ModuleID module, mdMethodDef token, ICorProfilerFunctionControl* control) override;
+  HRESULT ReJITError(ModuleID module, mdMethodDef token, FunctionID function, HRESULT status) override;
   // An exception that no frame catches ends the process without Shutdown: its second pass
   // starts without a catcher found, and the counts are written then (offline count mode
   // writes them from the UnhandledException event, at the same point).
@@ -51,6 +57,12 @@ class CountProfiler final : public ProfilerBase {
   std::pair<DWORD, DWORD> event_mask() const override;
   Status start() override { return ok(); }
   void finish() override;
+  bool uses_rejit() const override { return true; }
+  std::string begin_session() override;
+  void session_tick() override;
+  std::string end_session() override;
+  bool accepts_mode(Mode mode) const override { return mode == Mode::Count || mode == Mode::Coverage; }
+  void reset_session_state() override;
 
  private:
   struct Instrumented {
@@ -88,6 +100,11 @@ class CountProfiler final : public ProfilerBase {
   /// Sets the probed body of `token` and gives the runtime its offset map (through `function`,
   /// the FunctionID being compiled: the map is kept per method token, for every instantiation).
   Status instrument(CountModule& state, mdMethodDef token, FunctionID function);
+  /// The probed body of `token` (its counter or probes recorded in `state`), from its original IL.
+  Expected<il::EncodedBody> probed_body(CountModule& state, mdMethodDef token);
+  /// Attached: the selected methods of `module`, set up and asked for with RequestReJIT; their
+  /// number (added to rejit_requested_).
+  size_t request_rejit(ModuleID module);
   /// Instruments the method of `function` when the filters select it and it is not done yet;
   /// true when this call rewrote it.
   bool ensure_instrumented(FunctionID function);
@@ -106,6 +123,13 @@ class CountProfiler final : public ProfilerBase {
   std::unordered_map<ModuleID, std::shared_ptr<CountModule>> modules_by_id_;
   std::vector<std::shared_ptr<CountModule>> unloaded_;
   uint64_t next_sequence_ = 0;
+  // Attached: what RequestReJIT was asked for (to revert it), the modules loaded meanwhile.
+  std::mutex session_mutex_;
+  std::vector<ModuleID> rejit_modules_;
+  std::vector<mdMethodDef> rejit_methods_;
+  std::vector<ModuleID> loaded_during_session_;
+  std::atomic<bool> session_open_{false};
+  std::atomic<size_t> rejit_errors_{0};
 };
 
 }  // namespace cil::profiler

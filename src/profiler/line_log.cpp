@@ -65,6 +65,15 @@ void Diagnostics::warn(std::string_view message) {
   std::fwrite(line.data(), 1, line.size(), file_);
 }
 
+void Diagnostics::set_path(std::string path) {
+  std::lock_guard lock(mutex_);
+  if (file_) std::fclose(file_);
+  file_ = nullptr;
+  failed_ = false;
+  count_ = 0;
+  path_ = std::move(path);
+}
+
 void Diagnostics::flush() {
   std::lock_guard lock(mutex_);
   if (file_) std::fflush(file_);

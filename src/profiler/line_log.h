@@ -27,6 +27,9 @@ class LineLog {
   void line(std::string_view text);
   void flush();
   const std::string& path() const { return path_; }
+  /// Warnings go to a new file from now on (an attached profiler learns its output directory
+  /// late, and each attach session has its own file).
+  void set_path(std::string path);
 
  private:
   LineLog(std::string path, std::FILE* file, bool flush_each_line)
@@ -49,6 +52,9 @@ class Diagnostics {
   void flush();
   size_t count() const;
   const std::string& path() const { return path_; }
+  /// Warnings go to a new file from now on (an attached profiler learns its output directory
+  /// late, and each attach session has its own file).
+  void set_path(std::string path);
 
  private:
   std::string path_;

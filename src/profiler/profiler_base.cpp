@@ -3,16 +3,35 @@
 
 #include "profiler/framework_modules.h"
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
+#include <dlfcn.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "il/runtime_contract.h"
 #include "metadata/text_encoding.h"
+#include "support/file_io.h"
 #include "profiler/signal_writer.h"
 
 namespace cil::profiler {
+
+namespace {
+
+/// Between the revert and the reading of the counts.
+constexpr int kSettleMs = 200;
+
+uint64_t monotonic_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
+}  // namespace
 
 HRESULT decline(std::string_view reason) {
   std::string line = fmt::format("cil-instrument: profiler not loaded: {}\n", md::printable(reason, 4000));
@@ -24,14 +43,15 @@ HRESULT decline(std::string_view reason) {
 ProfilerBase::ProfilerBase(Config config)
     : config_(std::move(config)),
       pid_(static_cast<int>(::getpid())),
-      diagnostics_(fmt::format("{}/cil-instrument.{}.log", config_.output_dir, pid_)) {}
+      diagnostics_(fmt::format("{}/cil-instrument.{}.log", config_.output_dir, pid_)),
+      file_id_(std::to_string(pid_)) {}
 
 bool ProfilerBase::framework_left_out(const ModuleEntry& entry) const {
   return !config_.framework_selected && framework_module(entry.path, runtime_dir_);
 }
 
 std::string ProfilerBase::output_file(std::string_view suffix) const {
-  return fmt::format("{}/cil-instrument.{}.{}", config_.output_dir, pid_, suffix);
+  return fmt::format("{}/cil-instrument.{}.{}", config_.output_dir, file_id_, suffix);
 }
 
 void ProfilerBase::failed(const char* callback, const char* what) noexcept {
@@ -43,25 +63,198 @@ void ProfilerBase::failed(const char* callback, const char* what) noexcept {
 
 HRESULT ProfilerBase::Initialize(IUnknown* unknown) {
   try {
-    if (!unknown || FAILED(unknown->QueryInterface(IID_ICorProfilerInfo5, info_.out_void())))
-      return decline("the runtime does not offer ICorProfilerInfo5 (.NET Core 2.0 or later is needed)");
-    if (Status dir = check_output_dir(config_.output_dir); !dir) return decline(dir.error().message);
-    modules_ = std::make_unique<ModuleTable>(info_.get());
-    runtime_dir_ = runtime_directory();
-    auto [low, high] = event_mask();
-    if (HRESULT hr = info_->SetEventMask2(low, high); FAILED(hr))
-      return decline(fmt::format("the runtime refused the event mask 0x{:08X}/0x{:08X} (HRESULT 0x{:08X})", low, high,
-                                 static_cast<uint32_t>(hr)));
-    if (Status started = start(); !started) return decline(started.error().message);
-    // After start(): the mode's files exist. A failure costs the signal endings only.
-    if (Status writer = SignalWriter::start([this](int signal) { write_files(signal); }, config_.flush_seconds); !writer)
-      diagnostics_.warn(fmt::format("files are not written on SIGTERM, SIGINT or SIGQUIT: {}", writer.error().message));
-    return S_OK;
+    return start_profiler(unknown);
   } catch (const std::exception& e) {
     return decline(e.what());
   } catch (...) {
     return decline("unknown exception");
   }
+}
+
+HRESULT ProfilerBase::InitializeForAttach(IUnknown* unknown, void* data, UINT size) {
+  try {
+    std::string_view text(static_cast<const char*>(data), data ? size : 0);
+    if (std::string refusal = take_attach_data(text); !refusal.empty()) return decline(refusal);
+    // The runtime unloads the library after the detach; instrumented code still running on
+    // another thread may count into its memory then, and the signal writer's thread stays: the
+    // library stays mapped for the life of the process (a later attach reuses it).
+    Dl_info self{};
+    if (::dladdr(reinterpret_cast<void*>(&decline), &self) && self.dli_fname)
+      ::dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    return start_profiler(unknown);
+  } catch (const std::exception& e) {
+    return decline(e.what());
+  } catch (...) {
+    return decline("unknown exception");
+  }
+}
+
+HRESULT ProfilerBase::start_profiler(IUnknown* unknown) {
+  if (!unknown || FAILED(unknown->QueryInterface(IID_ICorProfilerInfo5, info_.out_void())))
+    return decline("the runtime does not offer ICorProfilerInfo5 (.NET Core 2.0 or later is needed)");
+  if (Status dir = check_output_dir(config_.output_dir); !dir) return decline(dir.error().message);
+  modules_ = std::make_unique<ModuleTable>(info_.get());
+  runtime_dir_ = runtime_directory();
+  auto [low, high] = event_mask();
+  HRESULT hr = attached_ ? set_attached_mask() : info_->SetEventMask2(low, high);
+  if (FAILED(hr))
+    return decline(fmt::format("the runtime refused the event mask 0x{:08X}/0x{:08X} (HRESULT 0x{:08X})", low, high,
+                               static_cast<uint32_t>(hr)));
+  if (Status started = start(); !started) return decline(started.error().message);
+  // After start(): the mode's files exist. A failure costs the signal endings only.
+  if (Status writer = SignalWriter::start([this](int signal) { write_files(signal); }, config_.flush_seconds); !writer)
+    diagnostics_.warn(fmt::format("files are not written on SIGTERM, SIGINT or SIGQUIT: {}", writer.error().message));
+  return S_OK;
+}
+
+std::string ProfilerBase::take_attach_data(std::string_view data) {
+  auto settings = read_attach_data(data);
+  if (!settings) return settings.error().message;
+  if (!accepts_mode(settings->first.mode))
+    return fmt::format("attach: this profiler, loaded for {} mode, cannot run a session in {} mode", mode_name(config_.mode),
+                       mode_name(settings->first.mode));
+  if (Status dir = check_output_dir(settings->first.output_dir); !dir) return dir.error().message;
+  config_ = std::move(settings->first);
+  attach_ = std::move(settings->second);
+  attached_ = true;
+  file_id_ = fmt::format("{}.{}", pid_, attach_.tag);
+  diagnostics_.set_path(output_file("log"));
+  marked_done_ = false;
+  return "";
+}
+
+HRESULT ProfilerBase::set_attached_mask() {
+  auto [low, high] = event_mask();
+  // What the runtime refuses after attach is left out; ReJIT stands in for JIT-time rewriting.
+  low &= COR_PRF_ALLOWABLE_AFTER_ATTACH;
+  high &= COR_PRF_HIGH_ALLOWABLE_AFTER_ATTACH;
+  if (uses_rejit()) low |= COR_PRF_ENABLE_REJIT;
+  return info_->SetEventMask2(low, high);
+}
+
+void ProfilerBase::go_dormant() {
+  // ReJIT stays enabled (the next session needs it); no callback comes.
+  if (HRESULT hr = info_->SetEventMask2(COR_PRF_ENABLE_REJIT, 0); FAILED(hr))
+    diagnostics_.warn(fmt::format("cannot quiet the profiler's callbacks (HRESULT 0x{:08X})", static_cast<uint32_t>(hr)));
+  Status listening = listen_for_attach([this](std::string_view data) { return re_arm(data); });
+  if (!listening) diagnostics_.warn(fmt::format("a later attach to this process will fail: {}", listening.error().message));
+  diagnostics_.flush();
+}
+
+std::string ProfilerBase::re_arm(std::string_view data) {
+  if (shut_down_) return "the process is ending";
+  if (session_running_.exchange(true)) return "a session runs already";
+  std::string refusal;
+  {
+    std::lock_guard lock(write_mutex_);
+    refusal = take_attach_data(data);
+    if (refusal.empty()) {
+      reset_session_state();
+      if (HRESULT hr = set_attached_mask(); FAILED(hr))
+        refusal = fmt::format("the runtime refused the event mask (HRESULT 0x{:08X})", static_cast<uint32_t>(hr));
+    }
+  }
+  if (refusal.empty()) {
+    if (Status writer = SignalWriter::start([this](int signal) { write_files(signal); }, config_.flush_seconds); !writer)
+      diagnostics_.warn(fmt::format("files are not written on SIGTERM, SIGINT or SIGQUIT: {}", writer.error().message));
+    try {
+      std::thread([this] { run_session(); }).detach();
+    } catch (const std::exception& e) {
+      refusal = fmt::format("cannot start the session: {}", e.what());
+    }
+  }
+  if (!refusal.empty()) session_running_ = false;
+  return refusal;
+}
+
+HRESULT ProfilerBase::ProfilerAttachComplete() {
+  return guarded("ProfilerAttachComplete", [&] {
+    // The thread holds a reference: the runtime releases the profiler after the detach, which
+    // the thread asks for last.
+    AddRef();
+    session_running_ = true;
+    try {
+      std::thread([this] { run_session(); }).detach();
+    } catch (...) {
+      Release();
+      throw;
+    }
+  });
+}
+
+void ProfilerBase::run_session() {
+  info_->InitializeCurrentThread();
+  std::string summary;
+  uint64_t window_start = monotonic_ns();
+  try {
+    summary = begin_session();
+  } catch (const std::exception& e) {
+    failed("begin_session", e.what());
+  }
+  uint64_t window_full = monotonic_ns();
+  SessionWatch watch(attach_, output_file(contract::kAttachStopSuffix.substr(1)));
+  SessionEnd end = SessionEnd::Running;
+  while (!shut_down_ && (end = watch.poll()) == SessionEnd::Running) {
+    try {
+      session_tick();
+    } catch (const std::exception& e) {
+      failed("session", e.what());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (shut_down_) return;  // Shutdown wrote the files and the record; the process ends
+  std::string ended;
+  uint64_t window_end = monotonic_ns();
+  try {
+    ended = end_session();
+  } catch (const std::exception& e) {
+    failed("end_session", e.what());
+  }
+  uint64_t window_closed = monotonic_ns();
+  // The counts are read a moment after the revert: a probe that still ran would show there.
+  if (uses_rejit()) std::this_thread::sleep_for(std::chrono::milliseconds(kSettleMs));
+  // From here no signal or periodic write: the library's object goes with the detach.
+  SignalWriter::stop();
+  {
+    std::lock_guard lock(write_mutex_);
+    try {
+      finish();
+    } catch (const std::exception& e) {
+      failed("writing the files", e.what());
+    }
+  }
+  uint64_t written = monotonic_ns();
+  diagnostics_.flush();
+  // The window's edges, CLOCK_MONOTONIC: probes were asked for from start (RequestReJIT) and
+  // were all in at full; the revert began at end and was done at closed; the files were read at
+  // written.
+  mark_done(fmt::format("end {}\nprofiler {}\n{}{}window-start-ns {}\nwindow-full-ns {}\nwindow-end-ns {}\nwindow-closed-ns {}\n"
+                        "written-ns {}\n", session_end_name(end), uses_rejit() ? "left-loaded" : "detached", summary, ended, window_start, window_full, window_end,
+                        window_closed, written));
+  session_running_ = false;
+  if (uses_rejit()) {
+    // The runtime never detaches a profiler that enabled ReJIT (CORPROF_E_IRREVERSIBLE_
+    // INSTRUMENTATION_PRESENT): it stays, holding its reference, for the next attach.
+    go_dormant();
+    return;
+  }
+  // Done with the runtime: the detach completes once no callback runs, and the runtime then
+  // releases the profiler.
+  HRESULT hr = info_->RequestProfilerDetach(500);
+  if (FAILED(hr)) {
+    diagnostics_.warn(fmt::format("the runtime refused to detach the profiler (HRESULT 0x{:08X}); it stays loaded, inactive",
+                                  static_cast<uint32_t>(hr)));
+    diagnostics_.flush();
+  }
+  Release();
+}
+
+void ProfilerBase::mark_done(std::string_view summary) {
+  if (!attached_ || marked_done_.exchange(true)) return;
+  std::string path = output_file(contract::kAttachDoneSuffix.substr(1));
+  std::string text = fmt::format("{}warnings {}\n", summary, diagnostics_.count());
+  Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));
 }
 
 void ProfilerBase::write_files(int signal) {
@@ -83,6 +276,9 @@ HRESULT ProfilerBase::Shutdown() {
       std::lock_guard lock(write_mutex_);
       finish();
     }
+    shut_down_ = true;
+    // The process ends during an attach session: its files are written, the session is over.
+    mark_done("end process-exit\n");
     if (!config_.stats_path.empty()) {
       std::string line = stats_.json_line(pid_, mode_name(config_.mode));
       if (!append_line(config_.stats_path, line))

@@ -3,11 +3,13 @@
 // the rule that no callback lets a C++ exception reach the runtime.
 #pragma once
 
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "profiler/attach_session.h"
 #include "profiler/callback_base.h"
 #include "profiler/com_ptr.h"
 #include "profiler/config.h"
@@ -36,6 +38,12 @@ class ProfilerBase : public CallbackBase {
   explicit ProfilerBase(Config config);
 
   HRESULT Initialize(IUnknown* info) final;
+  /// `cil-instrument attach`: the settings come from the client data; the event mask keeps what
+  /// the runtime allows after attach (and ReJIT when the mode rewrites methods).
+  HRESULT InitializeForAttach(IUnknown* info, void* data, UINT size) final;
+  /// Starts the session's thread: begin_session, wait for the end, end_session, the files, the
+  /// done marker, then RequestProfilerDetach.
+  HRESULT ProfilerAttachComplete() final;
   HRESULT Shutdown() final;
 
  protected:
@@ -45,6 +53,19 @@ class ProfilerBase : public CallbackBase {
   virtual Status start() = 0;
   /// At Shutdown: write what the mode collected.
   virtual void finish() = 0;
+  /// Attached: the mode rewrites methods, through ReJIT (COR_PRF_ENABLE_REJIT is asked for).
+  virtual bool uses_rejit() const { return false; }
+  /// Attached, on the session's thread: put the probes in (RequestReJIT); a summary for the done
+  /// marker ("rejit N").
+  virtual std::string begin_session() { return ""; }
+  /// Attached, on the session's thread, every few milliseconds while the session runs.
+  virtual void session_tick() {}
+  /// Attached, on the session's thread: take the probes out (RequestRevert); a summary line.
+  virtual std::string end_session() { return ""; }
+  /// Whether a session in `mode` can run on this profiler (its class is chosen by the class id).
+  virtual bool accepts_mode(Mode mode) const { return mode == config_.mode; }
+  /// Before a later session on a profiler left loaded: forget the earlier session's methods.
+  virtual void reset_session_state() {}
   /// On SIGTERM, SIGINT or SIGQUIT (`signal`), before the signal ends the process, and every
   /// CIL_INSTRUMENT_FLUSH_SECONDS (`signal` 0), from the signal writer's thread: write what the
   /// mode collected so far, complete, while the program may still run. By default finish().
@@ -66,8 +87,12 @@ class ProfilerBase : public CallbackBase {
   }
   void failed(const char* callback, const char* what) noexcept;
 
-  /// <output>/cil-instrument.<pid>.<suffix>
+  /// <output>/cil-instrument.<file id>.<suffix>
   std::string output_file(std::string_view suffix) const;
+  /// The process id, then the session's tag when attached: the files of two sessions in one
+  /// process never share a name.
+  const std::string& file_id() const { return file_id_; }
+  bool attached() const { return attached_; }
 
   ICorProfilerInfo5* info() const { return info_.get(); }
 
@@ -83,8 +108,30 @@ class ProfilerBase : public CallbackBase {
   RewriteStats stats_;
 
  private:
+  /// Initialize's work, shared with InitializeForAttach.
+  HRESULT start_profiler(IUnknown* unknown);
+  /// The attach session's thread.
+  void run_session();
+  /// Writes the session's record (once per session).
+  void mark_done(std::string_view summary);
+  /// Settings of a session from the client data; "" or why they are refused.
+  std::string take_attach_data(std::string_view data);
+  /// The event mask of an attached session.
+  HRESULT set_attached_mask();
+  /// After a session that used ReJIT (the runtime refuses such a profiler's detach): no probe and
+  /// no callback any more; the next attach comes through listen_for_attach.
+  void go_dormant();
+  /// A later attach to the process, from the listener's thread: "" or why not.
+  std::string re_arm(std::string_view data);
+
   ComPtr<ICorProfilerInfo5> info_;
   std::mutex write_mutex_;
+  bool attached_ = false;
+  AttachSettings attach_;
+  std::string file_id_;
+  std::atomic<bool> shut_down_{false};
+  std::atomic<bool> marked_done_{false};
+  std::atomic<bool> session_running_{false};
 };
 
 }  // namespace cil::profiler

@@ -124,7 +124,14 @@ void run(unsigned period_seconds) {
 }  // namespace
 
 Status SignalWriter::start(Write write, unsigned period_seconds) {
-  if (g_started.exchange(true)) return make_error(ErrorKind::Unsupported, "", "the signal writer runs already");
+  if (g_started.exchange(true)) {
+    // A profiler attached again to the process, after an earlier one stopped: the thread and the
+    // handlers are there still (the library stays loaded), only the writer is new.
+    std::lock_guard lock(g_mutex);
+    if (g_write) return make_error(ErrorKind::Unsupported, "", "the signal writer runs already");
+    g_write = std::move(write);
+    return ok();
+  }
   if (::pipe2(g_pipe, O_CLOEXEC) != 0)
     return make_error(ErrorKind::Io, "", fmt::format("cannot create the signal pipe: {}", std::strerror(errno)));
   ::fcntl(g_pipe[1], F_SETFL, ::fcntl(g_pipe[1], F_GETFL) | O_NONBLOCK);

@@ -23,7 +23,8 @@ class SignalWriter {
 
   /// Starts the writer thread and installs the handlers. `period_seconds` > 0 also writes every
   /// that many seconds. Fails (nothing installed) when the pipe or the thread cannot be created,
-  /// or when it was started before.
+  /// or when it runs already. Started again after stop() (a second attach), it takes the new
+  /// writer and keeps the first start's period.
   static Status start(Write write, unsigned period_seconds);
   /// No write after this returns (a write under way is waited for); a signal still ends the
   /// process as it would have. For Shutdown, after which the profiler may be destroyed.
