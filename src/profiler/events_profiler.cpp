@@ -48,12 +48,13 @@ Status EventsProfiler::start() {
   if (auto* info3 = static_cast<ICorProfilerInfo3*>(info());
       SUCCEEDED(info3->GetRuntimeInformation(nullptr, nullptr, &major, &minor, &build, &qfe, 0, nullptr, nullptr)))
     runtime = fmt::format("CoreCLR {}.{}.{}", major, minor, build);
-  log(fmt::format("Initialize: {}, pid {}, mode events", runtime, pid_));
+  log(fmt::format("{}: {}, pid {}, mode events", attached() ? "InitializeForAttach" : "Initialize", runtime, pid_));
   return ok();
 }
 
 void EventsProfiler::finish() {
-  log("Shutdown");
+  // An attach session ends before the process does: the profiler detaches then.
+  log(attached() && !shutting_down() ? "Detach" : "Shutdown");
   log_->flush();
 }
 

@@ -111,7 +111,7 @@ std::string ProfilerBase::take_attach_data(std::string_view data) {
   auto settings = read_attach_data(data);
   if (!settings) return settings.error().message;
   if (!accepts_mode(settings->first.mode))
-    return fmt::format("attach: this profiler, loaded for {} mode, cannot run a session in {} mode", mode_name(config_.mode),
+    return fmt::format("this profiler, loaded for {} mode, cannot run a session in {} mode", mode_name(config_.mode),
                        mode_name(settings->first.mode));
   if (Status dir = check_output_dir(settings->first.output_dir); !dir) return dir.error().message;
   config_ = std::move(settings->first);
@@ -272,11 +272,11 @@ HRESULT ProfilerBase::Shutdown() {
   return guarded("Shutdown", [&] {
     // No signal or periodic write from here on: the runtime may release the profiler after this.
     SignalWriter::stop();
+    shut_down_ = true;
     {
       std::lock_guard lock(write_mutex_);
       finish();
     }
-    shut_down_ = true;
     // The process ends during an attach session: its files are written, the session is over.
     mark_done("end process-exit\n");
     if (!config_.stats_path.empty()) {

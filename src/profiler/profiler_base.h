@@ -93,6 +93,8 @@ class ProfilerBase : public CallbackBase {
   /// process never share a name.
   const std::string& file_id() const { return file_id_; }
   bool attached() const { return attached_; }
+  /// In Shutdown (the process ends), not at the end of an attach session.
+  bool shutting_down() const { return shut_down_; }
 
   ICorProfilerInfo5* info() const { return info_.get(); }
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "il/body_model.h"
+#include "profiler/attach_session.h"
 #include "il/body_reader.h"
 #include "il/instruction.h"
 #include "il/instrumenter.h"
@@ -541,4 +542,28 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
   }
   EXPECT_GE(files, 30u);
   EXPECT_GT(bodies, 700u);
+}
+
+// `attach`: the client data's NAME=VALUE lines give the configuration and the session's settings.
+TEST(AttachData, Settings) {
+  auto read = cil::profiler::read_attach_data(
+      "CIL_INSTRUMENT_MODE=coverage\nCIL_INSTRUMENT_OUTPUT=/tmp/\nCIL_INSTRUMENT_INCLUDE=A.*;B::C\n"
+      "CIL_INSTRUMENT_ATTACH_SESSION=attach-12\nCIL_INSTRUMENT_ATTACH_CLIENT=12\nCIL_INSTRUMENT_ATTACH_MS=1500\n");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(read->first.mode, cil::profiler::Mode::Coverage);
+  EXPECT_EQ(read->first.output_dir, "/tmp");
+  EXPECT_EQ(read->first.filter.include, (std::vector<std::string>{"A.*", "B::C"}));
+  EXPECT_EQ(read->second.tag, "attach-12");
+  EXPECT_EQ(read->second.client, 12);
+  EXPECT_EQ(read->second.milliseconds, 1500u);
+}
+
+TEST(AttachData, Refusals) {
+  using cil::profiler::read_attach_data;
+  EXPECT_FALSE(read_attach_data("CIL_INSTRUMENT_OUTPUT=/tmp\n"));  // no session tag
+  EXPECT_FALSE(read_attach_data("CIL_INSTRUMENT_OUTPUT=/tmp\nCIL_INSTRUMENT_ATTACH_SESSION=../x\n"));
+  EXPECT_FALSE(read_attach_data("CIL_INSTRUMENT_OUTPUT=/tmp\nCIL_INSTRUMENT_ATTACH_SESSION=a\nCIL_INSTRUMENT_ATTACH_MS=x\n"));
+  EXPECT_FALSE(read_attach_data("CIL_INSTRUMENT_OUTPUT=/tmp\nCIL_INSTRUMENT_ATTACH_SESSION=a\nCIL_INSTRUMENT_MODE=trace\n"));
+  EXPECT_FALSE(read_attach_data("no equals sign\n"));
+  EXPECT_FALSE(read_attach_data("CIL_INSTRUMENT_ATTACH_SESSION=a\n"));  // no output directory
 }

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# `cil-instrument attach` (issue 17) on the installed dotnet, against testdata/bin/profiler/Ticker.dll,
+# which calls Work.Tick about once a millisecond (Work.Late in its second half only) and logs
+# the CLOCK_MONOTONIC time of every call:
+#  - count sessions through ReJIT: for each method, the count equals at least the calls made
+#    while every probe was in (session record: window-full-ns to window-end-ns) and at most the
+#    calls made from the first ReJIT request to the end of the revert (window-start-ns to
+#    window-closed-ns). Calls keep coming between the revert and the counts' reading
+#    (written-ns), 200 ms later, and none of them is counted: no probe runs after the revert;
+#  - a second attach to the same process (the profiler left loaded takes it), a third ended
+#    with SIGINT, a fourth whose client is killed (the profiler ends the session by itself);
+#  - `report` reads the counts files;
+#  - the program's output and exit status equal those of a run without attach;
+#  - events mode detaches (no ReJIT), and its log says so;
+#  - errors, one line each with exit status 8: not a .NET process, no such process, a process
+#    without the diagnostics socket, and the loaded count profiler asked for events mode
+#    (golden: tests/golden/attach/errors.txt, process ids written PID).
+#   tests/scripts/attach_test.sh [TOOL]
+# Skips (77) without dotnet or without libcilprofiler.so next to TOOL.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+unset CIL_INSTRUMENT_OUTPUT CIL_INSTRUMENT_MODE CIL_INSTRUMENT_INCLUDE CIL_INSTRUMENT_EXCLUDE CIL_INSTRUMENT_STATS
+command -v dotnet > /dev/null || { echo "skip: no dotnet"; exit 77; }
+[ -f "$(dirname "$TOOL")/libcilprofiler.so" ] || { echo "skip: no libcilprofiler.so"; exit 77; }
+work=$(mktemp -d)
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done; rm -rf "$work"' EXIT
+ticker="$ROOT/testdata/bin/profiler/Ticker.dll"
+cd "$work"
+
+# start_ticker NAME TICKS: runs Ticker in the background and waits until it is running;
+# sets $ticker_pid (the dotnet process) and $job (the shell's job).
+start_ticker() {
+  local name=$1 ticks=$2
+  rm -f "$name.ready"
+  (status=0; dotnet "$ticker" "$ticks" "$name.calls" "$name.ready" > "$name.stdout" 2> "$name.stderr" || status=$?; echo "$status" > "$name.status") &
+  job=$!
+  pids+=("$job")
+  for _ in $(seq 1 300); do
+    [ -s "$name.ready" ] && break
+    sleep 0.05
+  done
+  [ -s "$name.ready" ] || { fail "$name: Ticker did not start"; return 1; }
+  ticker_pid=$(cat "$name.ready")
+  sleep 0.3  # past its start-up: Tick is compiled and running
+}
+
+# check_window DIR CALLS: the counts of the session in DIR against the calls Ticker logged.
+check_window() {
+  python3 - "$1" "$2" << 'PY' || fail "$1: counts outside the session's window"
+import glob, json, sys
+d, calls_file = sys.argv[1], sys.argv[2]
+record = dict(line.split(' ', 1) for line in open(glob.glob(d + '/*.session')[0]).read().splitlines())
+start, full, end, closed, written = (int(record[k]) for k in
+    ('window-start-ns', 'window-full-ns', 'window-end-ns', 'window-closed-ns', 'written-ns'))
+calls = {}
+for line in open(calls_file):
+    name, t = line.split()
+    calls.setdefault(name, []).append(int(t))
+counts = {m['name'].split('::')[1]: m['count'] for m in json.load(open(glob.glob(d + '/*.counts.json')[0]))['methods']}
+ok = True
+for name in ('Tick', 'Late'):
+    times = calls.get(name, [])
+    low = sum(1 for t in times if full <= t < end)
+    high = sum(1 for t in times if start <= t < closed)
+    count = counts.get(name)
+    print(f"{d} {name}: {low} <= {count} <= {high}")
+    if count is None or not (low <= count <= high):
+        ok = False
+if counts.get('Quiet') != 0:
+    print(f"{d}: Quiet counted {counts.get('Quiet')}"); ok = False
+after = sum(1 for t in calls['Tick'] if closed <= t < written)
+print(f"{d}: {after} calls of Tick between the revert and the reading of the counts, none counted")
+if after == 0:
+    print(f"{d}: no call between the revert and the reading: the revert is not shown"); ok = False
+if record.get('end') is None or int(record.get('reverted', 0)) != int(record.get('rejit', -1)):
+    print(f"{d}: not every method ReJIT-ed was reverted: {record}"); ok = False
+sys.exit(0 if ok else 1)
+PY
+}
+
+# --- a run without attach, beside the attached one (same arguments) ---
+(status=0; dotnet "$ticker" 6000 plain.calls > plain.stdout 2> plain.stderr || status=$?; echo "$status" > plain.status) &
+plain_job=$!
+pids+=("$plain_job")
+start_ticker attached 6000 || { finish; exit 1; }
+
+# 1. count, 1 s
+"$TOOL" attach "$ticker_pid" --duration 1s -o s1 2> s1.err || fail "session 1: status $?"
+has -F "attached to process $ticker_pid" < s1.err || fail "session 1: $(cat s1.err)"
+has "profiler left loaded and inactive" < s1.err || fail "session 1 summary: $(cat s1.err)"
+has -F "session record $work/s1/cil-instrument.$ticker_pid.attach-" < s1.err || fail "session 1 lists no record: $(cat s1.err)"
+
+# 2. count again, through the profiler left loaded, only Work::*
+sleep 0.5
+"$TOOL" attach "$ticker_pid" --duration 800ms --include 'Work::*' -o s2 2> s2.err || fail "session 2: status $?"
+has -F "reusing the profiler loaded in process $ticker_pid" < s2.err || fail "session 2: $(cat s2.err)"
+
+# 3. until SIGINT (^C)
+"$TOOL" attach "$ticker_pid" -o s3 2> s3.err &
+client=$!
+sleep 0.7
+kill -INT "$client"
+wait "$client" || fail "session 3: status $?"
+has "session ended (stopped)" < s3.err || fail "session 3: $(cat s3.err)"
+
+# 4. the client killed: the profiler ends the session by itself
+"$TOOL" attach "$ticker_pid" -o s4 2> s4.err &
+client=$!
+sleep 0.7
+kill -KILL "$client"
+wait "$client" 2> /dev/null || true
+for _ in $(seq 1 100); do
+  ls s4/*.session > /dev/null 2>&1 && break
+  sleep 0.05
+done
+has "^end client-gone$" < s4/cil-instrument.*.session || fail "session 4: $(cat s4/*.session 2> /dev/null)"
+
+# 5. events mode on a profiler loaded for count mode: refused
+status=0
+"$TOOL" attach "$ticker_pid" --mode events --duration 200ms -o s5 2> s5.err || status=$?
+echo "status $status" >> s5.err
+sed -i -E "s/process $ticker_pid/process PID/g" s5.err
+
+wait "$job" || true
+wait "$plain_job" || true
+for s in s1 s2 s3 s4; do check_window "$s" attached.calls; done
+cmp -s plain.stdout attached.stdout || fail "output differs: $(cat plain.stdout) / $(cat attached.stdout)"
+[ "$(cat plain.status)" = "$(cat attached.status)" ] || fail "exit status differs: $(cat plain.status) / $(cat attached.status)"
+[ ! -s attached.stderr ] || fail "attached run's stderr: $(cat attached.stderr)"
+"$TOOL" report s1/*.counts.json s2/*.counts.json > report.txt 2> report.err || fail "report: $(cat report.err)"
+has "Work::Tick" < report.txt || fail "report: $(cat report.txt)"
+
+# --- events mode: no ReJIT, the profiler detaches ---
+start_ticker events 2500 || { finish; exit 1; }
+"$TOOL" attach "$ticker_pid" --mode events --duration 300ms -o ev 2> ev.err || fail "events: status $?"
+has "profiler detached" < ev.err || fail "events: $(cat ev.err)"
+wait "$job" || true
+has "InitializeForAttach: CoreCLR" < ev/*.events.log || fail "events log: $(head -3 ev/*.events.log)"
+has "^\[--\] Detach$" < ev/*.events.log || fail "events log does not end with the detach: $(tail -3 ev/*.events.log)"
+[ "$(cat events.status)" = 3 ] || fail "events: exit status $(cat events.status)"
+has "^2500 ticks, 1250 late, total " < events.stdout || fail "events: output $(cat events.stdout)"
+
+# --- errors ---
+sleep 30 &
+other=$!
+pids+=("$other")
+errors=$work/errors.txt
+: > "$errors"
+attach_error() { # LABEL PID ARGS...
+  local label=$1 pid=$2
+  shift 2
+  echo "== $label" >> "$errors"
+  local status=0
+  "$TOOL" attach "$pid" "$@" > "$work/error.out" 2>&1 || status=$?
+  sed -E "s/(process |pid )$pid/\1PID/g; s/-$pid-/-PID-/g; s| in /[^ ]*/ \(| in TMPDIR/ (|" "$work/error.out" >> "$errors"
+  echo "status $status" >> "$errors"
+}
+attach_error "not a .NET process" "$other"
+kill "$other"
+wait "$other" 2> /dev/null || true
+attach_error "no such process" "$other"
+DOTNET_EnableDiagnostics=0 dotnet "$ticker" 1500 nodiag.calls nodiag.ready > /dev/null &
+nodiag=$!
+pids+=("$nodiag")
+for _ in $(seq 1 300); do [ -s nodiag.ready ] && break; sleep 0.05; done
+attach_error "diagnostics off" "$(cat nodiag.ready)"
+echo "== the profiler loaded for count mode, asked for events mode" >> "$errors"
+cat s5.err >> "$errors"
+attach_error "args mode" 1 --mode args
+attach_error "bad duration" 1 --duration 5x
+wait "$nodiag" 2> /dev/null || true
+check_golden attach/errors.txt "$errors"
+finish
