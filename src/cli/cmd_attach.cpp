@@ -44,22 +44,6 @@ void print_attach_error(std::string_view message) {
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
-/// "500ms", "30s", "2m", or a bare number of seconds; nullopt when malformed or zero.
-std::optional<uint64_t> parse_duration(std::string_view text) {
-  uint64_t scale = 1000;
-  if (text.ends_with("ms")) scale = 1, text.remove_suffix(2);
-  else if (text.ends_with("s")) scale = 1000, text.remove_suffix(1);
-  else if (text.ends_with("m")) scale = 60'000, text.remove_suffix(1);
-  if (text.empty() || text.size() > 9) return std::nullopt;
-  uint64_t value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    value = value * 10 + static_cast<uint64_t>(c - '0');
-  }
-  if (value == 0) return std::nullopt;
-  return value * scale;
-}
-
 bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
 
 bool process_gone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
@@ -124,7 +108,7 @@ int run_attach(int argc, char** argv) {
   }
   uint64_t duration_ms = 0;
   if (args.count("duration")) {
-    auto parsed = parse_duration(args["duration"].as<std::string>());
+    auto parsed = parse_duration_ms(args["duration"].as<std::string>());
     if (!parsed) {
       print_usage_error(fmt::format("attach: '{}' is not a duration (500ms, 30s, 2m)", args["duration"].as<std::string>()));
       return kExitUsage;

@@ -62,7 +62,7 @@ int command_start(int argc, char** argv) {
     std::string_view a = argv[i];
     if (a.empty() || a[0] != '-') return i;
     bool takes_value = a == "--mode" || a == "--include" || a == "--exclude" || a == "--output" || a == "-o" ||
-                       a == "--stats";
+                       a == "--stats" || a == "--start-after" || a == "--window";
     if (takes_value) ++i;
   }
   return argc;
@@ -88,10 +88,12 @@ int run_profiled(int argc, char** argv) {
       ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
       ("include-framework", "let the patterns select methods of the framework's modules (precompiled code and inlining off for the whole process)")
+      ("start-after", "count only from this long after the start (500ms, 5s, 1m): probes go in through ReJIT then", cxxopts::value<std::string>(), "TIME")
+      ("window", "count only from START to END after the start (5s:20s): probes in through ReJIT at START, out at END", cxxopts::value<std::string>(), "START:END")
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per process)", cxxopts::value<std::string>(), "FILE")
       ("q,quiet", "do not list the files written")
       ("h,help", "show this help");
-  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--include-framework] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
+  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--include-framework] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
   int start = command_start(argc, argv);
   int option_count = start;
   cxxopts::ParseResult args;
@@ -115,6 +117,37 @@ int run_profiled(int argc, char** argv) {
         print_usage_error(fmt::format("run: pattern '{}' is empty or contains '{}'", pattern, contract::kPatternSeparator));
         return kExitUsage;
       }
+
+  // A window: "START:END" in milliseconds for the profiler (END 0: to the end).
+  std::string window;
+  if (args.count("start-after") && args.count("window")) {
+    print_usage_error("run: --start-after and --window exclude each other");
+    return kExitUsage;
+  }
+  if (args.count("start-after") || args.count("window")) {
+    if (mode != "count" && mode != "coverage") {
+      print_usage_error(fmt::format("run: --start-after and --window are for count and coverage modes, not {}", mode));
+      return kExitUsage;
+    }
+    std::optional<uint64_t> start, end = 0;
+    if (args.count("start-after")) {
+      start = parse_duration_ms(args["start-after"].as<std::string>());
+    } else {
+      std::string text = args["window"].as<std::string>();
+      size_t colon = text.find(':');
+      if (colon != std::string::npos) {
+        start = text.substr(0, colon) == "0" ? std::optional<uint64_t>(0) : parse_duration_ms(text.substr(0, colon));
+        end = parse_duration_ms(text.substr(colon + 1));
+      }
+      if (start && end && *end <= *start) end.reset();
+    }
+    if (!start || !end) {
+      print_usage_error(args.count("window") ? fmt::format("run: '{}' is not START:END with END after START (5s:20s)", args["window"].as<std::string>())
+                                             : fmt::format("run: '{}' is not a duration (500ms, 5s, 1m)", args["start-after"].as<std::string>()));
+      return kExitUsage;
+    }
+    window = fmt::format("{}:{}", *start, *end);
+  }
 
   std::string library = profiler_library();
   if (library.empty()) {
@@ -163,6 +196,8 @@ int run_profiled(int argc, char** argv) {
     setenv(contract::kEnvMode, mode.c_str(), 1);
     setenv(contract::kEnvOutput, output.c_str(), 1);
     setenv(contract::kEnvRun, run_id.c_str(), 1);
+    if (window.empty()) unsetenv(contract::kEnvWindow);
+    else setenv(contract::kEnvWindow, window.c_str(), 1);
     if (args.count("include-framework")) setenv(contract::kEnvFramework, "1", 1);
     else unsetenv(contract::kEnvFramework);
     if (include.empty()) unsetenv(contract::kEnvInclude);

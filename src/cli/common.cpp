@@ -101,4 +101,19 @@ std::optional<int> parse_options(cxxopts::Options& options, int argc, char** arg
   return std::nullopt;
 }
 
+std::optional<uint64_t> parse_duration_ms(std::string_view text) {
+  uint64_t scale = 1000;
+  if (text.ends_with("ms")) scale = 1, text.remove_suffix(2);
+  else if (text.ends_with("s")) text.remove_suffix(1);
+  else if (text.ends_with("m")) scale = 60'000, text.remove_suffix(1);
+  if (text.empty() || text.size() > 9) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (value == 0) return std::nullopt;
+  return value * scale;
+}
+
 }  // namespace cil::cli

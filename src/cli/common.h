@@ -49,6 +49,10 @@ int exit_code_for(const Error& error);
 /// command writes, if any), otherwise exit_code_for.
 int fail(const Error& error, std::string_view output = {});
 
+/// "500ms", "30s", "2m", or a bare number of seconds, in milliseconds; nullopt when malformed or
+/// zero (`attach --duration`, `run --start-after`, `--window`).
+std::optional<uint64_t> parse_duration_ms(std::string_view text);
+
 /// md::Module::load, with the error about `path`.
 Expected<std::unique_ptr<md::Module>> load_module(const std::string& path);
 /// Writes to stdout in one call. When stdout is broken (a full disk, a closed descriptor), says

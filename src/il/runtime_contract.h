@@ -41,6 +41,10 @@ inline constexpr const char* kTestHostShutdownMs = "60000";
 /// "1": the framework's modules may be instrumented (precompiled code and inlining then off for
 /// the whole process); otherwise they are left out, whatever the patterns select.
 inline constexpr const char* kEnvFramework = "CIL_INSTRUMENT_FRAMEWORK";
+/// `run --start-after` / `--window`: "START:END" in milliseconds since the profiler loaded (END 0:
+/// until the process ends). Count and coverage modes then put their probes in through ReJIT at
+/// START and take them out at END, so only calls in the window count.
+inline constexpr const char* kEnvWindow = "CIL_INSTRUMENT_WINDOW";
 /// Set by `run` to an id of the run in the command's environment, which every process started
 /// from it inherits: `run` finds those still running when the command ends.
 inline constexpr const char* kEnvRun = "CIL_INSTRUMENT_RUN";

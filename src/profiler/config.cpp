@@ -82,6 +82,26 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
   if (const char* stats = lookup(kEnvStats)) config.stats_path = stats;
   config.flush_seconds = flush_period(lookup(kEnvFlushSeconds));
   if (const char* framework = lookup(kEnvFramework)) config.framework_selected = std::string_view(framework) == "1";
+  if (const char* window = lookup(kEnvWindow); window && *window) {
+    std::string_view w = window;
+    size_t colon = w.find(':');
+    auto number = [](std::string_view t, uint64_t& out) {
+      if (t.empty() || t.size() > 12) return false;
+      out = 0;
+      for (char c : t) {
+        if (c < '0' || c > '9') return false;
+        out = out * 10 + static_cast<uint64_t>(c - '0');
+      }
+      return true;
+    };
+    if (colon == std::string_view::npos || !number(w.substr(0, colon), config.window_start_ms) ||
+        !number(w.substr(colon + 1), config.window_end_ms) ||
+        (config.window_end_ms && config.window_end_ms <= config.window_start_ms))
+      return config_error(fmt::format("{}: '{}' is not START:END in milliseconds with END 0 or after START", kEnvWindow, w));
+    if (config.mode != Mode::Count && config.mode != Mode::Coverage)
+      return config_error(fmt::format("{}: a window is for count and coverage modes, not {}", kEnvWindow, mode_name(config.mode)));
+    config.window_set = true;
+  }
   return config;
 }
 

@@ -37,6 +37,11 @@ struct Config {
   /// (their precompiled code would run instead of instrumented IL). Otherwise the framework's
   /// modules are left out whatever the patterns say, and keep their precompiled code.
   bool framework_selected = false;
+  /// CIL_INSTRUMENT_WINDOW: collect from window_start_ms to window_end_ms after the profiler
+  /// loads (0: until the end); window_set false: from the start, at first JIT compilation.
+  bool window_set = false;
+  uint64_t window_start_ms = 0;
+  uint64_t window_end_ms = 0;
 };
 
 /// Returns the value of an environment variable, or nullptr when it is not set.

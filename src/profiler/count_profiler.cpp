@@ -229,12 +229,13 @@ bool CountProfiler::ensure_instrumented(FunctionID function) {
 }
 
 HRESULT CountProfiler::JITCompilationStarted(FunctionID function, BOOL) {
-  // Attached, methods get their probes through ReJIT only (GetReJITParameters).
-  if (attached()) return S_OK;
+  // Attached or in a window, methods get their probes through ReJIT only (GetReJITParameters).
+  if (rejit_mode()) return S_OK;
   return guarded("JITCompilationStarted", [&] { ensure_instrumented(function); });
 }
 
 HRESULT CountProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) {
+  if (rejit_mode()) return S_OK;  // ReJIT replaces precompiled code as well
   return guarded("JITCachedFunctionSearchStarted", [&] {
     std::shared_ptr<CountModule> state;
     mdMethodDef token = 0;
@@ -244,7 +245,7 @@ HRESULT CountProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL*
 }
 
 HRESULT CountProfiler::JITInlining(FunctionID, FunctionID callee, BOOL* should_inline) {
-  if (attached()) return S_OK;
+  if (rejit_mode()) return S_OK;
   return guarded("JITInlining", [&] {
     std::shared_ptr<CountModule> state;
     mdMethodDef token = 0;
@@ -293,7 +294,7 @@ HRESULT CountProfiler::ExceptionUnwindFunctionEnter(FunctionID) {
 }
 
 HRESULT CountProfiler::ModuleLoadFinished(ModuleID module, HRESULT status) {
-  if (!attached() || FAILED(status) || !session_open_) return S_OK;
+  if (!rejit_mode() || FAILED(status) || !session_open_) return S_OK;
   // RequestReJIT is not made from inside a callback: the session's thread asks, on its next tick.
   std::lock_guard lock(session_mutex_);
   loaded_during_session_.push_back(module);

@@ -96,11 +96,21 @@ HRESULT ProfilerBase::start_profiler(IUnknown* unknown) {
   modules_ = std::make_unique<ModuleTable>(info_.get());
   runtime_dir_ = runtime_directory();
   auto [low, high] = event_mask();
+  if (config_.window_set && uses_rejit()) low |= COR_PRF_ENABLE_REJIT;
   HRESULT hr = attached_ ? set_attached_mask() : info_->SetEventMask2(low, high);
   if (FAILED(hr))
     return decline(fmt::format("the runtime refused the event mask 0x{:08X}/0x{:08X} (HRESULT 0x{:08X})", low, high,
                                static_cast<uint32_t>(hr)));
   if (Status started = start(); !started) return decline(started.error().message);
+  if (config_.window_set && !attached_) {
+    AddRef();  // released when the window's thread ends
+    try {
+      std::thread([this] { run_window(); }).detach();
+    } catch (...) {
+      Release();
+      return decline("cannot start the window's thread");
+    }
+  }
   // After start(): the mode's files exist. A failure costs the signal endings only.
   if (Status writer = SignalWriter::start([this](int signal) { write_files(signal); }, config_.flush_seconds); !writer)
     diagnostics_.warn(fmt::format("files are not written on SIGTERM, SIGINT or SIGQUIT: {}", writer.error().message));
@@ -246,6 +256,60 @@ void ProfilerBase::run_session() {
                                   static_cast<uint32_t>(hr)));
     diagnostics_.flush();
   }
+  Release();
+}
+
+std::string ProfilerBase::window_lines(uint64_t start, uint64_t full, uint64_t end, uint64_t closed, uint64_t written) {
+  return fmt::format("window-start-ns {}\nwindow-full-ns {}\nwindow-end-ns {}\nwindow-closed-ns {}\nwritten-ns {}\n", start, full,
+                     end, closed, written);
+}
+
+void ProfilerBase::run_window() {
+  using namespace std::chrono;
+  auto loaded = steady_clock::now();
+  auto wait_until = [&](steady_clock::time_point when) {
+    while (!shut_down_ && steady_clock::now() < when) {
+      try {
+        session_tick();
+      } catch (const std::exception& e) {
+        failed("window", e.what());
+      }
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    return !shut_down_;
+  };
+  if (!wait_until(loaded + milliseconds(config_.window_start_ms))) {
+    Release();
+    return;
+  }
+  info_->InitializeCurrentThread();
+  uint64_t start = monotonic_ns();
+  std::string summary;
+  try {
+    summary = begin_session();
+  } catch (const std::exception& e) {
+    failed("begin_session", e.what());
+  }
+  uint64_t full = monotonic_ns();
+  bool ended = config_.window_end_ms ? wait_until(loaded + milliseconds(config_.window_end_ms))
+                                     : wait_until(steady_clock::time_point::max());
+  if (!ended) {
+    // The process ends inside the window: its files are the window's so far.
+    Release();
+    return;
+  }
+  uint64_t end = monotonic_ns();
+  std::string reverted;
+  try {
+    reverted = end_session();
+  } catch (const std::exception& e) {
+    failed("end_session", e.what());
+  }
+  uint64_t closed = monotonic_ns();
+  std::string record = fmt::format("end window\n{}{}{}", summary, reverted, window_lines(start, full, end, closed, closed));
+  std::string path = output_file(contract::kAttachDoneSuffix.substr(1));
+  Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(record.data()), record.size()));
+  if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));
   Release();
 }
 

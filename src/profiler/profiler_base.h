@@ -93,6 +93,8 @@ class ProfilerBase : public CallbackBase {
   /// process never share a name.
   const std::string& file_id() const { return file_id_; }
   bool attached() const { return attached_; }
+  /// Probes go in and out through ReJIT (attached, or `run --window`), not at first JIT.
+  bool rejit_mode() const { return attached_ || config_.window_set; }
   /// In Shutdown (the process ends), not at the end of an attach session.
   bool shutting_down() const { return shut_down_; }
 
@@ -114,6 +116,11 @@ class ProfilerBase : public CallbackBase {
   HRESULT start_profiler(IUnknown* unknown);
   /// The attach session's thread.
   void run_session();
+  /// `run --window`'s thread: begin_session at the start, end_session at the end, the window's
+  /// record; the files are written at shutdown as usual.
+  void run_window();
+  /// The session record's window lines.
+  static std::string window_lines(uint64_t start, uint64_t full, uint64_t end, uint64_t closed, uint64_t written);
   /// Writes the session's record (once per session).
   void mark_done(std::string_view summary);
   /// Settings of a session from the client data; "" or why they are refused.

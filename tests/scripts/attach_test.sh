@@ -44,14 +44,17 @@ start_ticker() {
   sleep 0.3  # past its start-up: Tick is compiled and running
 }
 
-# check_window DIR CALLS: the counts of the session in DIR against the calls Ticker logged.
+# check_window DIR CALLS [run]: the counts of the session in DIR against the calls Ticker logged;
+# with `run`, a window of `run --window`, whose counts are read at the process's end.
 check_window() {
-  python3 - "$1" "$2" << 'PY' || fail "$1: counts outside the session's window"
+  python3 - "$1" "$2" "${3:-attach}" << 'PY' || fail "$1: counts outside the session's window"
 import glob, json, sys
-d, calls_file = sys.argv[1], sys.argv[2]
+d, calls_file, kind = sys.argv[1], sys.argv[2], sys.argv[3]
 record = dict(line.split(' ', 1) for line in open(glob.glob(d + '/*.session')[0]).read().splitlines())
 start, full, end, closed, written = (int(record[k]) for k in
     ('window-start-ns', 'window-full-ns', 'window-end-ns', 'window-closed-ns', 'written-ns'))
+if kind == 'run':
+    written = 1 << 63
 calls = {}
 for line in open(calls_file):
     name, t = line.split()
@@ -139,6 +142,33 @@ has "InitializeForAttach: CoreCLR" < ev/*.events.log || fail "events log: $(head
 has "^\[--\] Detach$" < ev/*.events.log || fail "events log does not end with the detach: $(tail -3 ev/*.events.log)"
 [ "$(cat events.status)" = 3 ] || fail "events: exit status $(cat events.status)"
 has "^2500 ticks, 1250 late, total " < events.stdout || fail "events: output $(cat events.stdout)"
+
+# --- run --window: probes in through ReJIT at START, out at END, in a process run started ---
+status=0
+"$TOOL" run --window 1500ms:2500ms -o win -- dotnet "$ticker" 3000 win.calls > win.stdout 2> win.err || status=$?
+[ "$status" = 3 ] || fail "run --window: status $status: $(cat win.err)"
+has "^3000 ticks, 1500 late, total " < win.stdout || fail "run --window: output $(cat win.stdout)"
+has "^end window$" < win/cil-instrument.*.session || fail "run --window: no window record"
+check_window win win.calls run
+# --start-after: from START to the end, no revert
+"$TOOL" run --start-after 2s -o after -- dotnet "$ticker" 3000 after.calls > after.stdout 2> after.err || true
+python3 - after after.calls << 'PY' || fail "run --start-after: counts"
+import glob, json, sys
+calls = [int(l.split()[1]) for l in open(sys.argv[2]) if l.startswith('Tick ')]
+counts = {m['name']: m['count'] for m in json.load(open(glob.glob(sys.argv[1] + '/*.counts.json')[0]))['methods']}
+tick = counts['Work::Tick']
+# About a second of the run's ticks (3000 ms of sleeps, minus 2 s), never all of them.
+print(f"start-after: Tick {tick} of {len(calls)}")
+sys.exit(0 if 0 < tick < len(calls) - 1000 else 1)
+PY
+usage=$work/usage.txt
+for args in "--window 5s" "--window 5s:2s" "--start-after 1s --window 1s:2s" "--mode events --start-after 1s"; do
+  status=0
+  # shellcheck disable=SC2086
+  "$TOOL" run $args -- true > "$work/out.txt" 2>&1 || status=$?
+  { echo "== run $args"; cat "$work/out.txt"; echo "status $status"; } >> "$usage"
+done
+check_golden attach/run_window_errors.txt "$usage"
 
 # --- errors ---
 sleep 30 &
