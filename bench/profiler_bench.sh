@@ -10,6 +10,8 @@
 #       count all     run --mode count                         every method; precompiled code and
 #                                                              inlining off for the whole process
 #       offline       the offline count-instrumented copy      same probes, written before the run
+#       rejit         run --start-after 1ms --include 'Fixtures.*'   the same probes put in through
+#                     ReJIT (as `attach` and `run --window` do), from 1 ms after start to the end
 #  2. The profiler's cost per JIT-compiled method, from its own timings (CIL_INSTRUMENT_STATS):
 #     median and 99th percentile of the JITCompilationStarted callbacks that rewrote a method,
 #     and of those that did not, for the runs above and for the SDK's C# compiler compiling
@@ -52,7 +54,7 @@ mkdir -p "$work/offline" "$work/out"
 cp "${app%.dll}.runtimeconfig.json" "$work/offline/"
 "$tool" "$app" -o "$work/offline/CpuBound.dll" --include 'Fixtures.*' > /dev/null
 
-configs=(plain attached count_app count_all offline)
+configs=(plain attached count_app count_all offline rejit)
 label() {
   case "$1" in
     plain) echo "plain dotnet" ;;
@@ -60,6 +62,7 @@ label() {
     count_app) echo "run --mode count --include 'Fixtures.*'" ;;
     count_all) echo "run --mode count (every method)" ;;
     offline) echo "offline count-instrumented copy" ;;
+    rejit) echo "run --start-after 1ms --include 'Fixtures.*'" ;;
   esac
 }
 set_command() {  # sets cmd to the command line of a configuration
@@ -70,6 +73,7 @@ set_command() {  # sets cmd to the command line of a configuration
     count_app) cmd=("$tool" run -q -o "$work/out" --stats "$stats" --include 'Fixtures.*' -- dotnet "$app" "$rounds") ;;
     count_all) cmd=("$tool" run -q -o "$work/out" --stats "$stats" -- dotnet "$app" "$rounds") ;;
     offline) cmd=(env CIL_INSTRUMENT_OUTPUT="$work/out" dotnet "$work/offline/CpuBound.dll" "$rounds") ;;
+    rejit) cmd=("$tool" run -q -o "$work/out" --stats "$stats" --start-after 1ms --include 'Fixtures.*' -- dotnet "$app" "$rounds") ;;
   esac
 }
 
@@ -117,6 +121,7 @@ printf '|%s|%s|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..48})" "-----------" "
 stats_table "CpuBound, nothing selected" "$work/stats.attached.jsonl"
 stats_table "CpuBound, --include 'Fixtures.*'" "$work/stats.count_app.jsonl"
 stats_table "CpuBound, every method" "$work/stats.count_all.jsonl"
+stats_table "CpuBound, --include 'Fixtures.*' through ReJIT" "$work/stats.rejit.jsonl"
 
 if [ $roslyn = 1 ] && [ -n "$(dotnet --list-sdks 2> /dev/null)" ]; then
   sdk_dir=$(dotnet --list-sdks | tail -n1 | sed -E 's/^([^ ]+) \[(.*)\]$/\2\/\1/')
