@@ -73,11 +73,12 @@ int run_attach(int argc, char** argv) {
       ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("duration", "collect for this long (500ms, 30s, 2m); default: until Ctrl-C or SIGTERM", cxxopts::value<std::string>(), "TIME")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
+      ("stats", "append the profiler's rewrite timings to FILE (one JSON line per session)", cxxopts::value<std::string>(), "FILE")
       ("q,quiet", "do not list the files written")
       ("pid", "the process", cxxopts::value<std::string>())
       ("h,help", "show this help");
   options.parse_positional({"pid"});
-  options.custom_help("PID [--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--duration TIME] [-o DIR] [-q]");
+  options.custom_help("PID [--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--duration TIME] [-o DIR] [--stats FILE] [-q]");
   options.positional_help("");
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
@@ -159,6 +160,14 @@ int run_attach(int argc, char** argv) {
                                     contract::kAttachMilliseconds, duration_ms);
   if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join(include));
   if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join(exclude));
+  if (args.count("stats")) {
+    std::string stats = fs::absolute(args["stats"].as<std::string>(), ec).string();
+    if (stats.find('\n') != std::string::npos) {
+      print_usage_error("attach: the --stats path contains a line break");
+      return kExitUsage;
+    }
+    request.client_data += fmt::format("{}={}\n", contract::kEnvStats, stats);
+  }
 
   std::string base = (output / fmt::format("cil-instrument.{}.{}", pid, tag)).string();
   std::string stop_file = base + std::string(contract::kAttachStopSuffix);

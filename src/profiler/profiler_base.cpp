@@ -234,6 +234,7 @@ void ProfilerBase::run_session() {
     }
   }
   uint64_t written = monotonic_ns();
+  write_stats();
   diagnostics_.flush();
   // The window's edges, CLOCK_MONOTONIC: probes were asked for from start (RequestReJIT) and
   // were all in at full; the revert began at end and was done at closed; the files were read at
@@ -313,6 +314,13 @@ void ProfilerBase::run_window() {
   Release();
 }
 
+void ProfilerBase::write_stats() {
+  if (config_.stats_path.empty()) return;
+  std::string line = stats_.json_line(pid_, mode_name(config_.mode));
+  if (!append_line(config_.stats_path, line))
+    diagnostics_.warn(fmt::format("cannot append the rewrite statistics to '{}'", config_.stats_path));
+}
+
 void ProfilerBase::mark_done(std::string_view summary) {
   if (!attached_ || marked_done_.exchange(true)) return;
   std::string path = output_file(contract::kAttachDoneSuffix.substr(1));
@@ -343,11 +351,7 @@ HRESULT ProfilerBase::Shutdown() {
     }
     // The process ends during an attach session: its files are written, the session is over.
     mark_done("end process-exit\n");
-    if (!config_.stats_path.empty()) {
-      std::string line = stats_.json_line(pid_, mode_name(config_.mode));
-      if (!append_line(config_.stats_path, line))
-        diagnostics_.warn(fmt::format("cannot append the rewrite statistics to '{}'", config_.stats_path));
-    }
+    write_stats();
     diagnostics_.flush();
   });
 }

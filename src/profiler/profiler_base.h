@@ -121,6 +121,8 @@ class ProfilerBase : public CallbackBase {
   void run_window();
   /// The session record's window lines.
   static std::string window_lines(uint64_t start, uint64_t full, uint64_t end, uint64_t closed, uint64_t written);
+  /// Appends the rewrite statistics to CIL_INSTRUMENT_STATS's file, when it names one.
+  void write_stats();
   /// Writes the session's record (once per session).
   void mark_done(std::string_view summary);
   /// Settings of a session from the client data; "" or why they are refused.
