@@ -251,7 +251,8 @@ int run_attach(int argc, char** argv) {
   }
   std::string lines;
   if (!args.count("quiet")) {
-    std::string rejit = marker_value(done, "rejit");
+    std::string rejit = marker_value(done, "rejit-total");
+    if (rejit.empty()) rejit = marker_value(done, "rejit");
     std::string reverted = marker_value(done, "reverted");
     std::string how = marker_value(done, "end");
     std::string summary = fmt::format("process {}: session {}", pid, how == "process-exit" ? "ended with the process" : "ended (" + how + ")");

@@ -303,7 +303,8 @@ HRESULT CountProfiler::ModuleLoadFinished(ModuleID module, HRESULT status) {
 
 size_t CountProfiler::request_rejit(ModuleID module) {
   auto state = state_of(module);
-  if (!state->entry) return 0;
+  // The framework's modules are left out before their file is read (CoreLib's alone is 10 MB).
+  if (!state->entry || framework_left_out(*state->entry)) return 0;
   std::vector<mdMethodDef> tokens;
   {
     std::lock_guard lock(state->mutex);
@@ -399,7 +400,7 @@ std::string CountProfiler::end_session() {
     for (HRESULT one : status) reverted += SUCCEEDED(one) ? 1 : 0;
     if (FAILED(hr)) reverted = 0;
   }
-  return fmt::format("reverted {}\nrejit-errors {}\n", reverted, rejit_errors_.load());
+  return fmt::format("rejit-total {}\nreverted {}\nrejit-errors {}\n", methods.size(), reverted, rejit_errors_.load());
 }
 
 HRESULT CountProfiler::GetReJITParameters(ModuleID module, mdMethodDef token, ICorProfilerFunctionControl* control) {

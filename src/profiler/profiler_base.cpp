@@ -292,10 +292,14 @@ void ProfilerBase::run_window() {
     failed("begin_session", e.what());
   }
   uint64_t full = monotonic_ns();
+  {
+    std::lock_guard lock(write_mutex_);
+    window_open_ = fmt::format("{}{}", summary, window_lines(start, full, 0, 0, 0));
+  }
   bool ended = config_.window_end_ms ? wait_until(loaded + milliseconds(config_.window_end_ms))
                                      : wait_until(steady_clock::time_point::max());
   if (!ended) {
-    // The process ends inside the window: its files are the window's so far.
+    // The process ends inside the window: Shutdown writes its record, with the files.
     Release();
     return;
   }
@@ -307,10 +311,11 @@ void ProfilerBase::run_window() {
     failed("end_session", e.what());
   }
   uint64_t closed = monotonic_ns();
-  std::string record = fmt::format("end window\n{}{}{}", summary, reverted, window_lines(start, full, end, closed, closed));
-  std::string path = output_file(contract::kAttachDoneSuffix.substr(1));
-  Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(record.data()), record.size()));
-  if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));
+  {
+    std::lock_guard lock(write_mutex_);
+    window_open_.clear();
+  }
+  write_record(fmt::format("end window\n{}{}{}", summary, reverted, window_lines(start, full, end, closed, closed)));
   Release();
 }
 
@@ -319,6 +324,12 @@ void ProfilerBase::write_stats() {
   std::string line = stats_.json_line(pid_, mode_name(config_.mode));
   if (!append_line(config_.stats_path, line))
     diagnostics_.warn(fmt::format("cannot append the rewrite statistics to '{}'", config_.stats_path));
+}
+
+void ProfilerBase::write_record(std::string_view text) {
+  std::string path = output_file(contract::kAttachDoneSuffix.substr(1));
+  Status written = write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  if (!written) diagnostics_.warn(fmt::format("cannot write {}: {}", path, written.error().to_string()));
 }
 
 void ProfilerBase::mark_done(std::string_view summary) {
@@ -351,6 +362,17 @@ HRESULT ProfilerBase::Shutdown() {
     }
     // The process ends during an attach session: its files are written, the session is over.
     mark_done("end process-exit\n");
+    // ... or inside a `run` window (--start-after): the probes were in to the end.
+    std::string open_window;
+    {
+      std::lock_guard lock(write_mutex_);
+      open_window.swap(window_open_);
+    }
+    if (!open_window.empty()) {
+      uint64_t now = monotonic_ns();
+      std::string lines = open_window.substr(0, open_window.find("window-end-ns"));
+      write_record(fmt::format("end process-exit\n{}window-end-ns {}\nwindow-closed-ns {}\nwritten-ns {}\n", lines, now, now, now));
+    }
     write_stats();
     diagnostics_.flush();
   });

@@ -123,6 +123,8 @@ class ProfilerBase : public CallbackBase {
   static std::string window_lines(uint64_t start, uint64_t full, uint64_t end, uint64_t closed, uint64_t written);
   /// Appends the rewrite statistics to CIL_INSTRUMENT_STATS's file, when it names one.
   void write_stats();
+  /// Writes the session's record, cil-instrument.<file id>.session.
+  void write_record(std::string_view text);
   /// Writes the session's record (once per session).
   void mark_done(std::string_view summary);
   /// Settings of a session from the client data; "" or why they are refused.
@@ -143,6 +145,9 @@ class ProfilerBase : public CallbackBase {
   std::atomic<bool> shut_down_{false};
   std::atomic<bool> marked_done_{false};
   std::atomic<bool> session_running_{false};
+  /// `run --window`: the record's lines up to the window's start while it is open (under
+  /// write_mutex_), for Shutdown when the process ends inside it.
+  std::string window_open_;
 };
 
 }  // namespace cil::profiler
