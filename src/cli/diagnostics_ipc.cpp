@@ -254,12 +254,11 @@ Expected<std::string> attach_agent(const std::string& socket_path, const std::st
 std::string attach_result_text(uint32_t hresult) {
   switch (hresult) {
     case 0: return "attached";
-    case 0x80131367u: return "a profiler is already loaded in the process (CORPROF_E_PROFILER_ALREADY_ACTIVE)";
+    case 0x8013136Au: return "another profiler is loaded in the process (one started with it, such as under cil-instrument run, or another tool's)";
     case 0x80131375u: return "the profiler declined to load; its reason is on the process's standard error";
-    case 0x80004001u: return "this runtime cannot attach profilers (E_NOTIMPL)";
-    case 0x80004005u: return "the runtime could not load or start the profiler (E_FAIL)";
-    case 0x80070002u: return "the runtime cannot find the profiler library";
-    case 0x80131386u: return "the profiler was not ready in time";
+    case 0x80131385u: return "the runtime does not know the attach command (.NET Core 3.0 or later is needed)";
+    case 0x80131515u: return "the runtime does not support profiler attach";
+    case 0x80131384u: return "the runtime could not read the request";
   }
   return "the runtime refused the attach";
 }

@@ -196,8 +196,15 @@ for _ in $(seq 1 300); do [ -s nodiag.ready ] && break; sleep 0.05; done
 attach_error "diagnostics off" "$(cat nodiag.ready)"
 echo "== the profiler loaded for count mode, asked for events mode" >> "$errors"
 cat s5.err >> "$errors"
+rm -f profiled.ready
+("$TOOL" run -q -o profiled -- dotnet "$ticker" 2000 profiled.calls profiled.ready > /dev/null 2>&1 || true) &
+profiled=$!
+pids+=("$profiled")
+for _ in $(seq 1 300); do [ -s profiled.ready ] && break; sleep 0.05; done
+attach_error "a process already profiled from its start" "$(cat profiled.ready)"
 attach_error "args mode" 1 --mode args
 attach_error "bad duration" 1 --duration 5x
 wait "$nodiag" 2> /dev/null || true
+wait "$profiled" 2> /dev/null || true
 check_golden attach/errors.txt "$errors"
 finish
