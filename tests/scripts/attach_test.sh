@@ -59,7 +59,12 @@ calls = {}
 for line in open(calls_file):
     name, t = line.split()
     calls.setdefault(name, []).append(int(t))
-counts = {m['name'].split('::')[1]: m['count'] for m in json.load(open(glob.glob(d + '/*.counts.json')[0]))['methods']}
+files = glob.glob(d + '/*.counts.json')
+if files:
+    counts = {m['name'].split('::')[1]: m['count'] for m in json.load(open(files[0]))['methods']}
+else:  # coverage: the method-entry probes ("M<tab>token<tab>name")
+    entries = json.load(open(glob.glob(d + '/*.hits.json')[0]))['methods']
+    counts = {m['name'].split('\t')[2].split('::')[1]: m['count'] for m in entries if m['name'].startswith('M\t')}
 ok = True
 for name in ('Tick', 'Late'):
     times = calls.get(name, [])
@@ -132,6 +137,20 @@ cmp -s plain.stdout attached.stdout || fail "output differs: $(cat plain.stdout)
 [ ! -s attached.stderr ] || fail "attached run's stderr: $(cat attached.stderr)"
 "$TOOL" report s1/*.counts.json s2/*.counts.json > report.txt 2> report.err || fail "report: $(cat report.err)"
 has "Work::Tick" < report.txt || fail "report: $(cat report.txt)"
+
+# --- coverage mode: Ticker built with its portable PDB, its probes through ReJIT ---
+mkdir -p pdb
+"$ROOT/scripts/csc.sh" pdb/Ticker.dll /optimize+ /debug:portable "$ROOT/testdata/src/Ticker/Ticker.cs" > /dev/null
+ticker_built=$ticker
+ticker=$work/pdb/Ticker.dll
+start_ticker coverage 3000 || { finish; exit 1; }
+"$TOOL" attach "$ticker_pid" --mode coverage --duration 700ms -o cov 2> cov.err || fail "coverage: status $?: $(cat cov.err)"
+wait "$job" || true
+ticker=$ticker_built
+ls cov/Ticker.*.attach-*.hits.json > /dev/null 2>&1 || fail "coverage: no hits file: $(cat cov.err)"
+check_window cov coverage.calls
+"$TOOL" report cov/*.hits.json > cov.report 2>&1 || fail "coverage report: $(cat cov.report)"
+has "^| Ticker " < cov.report || fail "coverage report: $(cat cov.report)"
 
 # --- events mode: no ReJIT, the profiler detaches ---
 start_ticker events 2500 || { finish; exit 1; }
