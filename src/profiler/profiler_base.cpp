@@ -196,30 +196,18 @@ void ProfilerBase::run_session() {
   info_->InitializeCurrentThread();
   std::string summary;
   uint64_t window_start = monotonic_ns();
-  try {
-    summary = begin_session();
-  } catch (const std::exception& e) {
-    failed("begin_session", e.what());
-  }
+  guarded("begin_session", [&] { summary = begin_session(); });
   uint64_t window_full = monotonic_ns();
   SessionWatch watch(attach_, output_file(contract::kAttachStopSuffix.substr(1)));
   SessionEnd end = SessionEnd::Running;
   while (!shut_down_ && (end = watch.poll()) == SessionEnd::Running) {
-    try {
-      session_tick();
-    } catch (const std::exception& e) {
-      failed("session", e.what());
-    }
+    guarded("session", [&] { session_tick(); });
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (shut_down_) return;  // Shutdown wrote the files and the record; the process ends
   std::string ended;
   uint64_t window_end = monotonic_ns();
-  try {
-    ended = end_session();
-  } catch (const std::exception& e) {
-    failed("end_session", e.what());
-  }
+  guarded("end_session", [&] { ended = end_session(); });
   uint64_t window_closed = monotonic_ns();
   // The counts are read a moment after the revert: a probe that still ran would show there.
   if (uses_rejit()) std::this_thread::sleep_for(std::chrono::milliseconds(kSettleMs));
@@ -270,11 +258,7 @@ void ProfilerBase::run_window() {
   auto loaded = steady_clock::now();
   auto wait_until = [&](steady_clock::time_point when) {
     while (!shut_down_ && steady_clock::now() < when) {
-      try {
-        session_tick();
-      } catch (const std::exception& e) {
-        failed("window", e.what());
-      }
+      guarded("window", [&] { session_tick(); });
       std::this_thread::sleep_for(milliseconds(10));
     }
     return !shut_down_;
@@ -286,11 +270,7 @@ void ProfilerBase::run_window() {
   info_->InitializeCurrentThread();
   uint64_t start = monotonic_ns();
   std::string summary;
-  try {
-    summary = begin_session();
-  } catch (const std::exception& e) {
-    failed("begin_session", e.what());
-  }
+  guarded("begin_session", [&] { summary = begin_session(); });
   uint64_t full = monotonic_ns();
   {
     std::lock_guard lock(write_mutex_);
@@ -305,11 +285,7 @@ void ProfilerBase::run_window() {
   }
   uint64_t end = monotonic_ns();
   std::string reverted;
-  try {
-    reverted = end_session();
-  } catch (const std::exception& e) {
-    failed("end_session", e.what());
-  }
+  guarded("end_session", [&] { reverted = end_session(); });
   uint64_t closed = monotonic_ns();
   {
     std::lock_guard lock(write_mutex_);
