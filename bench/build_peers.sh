@@ -8,6 +8,7 @@
 #       NuGet copy served here, at the version the SDK picks)
 #   OUTDIR/cecil/CecilCount.exe        the Mono/GAC Cecil build, and ProbeCheck.dll (bench/cecil/build.sh)
 #   OUTDIR/JitCheck.dll                tests/jitcheck/JitCheck.cs (the JIT compiles the outputs' methods)
+#   OUTDIR/MonoCheck.exe               bench/peers/MonoCheck.cs, the same on mono (mcs)
 # Idempotent: a driver is published again only when its sources changed (a stamp of their hashes).
 #   bench/build_peers.sh [OUTDIR]
 set -euo pipefail
@@ -47,4 +48,8 @@ fi
 if [ ! -f "$out/JitCheck.dll" ] || [ "$repo/tests/jitcheck/JitCheck.cs" -nt "$out/JitCheck.dll" ]; then
   "$repo/scripts/csc.sh" "$out/JitCheck.dll" /nullable+ /optimize+ /langversion:latest "$repo/tests/jitcheck/JitCheck.cs" > /dev/null
   echo "build_peers.sh: built $out/JitCheck.dll"
+fi
+if [ ! -f "$out/MonoCheck.exe" ] || [ "$here/peers/MonoCheck.cs" -nt "$out/MonoCheck.exe" ]; then
+  mcs -nologo -optimize+ -out:"$out/MonoCheck.exe" "$here/peers/MonoCheck.cs"
+  echo "build_peers.sh: built $out/MonoCheck.exe"
 fi
