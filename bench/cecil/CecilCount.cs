@@ -1,12 +1,15 @@
 // The count job of `cil-instrument IN -o OUT` done with Mono.Cecil 0.11, for bench/compare.sh.
 //
-//   mono CecilCount.exe IN OUT [--immediate] [--symbols] [--iterations N]   (or: dotnet CecilCount.exe IN OUT ...)
+//   mono CecilCount.exe IN OUT [--immediate] [--symbols] [--iterations N] [--skip-types PREFIX]...
+//                                                         (or: dotnet CecilCount.exe IN OUT ...)
 //
 // Built two ways: by bench/cecil/build.sh with mcs against the net40 Cecil of Mono's GAC (the
 // macro passes below), and by bench/build_peers.sh as a .NET console program published with
 // ReadyToRun against Cecil 0.11.6's netstandard2.0 build from NuGet with ROCKS defined (Rocks'
 // own SimplifyMacros/OptimizeMacros). --iterations N does the whole job N times in one process
-// and prints each, the last being the peer's warm case.
+// and prints each, the last being the peer's warm case. --skip-types PREFIX leaves the methods of
+// the types whose full name starts with PREFIX alone, as our --exclude 'PREFIX*' does (CoreLib's
+// runtime helpers, which the probe itself reaches: see bench/README.md).
 //
 // Like a typical Cecil-based tool (coverlet's Instrumenter): ReadModule with default
 // ReaderParameters (ReadingMode.Deferred; --immediate for Immediate), no symbols (--symbols:
@@ -55,6 +58,8 @@ static class CecilCount
         }
     }
 
+    static readonly System.Collections.Generic.List<string> skip = new System.Collections.Generic.List<string>();
+
     static int Main(string[] args)
     {
         var options = args.Skip(2).ToList();
@@ -62,9 +67,14 @@ static class CecilCount
         int at = options.IndexOf("--iterations");
         if (at >= 0 && at + 1 < options.Count && int.TryParse(options[at + 1], out iterations) && iterations > 0)
             options.RemoveRange(at, 2);
+        while ((at = options.IndexOf("--skip-types")) >= 0 && at + 1 < options.Count)
+        {
+            skip.Add(options[at + 1]);
+            options.RemoveRange(at, 2);
+        }
         if (args.Length < 2 || iterations < 1 || options.Any(o => o != "--immediate" && o != "--symbols"))
         {
-            Console.Error.WriteLine("usage: CecilCount IN OUT [--immediate] [--symbols] [--iterations N]");
+            Console.Error.WriteLine("usage: CecilCount IN OUT [--immediate] [--symbols] [--iterations N] [--skip-types PREFIX]...");
             return 2;
         }
         string input = args[0], output = args[1];
@@ -107,6 +117,8 @@ static class CecilCount
                 int slot = 0;
                 foreach (var type in types)
                 {
+                    if (skip.Any(prefix => type.FullName.StartsWith(prefix, StringComparison.Ordinal)))
+                        continue;
                     foreach (var method in type.Methods)
                     {
                         if (!method.HasBody || method.RVA == 0)

@@ -1,6 +1,6 @@
 // The count job of `cil-instrument IN -o OUT` done with dnlib, for bench/compare.sh.
 //
-//   DnlibCount IN OUT [--iterations N]
+//   DnlibCount IN OUT [--iterations N] [--skip-types PREFIX]...
 //
 // The same job as bench/cecil/CecilCount.cs: every method with an IL body gets, before its first
 // instruction,
@@ -11,7 +11,8 @@
 // naming every counted method, as CecilCount's does. A ReadyToRun input becomes IL-only with its
 // plain machine (dnlib's writer drops the native code); Interlocked is referenced where the
 // runtime finds it (see InterlockedIncrement). --iterations N does the whole job N times in one
-// process and prints each, the last being the peer's warm case.
+// process and prints each, the last being the peer's warm case. --skip-types PREFIX leaves the
+// methods of the types whose full name starts with PREFIX alone, as CecilCount's does.
 using System;
 using System.Diagnostics;
 using System.Linq;
@@ -24,6 +25,8 @@ using dnlib.PE;
 
 static class DnlibCount
 {
+    static readonly System.Collections.Generic.List<string> skip = new();
+
     static int Main(string[] args)
     {
         var options = args.Skip(2).ToList();
@@ -31,9 +34,14 @@ static class DnlibCount
         int at = options.IndexOf("--iterations");
         if (at >= 0 && at + 1 < options.Count && int.TryParse(options[at + 1], out iterations) && iterations > 0)
             options.RemoveRange(at, 2);
+        while ((at = options.IndexOf("--skip-types")) >= 0 && at + 1 < options.Count)
+        {
+            skip.Add(options[at + 1]);
+            options.RemoveRange(at, 2);
+        }
         if (args.Length < 2 || iterations < 1 || options.Count != 0)
         {
-            Console.Error.WriteLine("usage: DnlibCount IN OUT [--iterations N]");
+            Console.Error.WriteLine("usage: DnlibCount IN OUT [--iterations N] [--skip-types PREFIX]...");
             return 2;
         }
         for (int iteration = 1; iteration <= iterations; ++iteration)
@@ -66,6 +74,8 @@ static class DnlibCount
         int slot = 0;
         foreach (var type in types)
         {
+            if (skip.Any(prefix => type.FullName.StartsWith(prefix, StringComparison.Ordinal)))
+                continue;
             foreach (var method in type.Methods)
             {
                 if (!method.HasBody || method.RVA == 0)
