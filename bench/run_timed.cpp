@@ -1,8 +1,9 @@
 // Runs one command and prints what wait4 says it cost, for bench/compare.sh:
 //   cil_bench_run [--stdout FILE] [--stderr FILE] -- COMMAND [ARGS...]
-// prints "WALL_US CPU_US MAXRSS_KB STATUS": wall time from fork to wait4's return (monotonic
-// clock), user + system CPU and peak RSS of the child from wait4's rusage (microseconds, KB), and
-// the command's exit status (128 + N when killed by signal N; 127 when it cannot be started).
+// prints "WALL_US CPU_US MAXRSS_KB STATUS USER_US SYS_US MINFLT": wall time from fork to wait4's
+// return (monotonic clock), user + system CPU and peak RSS of the child from wait4's rusage
+// (microseconds, KB), the command's exit status (128 + N when killed by signal N; 127 when it
+// cannot be started), then the CPU split into user and system time and the minor page faults.
 // A fork and an exec stand between the two clocks and the command, and nothing else: no shell,
 // no GNU time (whose CPU figures have hundredths of a second).
 #include <fcntl.h>
@@ -83,7 +84,8 @@ int main(int argc, char** argv) {
   }
   int64_t wall = now_us() - started;
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::printf("%lld %lld %ld %d\n", static_cast<long long>(wall),
-              static_cast<long long>(to_us(usage.ru_utime) + to_us(usage.ru_stime)), usage.ru_maxrss, code);
+  std::printf("%lld %lld %ld %d %lld %lld %ld\n", static_cast<long long>(wall),
+              static_cast<long long>(to_us(usage.ru_utime) + to_us(usage.ru_stime)), usage.ru_maxrss, code,
+              static_cast<long long>(to_us(usage.ru_utime)), static_cast<long long>(to_us(usage.ru_stime)), usage.ru_minflt);
   return 0;
 }

@@ -8,9 +8,11 @@
 #   DIR     default: the newest Microsoft.NETCore.App shared framework
 #   --runs  runs per file (default 3; CPU = median); the files go round robin
 #   --svg   also draw CPU ms against MB, with the fit line, into FILE
-# Every run is `cil-instrument FILE -o OUT` through cil_bench_run (user + system CPU from wait4).
+# Every run is `cil-instrument FILE -o OUT` through cil_bench_run (user + system CPU from wait4;
+# the split between the two is the kernel's tick-based estimate, rough for a process this short).
 # For the fixed cost, the same timer runs `cil-instrument --version` (the process without an
-# input) and `/bin/true` (a process at all). Files the tool does not instrument are left out.
+# input) and `/bin/true` (a process at all). Files the tool refuses are left out; facades (no
+# method body) are in, as the fixed cost's own points.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -52,14 +54,15 @@ files=("$dir"/*.dll)
 for ((i = 0; i < runs; i++)); do
   for f in "${files[@]}"; do
     name=$(basename "$f" .dll)
-    read -r wall cpu kb status < <("$timer" --stdout "$work/$name.out" --stderr "$work/$name.err" -- "$tool" "$f" -o "$work/$name.dll")
+    read -r wall cpu kb status user sys faults < <("$timer" --stdout "$work/$name.out" --stderr "$work/$name.err" -- "$tool" "$f" -o "$work/$name.dll")
     methods=$(grep -oE 'instrumented [0-9]+ method' "$work/$name.out" | grep -oE '[0-9]+' || echo 0)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$(stat -L -c %s "$f")" "$methods" "$cpu" "$wall" "$status" >> "$work/runs.tsv"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$(stat -L -c %s "$f")" "$methods" "$cpu" "$wall" "$status" \
+      "$user" "$sys" "$faults" >> "$work/runs.tsv"
   done
   for c in version true; do
     if [ "$c" = version ]; then cmd=("$tool" --version); else cmd=(/bin/true); fi
-    read -r wall cpu kb status < <("$timer" --stdout /dev/null --stderr /dev/null -- "${cmd[@]}")
-    printf '%s\t0\t0\t%s\t%s\t%s\n' "($c)" "$cpu" "$wall" "$status" >> "$work/runs.tsv"
+    read -r wall cpu kb status user sys faults < <("$timer" --stdout /dev/null --stderr /dev/null -- "${cmd[@]}")
+    printf '%s\t0\t0\t%s\t%s\t%s\t%s\t%s\t%s\n' "($c)" "$cpu" "$wall" "$status" "$user" "$sys" "$faults" >> "$work/runs.tsv"
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -69,18 +72,27 @@ import statistics, sys
 from collections import defaultdict
 runs, svg, tool, folder = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 by = defaultdict(list)
+split = defaultdict(list)
 meta = {}
 for line in open(runs):
-    name, size, methods, cpu, wall, status = line.rstrip('\n').split('\t')
+    name, size, methods, cpu, wall, status, user, sys_, faults = line.rstrip('\n').split('\t')
+    meta[name] = (int(size), int(methods))
     if status != '0':
         continue
     by[name].append(int(cpu))
-    meta[name] = (int(size), int(methods))
+    split[name].append((int(user), int(sys_), int(faults)))
+
+def parts(names):
+    """median user ms, system ms and minor faults over the runs of NAMES"""
+    runs_ = [r for n in names for r in split[n]]
+    return tuple(statistics.median(r[i] for r in runs_) / (1000 if i < 2 else 1) for i in range(3)) if runs_ else (0, 0, 0)
+version_parts, true_parts = parts(['(version)']), parts(['(true)'])
 version = statistics.median(by.pop('(version)', [0])) / 1000
 true = statistics.median(by.pop('(true)', [0])) / 1000
 meta.pop('(version)', None); meta.pop('(true)', None)
-rows = [(n, meta[n][0] / 1048576, meta[n][1], statistics.median(v) / 1000) for n, v in by.items() if meta[n][1] > 0]
-skipped = sorted(n for n in by if meta[n][1] == 0)
+rows = [(n, meta[n][0] / 1048576, meta[n][1], statistics.median(v) / 1000) for n, v in by.items()]
+facades = sorted(n for n in by if meta[n][1] == 0)
+refused = sorted(set(meta) - set(by))
 
 def fit(xs, ys):
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
@@ -95,11 +107,17 @@ def fit(xs, ys):
 mb = [r[1] for r in rows]; me = [r[2] for r in rows]; cpu = [r[3] for r in rows]
 a1, b1, r21, res1 = fit(mb, cpu)
 a2, b2, r22, res2 = fit(me, cpu)
-print(f"{len(rows)} files instrumented ({sum(mb):.1f} MB, {sum(me):,} methods) from {folder}; "
-      f"{len(skipped)} not instrumented (no method with a body, or refused): {', '.join(skipped) or '-'}")
+print(f"{len(rows)} files instrumented ({sum(mb):.1f} MB, {sum(me):,} methods) from {folder}, of which {len(facades)} "
+      f"with no method body (facades: the whole job but the probes); refused: {', '.join(refused) or 'none'}")
+small = [r[3] for r in rows if r[2] == 0]
+if small:
+    u, s_, f = parts(facades)
+    print(f"median CPU of the facades: {statistics.median(small):.2f} ms (user {u:.2f}, system {s_:.2f}, {f:.0f} minor faults)")
 print(f"CPU ms = {a1:.2f} + {b1:.2f} x MB            (R^2 {r21:.3f})")
 print(f"CPU ms = {a2:.2f} + {b2 * 1000:.3f} x thousand methods   (R^2 {r22:.3f})")
-print(f"a process without input: cil-instrument --version {version:.2f} ms CPU, /bin/true {true:.2f} ms CPU")
+print(f"a process without input: cil-instrument --version {version:.2f} ms CPU (user {version_parts[0]:.2f}, system "
+      f"{version_parts[1]:.2f}, {version_parts[2]:.0f} minor faults), /bin/true {true:.2f} ms CPU (user {true_parts[0]:.2f}, "
+      f"system {true_parts[1]:.2f}, {true_parts[2]:.0f} minor faults)")
 print(f"sum of per-file CPU: {sum(cpu):.0f} ms, of which the fitted fixed cost x files: {a1 * len(rows):.0f} ms")
 print()
 print("the files furthest from the MB line (ms CPU above (+) or below (-) it):")
