@@ -3,7 +3,7 @@
 # and the I/O floor, side by side in one run (issue 18).
 #
 #   bench/compare.sh [--tool PATH] [--peers DIR] [--runs N] [--sample N] [--work DIR]
-#                    [--no-framework] [--jobs N] [INPUT...]
+#                    [--no-framework] [--jobs N] [--symbols INPUT]... [INPUT...]
 #
 #   --tool      cil-instrument to measure (default: build-bench/src/cil-instrument, then build/src/...)
 #   --peers     where bench/build_peers.sh put the drivers and checkers (built there, idempotently;
@@ -16,6 +16,11 @@
 #   INPUT       default: Mono's mscorlib and System.Xml (when mono is installed), the shared
 #               framework's System.Private.CoreLib and System.Private.Xml (ReadyToRun), the SDK's
 #               Roslyn Microsoft.CodeAnalysis.CSharp.dll
+#   --symbols INPUT
+#               an input measured with its portable PDB (repeatable): ours rewrites it as always,
+#               the drivers read and write it (--symbols), and the SRM PDB oracle (tests/oracle,
+#               `pdb ORIGINAL OUTPUT`) checks each output's PDB. Default with the other defaults:
+#               the peer corpus's Mono.Cecil, a Debug build with its PDB (../shared/corpus/cecil).
 #
 # Sides: ours (`cil-instrument IN -o OUT`); cecil (Mono.Cecil 0.11.6 netstandard2.0 with Rocks) and
 # dnlib (4.5.0), both from NuGet, each driven by a .NET console program published ReadyToRun;
@@ -40,6 +45,9 @@
 # refuses more methods of the sample than of the input's. A side whose output fails is FAILED in
 # the table: its times are printed in brackets and no ratio is taken from them.
 set -euo pipefail
+# The whole script is one compound command, read before it runs: editing the file while a run
+# goes on (a run takes minutes) cannot change what that run does.
+{
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 
@@ -51,6 +59,7 @@ work=""
 framework=1
 jobs=$(nproc)
 inputs=()
+symbol_inputs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --tool) tool=$2; shift 2 ;;
@@ -60,6 +69,7 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --no-framework) framework=0; shift ;;
     --jobs) jobs=$2; shift 2 ;;
+    --symbols) symbol_inputs+=("$2"); shift 2 ;;
     -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     -*) echo "compare.sh: unknown option $1" >&2; exit 2 ;;
     *) inputs+=("$1"); shift ;;
@@ -88,10 +98,13 @@ fx=$(dotnet --list-runtimes | awk '$1=="Microsoft.NETCore.App"{v=$2; d=$3} END{g
 dotnet_root=$(dirname "$(readlink -f "$(command -v dotnet)")")
 sdk=$(dotnet --list-sdks | tail -n1 | sed -E 's/^([^ ]+) \[(.*)\]$/\2\/\1/')
 roslyn="$sdk/Roslyn/bincore"
-if [ ${#inputs[@]} -eq 0 ]; then
+if [ ${#inputs[@]} -eq 0 ] && [ ${#symbol_inputs[@]} -eq 0 ]; then
   [ "$have_mono" = 1 ] && inputs+=(/usr/lib/mono/4.5/mscorlib.dll /usr/lib/mono/4.5/System.Xml.dll)
   inputs+=("$fx/System.Private.CoreLib.dll" "$fx/System.Private.Xml.dll" "$roslyn/Microsoft.CodeAnalysis.CSharp.dll")
+  [ -f "$repo/../shared/corpus/cecil/cecil.dll" ] && symbol_inputs=("$repo/../shared/corpus/cecil/cecil.dll")
 fi
+oracle_dir="$repo/build-bench/oracle"
+[ ${#symbol_inputs[@]} -eq 0 ] || "$repo/tests/oracle/build.sh" "$oracle_dir" > /dev/null
 if [ -z "$work" ]; then
   work=$(mktemp -d /tmp/cil-compare.XXXXXX)
   trap 'rm -rf "$work"' EXIT
@@ -122,6 +135,7 @@ command_of() {
     ours_extra=("${ours_skip[@]}")
     peer_extra=("${peer_skip[@]}")
   fi
+  [ "${symbols:-0}" = 1 ] && peer_extra+=(--symbols)  # ours rewrites the PDB whenever there is one
   case "$side" in
     ours) cmd=("$tool" "$input" -o "$out" "${ours_extra[@]}") ;;
     cecil) cmd=("$peers/cecil-nuget/CecilNuGet" "$input" "$out" "${peer_extra[@]}") ;;
@@ -137,7 +151,7 @@ command_of() {
 timed() {
   local side=$1 input=$2 out=$3 cmd
   command_of "$side" "$input" "$out"
-  rm -f "$out"
+  rm -f "$out" "${out%.dll}.pdb"
   local stdout="${out%.dll}.out"
   [ "$side" = cat ] && stdout=/dev/null
   "$timer" --stdout "$stdout" --stderr "${out%.dll}.err" -- "${cmd[@]}" >> "$work/$side.times"
@@ -227,10 +241,15 @@ rows=()
 checks=()
 summaries=()
 verdicts=()
-for input in "${inputs[@]}"; do
+all_inputs=("${inputs[@]}" "${symbol_inputs[@]}")
+for ((n = 0; n < ${#all_inputs[@]}; n++)); do
+  input=${all_inputs[$n]}
+  symbols=0
+  [ "$n" -ge ${#inputs[@]} ] && symbols=1
   [ -f "$input" ] || { echo "compare.sh: $input not found" >&2; exit 2; }
   original=$input
   name=$(basename "$input" .dll)
+  [ "$symbols" = 1 ] && name+="+pdb"
   cat "$input" > /dev/null  # page cache
   load_before=$(loadavg)
   for side in "${sides[@]}"; do rm -f "$work/$side.times"; done
@@ -243,6 +262,8 @@ for input in "${inputs[@]}"; do
   done
   load_after=$(loadavg)
   size=$(stat -L -c %s "$input")
+  # With symbols, the size counts the PDB beside the input too.
+  [ "$symbols" = 1 ] && [ -f "${input%.dll}.pdb" ] && size=$((size + $(stat -L -c %s "${input%.dll}.pdb")))
 
   # The warm case: each peer twice in one process; its second iteration's in-process ms.
   declare -A warm=()
@@ -284,6 +305,10 @@ for input in "${inputs[@]}"; do
         verdict="FAILED: the JIT refuses more than in the input: $run"
       else
         verdict="runs ($run)"
+      fi
+      if [ "$symbols" = 1 ]; then
+        pdb=$(dotnet "$oracle_dir/Oracle.dll" pdb "$input" "$out" 2>&1 | head -n2 | tr '\n' ' ' || true)
+        case "$pdb" in OK*) probe+="; PDB oracle OK" ;; *) probe+="; PDB oracle: ${pdb#"DIFF $out "}" ;; esac
       fi
       checks+=("$name $side: ${probe#"$out": }")
       summaries+=("$(head -n1 "${out%.dll}.out" | cut -c1-300)")
@@ -403,3 +428,5 @@ if [ "$framework" = 1 ]; then
 fi
 echo
 echo "load average at end: $(loadavg)"
+exit
+}

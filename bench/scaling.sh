@@ -115,6 +115,31 @@ if small:
     print(f"median CPU of the facades: {statistics.median(small):.2f} ms (user {u:.2f}, system {s_:.2f}, {f:.0f} minor faults)")
 print(f"CPU ms = {a1:.2f} + {b1:.2f} x MB            (R^2 {r21:.3f})")
 print(f"CPU ms = {a2:.2f} + {b2 * 1000:.3f} x thousand methods   (R^2 {r22:.3f})")
+# Both at once (normal equations, 3x3, Cramer's rule): size stands for the bytes read and
+# written (ReadyToRun code is copied as is), methods for the bodies rewritten.
+def fit2(x1, x2, ys):
+    n = len(ys)
+    S = lambda f: sum(f(i) for i in range(n))
+    A = [[n, S(lambda i: x1[i]), S(lambda i: x2[i])],
+         [S(lambda i: x1[i]), S(lambda i: x1[i] ** 2), S(lambda i: x1[i] * x2[i])],
+         [S(lambda i: x2[i]), S(lambda i: x1[i] * x2[i]), S(lambda i: x2[i] ** 2)]]
+    v = [S(lambda i: ys[i]), S(lambda i: x1[i] * ys[i]), S(lambda i: x2[i] * ys[i])]
+    det = lambda m: (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                     + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+    d = det(A)
+    out = []
+    for k in range(3):
+        m = [row[:] for row in A]
+        for r in range(3):
+            m[r][k] = v[r]
+        out.append(det(m) / d)
+    res = [ys[i] - (out[0] + out[1] * x1[i] + out[2] * x2[i]) for i in range(n)]
+    my = sum(ys) / n
+    r2 = 1 - sum(r * r for r in res) / sum((y - my) ** 2 for y in ys)
+    return out, r2, res
+(c0, c1, c2), r2b, res3 = fit2(mb, [k / 1000 for k in me], cpu)
+print(f"CPU ms = {c0:.2f} + {c1:.2f} x MB + {c2:.3f} x thousand methods   (R^2 {r2b:.3f}; "
+      f"largest residual {max(abs(r) for r in res3):.1f} ms)")
 print(f"a process without input: cil-instrument --version {version:.2f} ms CPU (user {version_parts[0]:.2f}, system "
       f"{version_parts[1]:.2f}, {version_parts[2]:.0f} minor faults), /bin/true {true:.2f} ms CPU (user {true_parts[0]:.2f}, "
       f"system {true_parts[1]:.2f}, {true_parts[2]:.0f} minor faults)")

@@ -1,6 +1,6 @@
 // The count job of `cil-instrument IN -o OUT` done with dnlib, for bench/compare.sh.
 //
-//   DnlibCount IN OUT [--iterations N] [--skip-types PREFIX]...
+//   DnlibCount IN OUT [--iterations N] [--skip-types PREFIX]... [--symbols]
 //
 // The same job as bench/cecil/CecilCount.cs: every method with an IL body gets, before its first
 // instruction,
@@ -13,6 +13,7 @@
 // runtime finds it (see InterlockedIncrement). --iterations N does the whole job N times in one
 // process and prints each, the last being the peer's warm case. --skip-types PREFIX leaves the
 // methods of the types whose full name starts with PREFIX alone, as CecilCount's does.
+// --symbols reads the input's portable PDB (beside it or embedded) and writes OUT's (WritePdb).
 using System;
 using System.Diagnostics;
 using System.Linq;
@@ -39,24 +40,28 @@ static class DnlibCount
             skip.Add(options[at + 1]);
             options.RemoveRange(at, 2);
         }
+        bool symbols = options.Remove("--symbols");
         if (args.Length < 2 || iterations < 1 || options.Count != 0)
         {
-            Console.Error.WriteLine("usage: DnlibCount IN OUT [--iterations N] [--skip-types PREFIX]...");
+            Console.Error.WriteLine("usage: DnlibCount IN OUT [--iterations N] [--skip-types PREFIX]... [--symbols]");
             return 2;
         }
         for (int iteration = 1; iteration <= iterations; ++iteration)
         {
             if (iterations > 1)
                 Console.Write("iteration {0}: ", iteration);
-            Run(args[0], args[1]);
+            Run(args[0], args[1], symbols);
         }
         return 0;
     }
 
-    static void Run(string input, string output)
+    static void Run(string input, string output, bool symbols)
     {
         var clock = Stopwatch.StartNew();
-        using var module = ModuleDefMD.Load(input, ModuleDef.CreateModuleContext());
+        var creation = new ModuleCreationOptions(ModuleDef.CreateModuleContext()) { TryToLoadPdbFromDisk = symbols };
+        using var module = ModuleDefMD.Load(input, creation);
+        if (symbols && module.PdbState == null)
+            throw new InvalidOperationException($"{input}: no PDB found");
         long read_ms = clock.ElapsedMilliseconds;
         var types = module.GetTypes().ToList();  // every type, nested ones included
         var int64 = module.CorLibTypes.Int64;
@@ -118,14 +123,15 @@ static class DnlibCount
         module.Machine = PlainMachine(module.Machine);
         long rewrite_ms = clock.ElapsedMilliseconds - read_ms;
         var logger = new CountingLogger();
-        module.Write(output, new ModuleWriterOptions(module) { Logger = logger });
+        module.Write(output, new ModuleWriterOptions(module) { Logger = logger, WritePdb = symbols });
         long write_ms = clock.ElapsedMilliseconds - read_ms - rewrite_ms;
         string version = typeof(ModuleDefMD).Assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyInformationalVersionAttribute), false).OfType<System.Reflection.AssemblyInformationalVersionAttribute>().FirstOrDefault()?.InformationalVersion ??
                          typeof(ModuleDefMD).Assembly.GetName().Version!.ToString();
-        Console.WriteLine("{0}: instrumented {1} methods (dnlib {2}, .NET {3}) in {4} ms (read {5}, rewrite {6}, write {7}); " +
+        Console.WriteLine("{0}: instrumented {1} methods (dnlib {2}, .NET {3}{10}) in {4} ms (read {5}, rewrite {6}, write {7}); " +
                           "{8} writer errors ignored{9}",
                           output, slot, version, Environment.Version, clock.ElapsedMilliseconds, read_ms, rewrite_ms, write_ms,
-                          logger.Errors, logger.First == null ? "" : " (first: " + logger.First + ")");
+                          logger.Errors, logger.First == null ? "" : " (first: " + logger.First + ")",
+                          symbols ? ", symbols read and written" : "");
     }
 
     /// dnlib's default logger throws at the writer's first error. Its max stack calculator
