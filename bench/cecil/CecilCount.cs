@@ -1,6 +1,15 @@
 // The count job of `cil-instrument IN -o OUT` done with Mono.Cecil 0.11, for bench/compare.sh.
 //
-//   mono CecilCount.exe IN OUT [--immediate] [--symbols]      (or: dotnet CecilCount.exe IN OUT ...)
+//   mono CecilCount.exe IN OUT [--immediate] [--symbols] [--iterations N] [--skip-types PREFIX]...
+//                                                         (or: dotnet CecilCount.exe IN OUT ...)
+//
+// Built two ways: by bench/cecil/build.sh with mcs against the net40 Cecil of Mono's GAC (the
+// macro passes below), and by bench/build_peers.sh as a .NET console program published with
+// ReadyToRun against Cecil 0.11.6's netstandard2.0 build from NuGet with ROCKS defined (Rocks'
+// own SimplifyMacros/OptimizeMacros). --iterations N does the whole job N times in one process
+// and prints each, the last being the peer's warm case. --skip-types PREFIX leaves the methods of
+// the types whose full name starts with PREFIX alone, as our --exclude 'PREFIX*' does (CoreLib's
+// runtime helpers, which the probe itself reaches: see bench/README.md).
 //
 // Like a typical Cecil-based tool (coverlet's Instrumenter): ReadModule with default
 // ReaderParameters (ReadingMode.Deferred; --immediate for Immediate), no symbols (--symbols:
@@ -17,7 +26,12 @@
 // The helper's .cctor allocates the counters and stores one string naming every counted method
 // (token and Ns.Type::Method), the stand-in for the text our tool embeds for its counts file; it
 // does not hook ProcessExit or write the file (see bench/README.md). A ReadyToRun input is
-// made IL-only first, as our tool does, since Cecil refuses to write it otherwise.
+// made IL-only first, as our tool does, since Cecil refuses to write it otherwise, and its
+// machine (0xFD1D on Linux x64: AMD64 xor the OS) becomes the plain one again, else the runtime
+// refuses the IL-only output. Interlocked is referenced where the runtime finds it: the core
+// library itself, System.Private.CoreLib for .NET modules (a System.Runtime-based module gets a
+// reference to it, as our tool does: System.Runtime's facade does not forward Interlocked), else
+// mscorlib or netstandard, whichever the module uses.
 
 using System;
 using System.Diagnostics;
@@ -26,6 +40,9 @@ using System.Linq;
 using System.Text;
 using Mono.Cecil;
 using Mono.Cecil.Cil;
+#if ROCKS
+using Mono.Cecil.Rocks;
+#endif
 
 static class CecilCount
 {
@@ -41,17 +58,39 @@ static class CecilCount
         }
     }
 
+    static readonly System.Collections.Generic.List<string> skip = new System.Collections.Generic.List<string>();
+
     static int Main(string[] args)
     {
         var options = args.Skip(2).ToList();
-        if (args.Length < 2 || options.Any(o => o != "--immediate" && o != "--symbols"))
+        int iterations = 1;
+        int at = options.IndexOf("--iterations");
+        if (at >= 0 && at + 1 < options.Count && int.TryParse(options[at + 1], out iterations) && iterations > 0)
+            options.RemoveRange(at, 2);
+        while ((at = options.IndexOf("--skip-types")) >= 0 && at + 1 < options.Count)
         {
-            Console.Error.WriteLine("usage: CecilCount IN OUT [--immediate] [--symbols]");
+            skip.Add(options[at + 1]);
+            options.RemoveRange(at, 2);
+        }
+        if (args.Length < 2 || iterations < 1 || options.Any(o => o != "--immediate" && o != "--symbols"))
+        {
+            Console.Error.WriteLine("usage: CecilCount IN OUT [--immediate] [--symbols] [--iterations N] [--skip-types PREFIX]...");
             return 2;
         }
         string input = args[0], output = args[1];
         var mode = options.Contains("--immediate") ? ReadingMode.Immediate : ReadingMode.Deferred;
         bool symbols = options.Contains("--symbols");
+        for (int iteration = 1; iteration <= iterations; ++iteration)
+        {
+            if (iterations > 1)
+                Console.Write("iteration {0}: ", iteration);
+            Run(input, output, mode, symbols);
+        }
+        return 0;
+    }
+
+    static void Run(string input, string output, ReadingMode mode, bool symbols)
+    {
         var clock = Stopwatch.StartNew();
 
         using (var resolver = new CountingResolver())
@@ -78,6 +117,8 @@ static class CecilCount
                 int slot = 0;
                 foreach (var type in types)
                 {
+                    if (skip.Any(prefix => type.FullName.StartsWith(prefix, StringComparison.Ordinal)))
+                        continue;
                     foreach (var method in type.Methods)
                     {
                         if (!method.HasBody || method.RVA == 0)
@@ -85,7 +126,7 @@ static class CecilCount
                         var body = method.Body;
                         if (body.Instructions.Count == 0)
                             continue;
-                        Macros.Simplify(body);
+                        Simplify(body);
                         var il = body.GetILProcessor();
                         var first = body.Instructions[0];
                         il.InsertBefore(first, il.Create(OpCodes.Ldsfld, counts));
@@ -93,7 +134,7 @@ static class CecilCount
                         il.InsertBefore(first, il.Create(OpCodes.Ldelema, int64));
                         il.InsertBefore(first, il.Create(OpCodes.Call, increment));
                         il.InsertBefore(first, il.Create(OpCodes.Pop));
-                        Macros.Optimize(body);
+                        Optimize(body);
                         text.Append("0x").Append(method.MetadataToken.ToUInt32().ToString("X8")).Append(' ')
                             .Append(type.FullName).Append("::").Append(method.Name).Append('\n');
                         ++slot;
@@ -111,29 +152,65 @@ static class CecilCount
                 c.Emit(OpCodes.Ldstr, text.ToString());
                 c.Emit(OpCodes.Stsfld, names);
                 c.Emit(OpCodes.Ret);
-                Macros.Optimize(cctor.Body);
+                Optimize(cctor.Body);
                 helper.Methods.Add(cctor);
                 module.Types.Add(helper);
 
                 // As cil-instrument does: a ReadyToRun image (ILONLY clear in .NET's CoreLib) becomes
                 // IL-only, else Cecil refuses it as mixed-mode; Cecil drops the native code itself.
                 module.Attributes = (module.Attributes | ModuleAttributes.ILOnly) & ~ModuleAttributes.ILLibrary;
+                module.Architecture = PlainMachine(module.Architecture);
                 long rewrite_ms = clock.ElapsedMilliseconds - read_ms;
                 module.Write(output, new WriterParameters { WriteSymbols = symbols });
                 long write_ms = clock.ElapsedMilliseconds - read_ms - rewrite_ms;
                 string runtime = Type.GetType("Mono.Runtime") != null ? "mono" : ".NET " + Environment.Version;
                 Console.WriteLine("{0}: instrumented {1} methods (Cecil {2}, {3}, {4} reading{10}) in {5} ms " +
                                   "(read {6}, rewrite {7}, write {8}); {9} resolver calls",
-                                  output, slot, typeof(ModuleDefinition).Assembly.GetName().Version, runtime, mode,
+                                  output, slot, CecilVersion(), runtime, mode,
                                   clock.ElapsedMilliseconds, read_ms, rewrite_ms, write_ms, resolver.Resolved,
                                   symbols ? ", symbols read and written" : "");
             }
         }
-        return 0;
     }
 
-    /// Interlocked.Increment(ref long) of the module's core library, or the module's own
-    /// definition when it is the core library. Built as a reference, so nothing is resolved.
+    static string CecilVersion()
+    {
+        var assembly = typeof(ModuleDefinition).Assembly;
+        var informational = assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyInformationalVersionAttribute), false)
+                                .OfType<System.Reflection.AssemblyInformationalVersionAttribute>().FirstOrDefault();
+        string version = informational != null ? informational.InformationalVersion : assembly.GetName().Version.ToString();
+#if ROCKS
+        return version + " netstandard2.0 from NuGet, with Rocks";
+#else
+        return version;
+#endif
+    }
+
+#if ROCKS
+    static void Simplify(MethodBody body) { body.SimplifyMacros(); }
+    static void Optimize(MethodBody body) { body.OptimizeMacros(); }
+#else
+    static void Simplify(MethodBody body) { Macros.Simplify(body); }
+    static void Optimize(MethodBody body) { Macros.Optimize(body); }
+#endif
+
+    /// A ReadyToRun image's machine is the plain one xor an OS value (Linux 0x7B79, Apple 0x4644,
+    /// FreeBSD 0xADC4, NetBSD 0x1993, SunOS 0x1992); an IL-only image must carry the plain one.
+    static TargetArchitecture PlainMachine(TargetArchitecture machine)
+    {
+        foreach (int os in new[] { 0x7B79, 0x4644, 0xADC4, 0x1993, 0x1992 })
+        {
+            int plain = (int)machine ^ os;
+            if (plain == 0x014C || plain == 0x8664 || plain == 0xAA64 || plain == 0x01C4)
+                return (TargetArchitecture)plain;
+        }
+        return machine;
+    }
+
+    /// Interlocked.Increment(ref long) where the runtime finds it: the module's own definition
+    /// when it is the core library; else on System.Private.CoreLib for a .NET module (referenced,
+    /// or added as our tool adds it); else on the core library Cecil names (mscorlib, netstandard).
+    /// Built as a reference, so nothing is resolved.
     static MethodReference InterlockedIncrement(ModuleDefinition module)
     {
         var own = module.GetType("System.Threading", "Interlocked");
@@ -144,7 +221,17 @@ static class CecilCount
                                           m.Parameters[0].ParameterType is ByReferenceType r &&
                                           r.ElementType.MetadataType == MetadataType.Int64);
         }
-        var interlocked = new TypeReference("System.Threading", "Interlocked", module, module.TypeSystem.CoreLibrary);
+        IMetadataScope scope = module.AssemblyReferences.FirstOrDefault(r => r.Name == "System.Private.CoreLib");
+        if (scope == null && module.AssemblyReferences.Any(r => r.Name == "System.Runtime"))
+        {
+            var corelib = new AssemblyNameReference("System.Private.CoreLib", new Version(4, 0, 0, 0))
+            {
+                PublicKeyToken = new byte[] { 0x7c, 0xec, 0x85, 0xd7, 0xbe, 0xa7, 0x79, 0x8e }
+            };
+            module.AssemblyReferences.Add(corelib);
+            scope = corelib;
+        }
+        var interlocked = new TypeReference("System.Threading", "Interlocked", module, scope ?? module.TypeSystem.CoreLibrary);
         var increment = new MethodReference("Increment", module.TypeSystem.Int64, interlocked);
         increment.Parameters.Add(new ParameterDefinition(new ByReferenceType(module.TypeSystem.Int64)));
         return module.ImportReference(increment);

@@ -6,6 +6,12 @@
 //
 //   dotnet JitCheck.dll FILE        prints "<token> <Type::Method>: <exception type>: <message>" per
 //                                   method the JIT refused, then a summary line; exit 0
+//   dotnet JitCheck.dll FILE --sample N
+//                                   the same over every k-th method only, about N of them
+//                                   (bench/compare.sh: a sample of each tool's output)
+//
+// The core library cannot be loaded a second time: when FILE is the System.Private.CoreLib the
+// process runs on (a framework copy holding an instrumented CoreLib), that loaded one is checked.
 //
 // Methods of generic types, and generic methods, are compiled for the shared canonical form
 // (instantiated over object) where the constraints allow it, else skipped and counted. An
@@ -24,9 +30,10 @@ static class JitCheck
 
     static int Main(string[] args)
     {
-        if (args.Length != 1)
+        int sample = 0;
+        if (!(args.Length == 1 || (args.Length == 3 && args[1] == "--sample" && int.TryParse(args[2], out sample) && sample > 0)))
         {
-            Console.Error.WriteLine("usage: JitCheck FILE");
+            Console.Error.WriteLine("usage: JitCheck FILE [--sample N]");
             return 2;
         }
         string path = System.IO.Path.GetFullPath(args[0]);
@@ -39,7 +46,9 @@ static class JitCheck
             string candidate = System.IO.Path.Combine(directory, name.Name + ".dll");
             return System.IO.File.Exists(candidate) ? ctx.LoadFromAssemblyPath(candidate) : null;
         };
-        Assembly assembly = context.LoadFromAssemblyPath(path);
+        Assembly assembly = System.IO.Path.GetFullPath(typeof(object).Assembly.Location) == path
+                                ? typeof(object).Assembly
+                                : context.LoadFromAssemblyPath(path);
         Type?[] types;
         try
         {
@@ -50,6 +59,12 @@ static class JitCheck
             types = e.Types;
         }
         int compiled = 0, skipped = 0, refused = 0;
+        int stride = 1, seen = 0;
+        if (sample > 0)
+        {
+            int candidates = types.Where(t => t != null).Sum(t => t!.GetMethods(All).Length + t.GetConstructors(All).Length);
+            stride = Math.Max(1, candidates / sample);
+        }
         var lines = new List<string>();
         foreach (Type? type in types)
         {
@@ -76,6 +91,8 @@ static class JitCheck
             {
                 if (method.IsAbstract || method.GetMethodImplementationFlags() != MethodImplAttributes.IL ||
                     (method.Attributes & MethodAttributes.PinvokeImpl) != 0)
+                    continue;
+                if (seen++ % stride != 0)
                     continue;
                 RuntimeMethodHandle handle;
                 RuntimeTypeHandle[]? instantiation = null;
