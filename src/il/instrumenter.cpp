@@ -154,6 +154,10 @@ Status wrap_empty(const md::Module& m, md::ModuleEditor& editor, uint32_t rid, B
 
 }  // namespace
 
+bool probe_runtime_method(std::string_view name) {
+  return name.starts_with("System.Runtime.CompilerServices.") || name.starts_with("System.Threading.Interlocked::");
+}
+
 std::string_view skip_reason_text(SkipReason reason) {
   switch (reason) {
     case SkipReason::NativeCode: return "native code";
@@ -165,6 +169,7 @@ std::string_view skip_reason_text(SkipReason reason) {
     case SkipReason::Extern: return "no body (extern)";
     case SkipReason::Malformed: return "malformed body";
     case SkipReason::Unsupported: return "could not be rewritten";
+    case SkipReason::ProbeRuntime: return "runtime helper the probe itself runs (CoreLib)";
   }
   return "unknown";
 }
@@ -214,6 +219,10 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     }
     if (std::optional<SkipReason> reason = skip_reason(m, rid)) {
       report.skipped.push_back({rid, name, *reason, {}});
+      continue;
+    }
+    if (refs && refs->self() && refs->kind() == md::CoreLibraryKind::PrivateCoreLib && probe_runtime_method(name)) {
+      report.skipped.push_back({rid, name, SkipReason::ProbeRuntime, {}});
       continue;
     }
     if (coverage && coverage->excluded(rid)) {

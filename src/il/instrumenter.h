@@ -61,7 +61,16 @@ enum class SkipReason : uint8_t {
   Extern,              ///< no body, for no other reason
   Malformed,           ///< the body could not be read or is over a cap: kept as in the input
   Unsupported,         ///< a body the engine cannot rewrite in this mode (jmp under wrap...)
+  /// System.Private.CoreLib's own runtime helpers (System.Runtime.CompilerServices.*,
+  /// System.Threading.Interlocked): the probe itself runs them (its static field goes through
+  /// StaticsHelpers.GetGCStaticBase, its counter through Interlocked.Increment), so a probe in
+  /// them would call itself until the stack overflows as the runtime starts.
+  ProbeRuntime,
 };
+
+/// True when MethodDef `name` (Ns.Type::Method) of System.Private.CoreLib is one of the runtime
+/// helpers the probes themselves run (SkipReason::ProbeRuntime).
+bool probe_runtime_method(std::string_view name);
 
 /// The text shown for a reason without details: "native code", "no body (abstract)"...
 std::string_view skip_reason_text(SkipReason reason);
