@@ -122,7 +122,8 @@ ms() { awk -v u="$1" 'BEGIN{printf "%.1f", u/1000}'; }
 # CoreLib's runtime helpers are left alone by every side: the probe itself reaches them (its
 # ldsfld goes through StaticsHelpers.GetGCStaticBase, and Interlocked.Increment is its own
 # callee), so a CoreLib with every method probed overflows the stack as the runtime starts, with
-# any tool. The same types are skipped by all: ours by --exclude, the drivers by --skip-types.
+# any tool. The same types are skipped by all: ours by --exclude (which the tool now does by
+# itself in System.Private.CoreLib), the drivers by --skip-types.
 helper_types=(System.Runtime.CompilerServices. System.Threading.Interlocked)
 ours_skip=(--exclude 'System.Runtime.CompilerServices.*' --exclude 'System.Threading.Interlocked::*')
 peer_skip=()
