@@ -230,13 +230,15 @@ void ProfilerBase::run_session() {
   mark_done(fmt::format("end {}\nprofiler {}\n{}{}window-start-ns {}\nwindow-full-ns {}\nwindow-end-ns {}\nwindow-closed-ns {}\n"
                         "written-ns {}\n", session_end_name(end), uses_rejit() ? "left-loaded" : "detached", summary, ended, window_start, window_full, window_end,
                         window_closed, written));
-  session_running_ = false;
   if (uses_rejit()) {
     // The runtime never detaches a profiler that enabled ReJIT (CORPROF_E_IRREVERSIBLE_
-    // INSTRUMENTATION_PRESENT): it stays, holding its reference, for the next attach.
+    // INSTRUMENTATION_PRESENT): it stays, holding its reference, for the next attach (taken only
+    // once it is quiet).
     go_dormant();
+    session_running_ = false;
     return;
   }
+  session_running_ = false;
   // Done with the runtime: the detach completes once no callback runs, and the runtime then
   // releases the profiler.
   HRESULT hr = info_->RequestProfilerDetach(500);
@@ -332,7 +334,10 @@ HRESULT ProfilerBase::Shutdown() {
     // No signal or periodic write from here on: the runtime may release the profiler after this.
     SignalWriter::stop();
     shut_down_ = true;
-    {
+    // A profiler left loaded after its attach session wrote its files then; writing them again
+    // at exit would bring back files the user may have moved away since.
+    bool dormant = attached_ && !session_running_;
+    if (!dormant) {
       std::lock_guard lock(write_mutex_);
       finish();
     }
