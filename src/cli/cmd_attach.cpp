@@ -146,11 +146,6 @@ int run_attach(int argc, char** argv) {
   }
 
   std::string tag = fmt::format("attach-{}", ::getpid());
-  auto join = [](const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : std::string(1, contract::kPatternSeparator)) + item;
-    return out;
-  };
   AttachRequest request;
   request.timeout_ms = kAttachTimeoutMs;
   request.clsid = std::string(clsid);
@@ -158,8 +153,8 @@ int run_attach(int argc, char** argv) {
   request.client_data = fmt::format("{}={}\n{}={}\n{}={}\n{}={}\n{}={}\n", contract::kEnvMode, mode, contract::kEnvOutput,
                                     output.string(), contract::kAttachSession, tag, contract::kAttachClient, ::getpid(),
                                     contract::kAttachMilliseconds, duration_ms);
-  if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join(include));
-  if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join(exclude));
+  if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join_patterns(include));
+  if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join_patterns(exclude));
   if (args.count("stats")) {
     std::string stats = fs::absolute(args["stats"].as<std::string>(), ec).string();
     if (stats.find('\n') != std::string::npos) {

@@ -68,15 +68,6 @@ int command_start(int argc, char** argv) {
   return argc;
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += contract::kPatternSeparator;
-    out += item;
-  }
-  return out;
-}
-
 }  // namespace
 
 int run_profiled(int argc, char** argv) {
@@ -201,9 +192,9 @@ int run_profiled(int argc, char** argv) {
     if (args.count("include-framework")) setenv(contract::kEnvFramework, "1", 1);
     else unsetenv(contract::kEnvFramework);
     if (include.empty()) unsetenv(contract::kEnvInclude);
-    else setenv(contract::kEnvInclude, join(include).c_str(), 1);
+    else setenv(contract::kEnvInclude, join_patterns(include).c_str(), 1);
     if (exclude.empty()) unsetenv(contract::kEnvExclude);
-    else setenv(contract::kEnvExclude, join(exclude).c_str(), 1);
+    else setenv(contract::kEnvExclude, join_patterns(exclude).c_str(), 1);
     // VSTest kills the test host 100 ms after the session ends unless told otherwise: the
     // profile written at shutdown would race that kill (issue 20). A value already set wins.
     setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);

@@ -220,7 +220,7 @@ int connect_unix(const std::string& path) {
 }  // namespace
 
 std::string agent_socket(pid_t pid) {
-  std::string path = fmt::format("{}{}{}{}", temp_dir_of(pid), contract::kAgentSocketPrefix, pid, contract::kAgentSocketSuffix);
+  std::string path = contract::agent_socket_path(temp_dir_of(pid), pid);
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return "";
   // A socket left by a process that had this pid before: nobody listens.

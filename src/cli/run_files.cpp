@@ -40,6 +40,15 @@ bool is_session_record(const std::string& path) {
   return profiler_log(fs::path(path).filename().string()) && path.ends_with(contract::kAttachDoneSuffix);
 }
 
+std::string join_patterns(const std::vector<std::string>& patterns) {
+  std::string out;
+  for (const auto& pattern : patterns) {
+    if (!out.empty()) out += contract::kPatternSeparator;
+    out += pattern;
+  }
+  return out;
+}
+
 std::string profiler_library() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);

@@ -14,6 +14,9 @@ namespace cil::cli {
 /// after `since`, sorted by name.
 std::vector<std::string> profiler_files_since(const std::string& dir, std::filesystem::file_time_type since);
 
+/// Patterns joined with contract::kPatternSeparator, as CIL_INSTRUMENT_INCLUDE and _EXCLUDE take them.
+std::string join_patterns(const std::vector<std::string>& patterns);
+
 /// The profiler library beside this executable; empty when it is not there.
 std::string profiler_library();
 

@@ -77,6 +77,10 @@ inline constexpr std::string_view kAttachDoneSuffix = ".session";
 /// (little-endian), then the client data; answer: a uint32 length, then "ok" or the reason why not.
 inline constexpr std::string_view kAgentSocketPrefix = "cil-instrument-";
 inline constexpr std::string_view kAgentSocketSuffix = "-socket";
+/// That socket's path for process `pid` whose temporary directory is `temp_dir` (ending in '/').
+inline std::string agent_socket_path(std::string_view temp_dir, int pid) {
+  return std::string(temp_dir) + std::string(kAgentSocketPrefix) + std::to_string(pid) + std::string(kAgentSocketSuffix);
+}
 
 /// Separator of the patterns in CIL_INSTRUMENT_INCLUDE and CIL_INSTRUMENT_EXCLUDE (no method
 /// name a C# or VB compiler emits contains it).

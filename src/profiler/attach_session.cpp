@@ -28,16 +28,6 @@ namespace {
 
 Error data_error(std::string message) { return make_error(ErrorKind::Usage, "", "attach: " + std::move(message)); }
 
-bool parse_number(std::string_view text, uint64_t& out) {
-  if (text.empty() || text.size() > 18) return false;
-  out = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return false;
-    out = out * 10 + static_cast<uint64_t>(c - '0');
-  }
-  return true;
-}
-
 }  // namespace
 
 Expected<std::pair<Config, AttachSettings>> read_attach_data(std::string_view data) {
@@ -66,18 +56,14 @@ Expected<std::pair<Config, AttachSettings>> read_attach_data(std::string_view da
       return data_error(fmt::format("{} '{}' has characters other than letters, digits, '-' and '_'", contract::kAttachSession, settings.tag));
   uint64_t number = 0;
   if (const char* client = lookup(contract::kAttachClient)) {
-    if (!parse_number(client, number) || number > 0x7FFFFFFF) return data_error(fmt::format("{} '{}' is not a process id", contract::kAttachClient, client));
+    if (!parse_decimal(client, number) || number > 0x7FFFFFFF) return data_error(fmt::format("{} '{}' is not a process id", contract::kAttachClient, client));
     settings.client = static_cast<pid_t>(number);
   }
   if (const char* ms = lookup(contract::kAttachMilliseconds)) {
-    if (!parse_number(ms, number)) return data_error(fmt::format("{} '{}' is not a number of milliseconds", contract::kAttachMilliseconds, ms));
+    if (!parse_decimal(ms, number)) return data_error(fmt::format("{} '{}' is not a number of milliseconds", contract::kAttachMilliseconds, ms));
     settings.milliseconds = number;
   }
   return std::pair{std::move(config), std::move(settings)};
-}
-
-std::string agent_socket_path(const std::string& temp_dir, int pid) {
-  return fmt::format("{}{}{}{}", temp_dir, contract::kAgentSocketPrefix, pid, contract::kAgentSocketSuffix);
 }
 
 namespace {
@@ -142,7 +128,7 @@ Status listen_for_attach(AttachHandler handle) {
   const char* tmp = std::getenv("TMPDIR");
   std::string dir = tmp && *tmp ? std::string(tmp) : std::string("/tmp");
   if (dir.back() != '/') dir += '/';
-  std::string path = agent_socket_path(dir, static_cast<int>(::getpid()));
+  std::string path = contract::agent_socket_path(dir, static_cast<int>(::getpid()));
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   if (path.size() >= sizeof address.sun_path) return make_error(ErrorKind::Io, "", fmt::format("socket path '{}' is too long", path));

@@ -30,8 +30,6 @@ Expected<std::pair<Config, AttachSettings>> read_attach_data(std::string_view da
 using AttachHandler = std::function<std::string(std::string_view data)>;
 Status listen_for_attach(AttachHandler handle);
 
-/// The socket's path for process `pid` whose temporary directory is `temp_dir` (with a '/').
-std::string agent_socket_path(const std::string& temp_dir, int pid);
 
 /// Why a session ends.
 enum class SessionEnd { Running, Elapsed, Stopped, ClientGone };

@@ -41,6 +41,16 @@ unsigned flush_period(const char* text) {
   return static_cast<unsigned>(std::min<uint64_t>(value, kMaxFlushSeconds));
 }
 
+bool parse_decimal(std::string_view text, uint64_t& out) {
+  if (text.empty() || text.size() > 12) return false;
+  out = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    out = out * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return true;
+}
+
 const char* mode_name(Mode mode) {
   switch (mode) {
     case Mode::Count: return "count";
@@ -85,17 +95,8 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
   if (const char* window = lookup(kEnvWindow); window && *window) {
     std::string_view w = window;
     size_t colon = w.find(':');
-    auto number = [](std::string_view t, uint64_t& out) {
-      if (t.empty() || t.size() > 12) return false;
-      out = 0;
-      for (char c : t) {
-        if (c < '0' || c > '9') return false;
-        out = out * 10 + static_cast<uint64_t>(c - '0');
-      }
-      return true;
-    };
-    if (colon == std::string_view::npos || !number(w.substr(0, colon), config.window_start_ms) ||
-        !number(w.substr(colon + 1), config.window_end_ms) ||
+    if (colon == std::string_view::npos || !parse_decimal(w.substr(0, colon), config.window_start_ms) ||
+        !parse_decimal(w.substr(colon + 1), config.window_end_ms) ||
         (config.window_end_ms && config.window_end_ms <= config.window_start_ms))
       return config_error(fmt::format("{}: '{}' is not START:END in milliseconds with END 0 or after START", kEnvWindow, w));
     if (config.mode != Mode::Count && config.mode != Mode::Coverage)

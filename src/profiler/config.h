@@ -58,6 +58,9 @@ unsigned flush_period(const char* text);
 /// Checks that `dir` is an existing directory this process may create files in.
 Status check_output_dir(const std::string& dir);
 
+/// A decimal number of at most 12 digits, nothing else (no sign, no blank); false otherwise.
+bool parse_decimal(std::string_view text, uint64_t& out);
+
 /// Splits a list of patterns at ';', dropping empty items and surrounding blanks.
 std::vector<std::string> split_patterns(std::string_view text);
 

@@ -66,8 +66,10 @@ int64_t* NativeCounters::allocate() {
 }
 
 std::pair<DWORD, DWORD> CountProfiler::event_mask() const {
-  DWORD low = COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES | COR_PRF_MONITOR_MODULE_LOADS |
-              COR_PRF_MONITOR_EXCEPTIONS;
+  DWORD low = COR_PRF_MONITOR_MODULE_LOADS | COR_PRF_MONITOR_EXCEPTIONS;
+  // Through ReJIT (attached, or a window) the JIT callbacks have nothing to do: the probes come
+  // with GetReJITParameters, which replaces precompiled code too. They are not asked for.
+  if (!rejit_mode()) low |= COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES;
   // Framework code comes precompiled (ReadyToRun) and inlined into other precompiled code: a
   // selected framework method would run without its probe. Everything is JIT-compiled instead.
   if (config_.framework_selected) low |= COR_PRF_DISABLE_INLINING | COR_PRF_DISABLE_ALL_NGEN_IMAGES;
@@ -229,13 +231,10 @@ bool CountProfiler::ensure_instrumented(FunctionID function) {
 }
 
 HRESULT CountProfiler::JITCompilationStarted(FunctionID function, BOOL) {
-  // Attached or in a window, methods get their probes through ReJIT only (GetReJITParameters).
-  if (rejit_mode()) return S_OK;
   return guarded("JITCompilationStarted", [&] { ensure_instrumented(function); });
 }
 
 HRESULT CountProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) {
-  if (rejit_mode()) return S_OK;  // ReJIT replaces precompiled code as well
   return guarded("JITCachedFunctionSearchStarted", [&] {
     std::shared_ptr<CountModule> state;
     mdMethodDef token = 0;
@@ -245,7 +244,6 @@ HRESULT CountProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL*
 }
 
 HRESULT CountProfiler::JITInlining(FunctionID, FunctionID callee, BOOL* should_inline) {
-  if (rejit_mode()) return S_OK;
   return guarded("JITInlining", [&] {
     std::shared_ptr<CountModule> state;
     mdMethodDef token = 0;
