@@ -798,8 +798,43 @@ static class Compare
         var s = srm[key];
         if (!have)
             d.Add($"{where}{key} missing in ours (srm={Program.Show(s)})");
-        else if (Canon(o) != Canon(s))
+        else if (!Same(o, s))
             d.Add($"{where}{key} ours={Program.Show(o)} srm={Program.Show(s)}");
+    }
+
+    /// <summary>
+    /// Canon(a) == Canon(b), without Canon's allocations in the common cases: two strings are the
+    /// same when their values are; two numbers spelled alike are the same (Canon is a function of
+    /// the spelling). Anything else goes through Canon.
+    /// </summary>
+    static long? Integer(JsonNode n)
+    {
+        var v = (JsonValue)n;
+        if (v.TryGetValue(out long l))
+            return l;
+        if (v.TryGetValue(out int i))
+            return i;
+        if (v.TryGetValue(out uint u))
+            return u;
+        return null;
+    }
+
+    static bool Same(JsonNode? a, JsonNode? b)
+    {
+        if (a is JsonValue && b is JsonValue)
+        {
+            var ka = a.GetValueKind();
+            if (ka == b.GetValueKind())
+            {
+                if (ka == JsonValueKind.String)
+                    return a.GetValue<string>() == b.GetValue<string>();
+                if (ka == JsonValueKind.Number && Integer(a) is long x && Integer(b) is long y)
+                    return x == y; // integers: Canon's text is the same exactly when the values are
+                if (ka == JsonValueKind.Number && a.ToJsonString() == b.ToJsonString())
+                    return true;
+            }
+        }
+        return Canon(a) == Canon(b);
     }
 
     static readonly System.Text.RegularExpressions.Regex TokenFormat = new("^0x[0-9A-F]{8}$");
@@ -961,14 +996,20 @@ static class Compare
         for (int i = 0; i < Math.Min(oi.Count, si.Count) && shown < MaxInstructionDiffs; i++)
         {
             var sin = (JsonObject)si[i]!;
-            string w = $"{where}instructions[{i}] (IL_{sin["offset"]!.GetValue<int>():x4} {sin["opcode"]}).";
             int before = d.Count;
             if (oi[i] is not JsonObject oin)
-                d.Add($"{w} is not an object");
+                d.Add(" is not an object");
             else
-                CompareInstruction(oin, sin, w, d);
+                CompareInstruction(oin, sin, "", d);
             if (d.Count > before)
+            {
+                // Every message starts with the instruction's place, written only when there is one
+                // (most instructions have none, and the text costs more than the comparison).
+                string w = $"{where}instructions[{i}] (IL_{sin["offset"]!.GetValue<int>():x4} {sin["opcode"]}).";
+                for (int k = before; k < d.Count; k++)
+                    d[k] = w + d[k];
                 shown++;
+            }
         }
     }
 
@@ -1077,7 +1118,7 @@ static class Compare
         {
             var ov = ot.TryGetPropertyValue(k, out var x) ? x : 0;
             var sv = st.TryGetPropertyValue(k, out var y) ? y : 0;
-            if (Canon(ov) != Canon(sv))
+            if (!Same(ov, sv))
                 d.Add($"table {k}: ours={Program.Show(ov)} srm={Program.Show(sv)}");
         }
     }
