@@ -120,24 +120,33 @@ int run_profiled(int argc, char** argv) {
       print_usage_error(fmt::format("run: --start-after and --window are for count and coverage modes, not {}", mode));
       return kExitUsage;
     }
-    std::optional<uint64_t> start, end = 0;
+    // The window in milliseconds; END 0 (--start-after) means no end.
+    uint64_t start_ms = 0, end_ms = 0;
+    bool valid = false;
     if (args.count("start-after")) {
-      start = parse_duration_ms(args["start-after"].as<std::string>());
+      if (auto start = parse_duration_ms(args["start-after"].as<std::string>())) {
+        start_ms = *start;
+        valid = true;
+      }
     } else {
       std::string text = args["window"].as<std::string>();
       size_t colon = text.find(':');
       if (colon != std::string::npos) {
-        start = text.substr(0, colon) == "0" ? std::optional<uint64_t>(0) : parse_duration_ms(text.substr(0, colon));
-        end = parse_duration_ms(text.substr(colon + 1));
+        auto start = text.substr(0, colon) == "0" ? std::optional<uint64_t>(0) : parse_duration_ms(text.substr(0, colon));
+        auto end = parse_duration_ms(text.substr(colon + 1));
+        if (start && end && *end > *start) {
+          start_ms = *start;
+          end_ms = *end;
+          valid = true;
+        }
       }
-      if (start && end && *end <= *start) end.reset();
     }
-    if (!start || !end) {
+    if (!valid) {
       print_usage_error(args.count("window") ? fmt::format("run: '{}' is not START:END with END after START (5s:20s)", args["window"].as<std::string>())
                                              : fmt::format("run: '{}' is not a duration (500ms, 5s, 1m)", args["start-after"].as<std::string>()));
       return kExitUsage;
     }
-    window = fmt::format("{}:{}", *start, *end);
+    window = fmt::format("{}:{}", start_ms, end_ms);
   }
 
   std::string library = profiler_library();

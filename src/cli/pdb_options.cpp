@@ -41,7 +41,7 @@ il::PdbOptions pdb_options(const std::string& named, const std::string& input, c
   pdb.path = named.empty() ? without_extension(input) + ".pdb" : named;
   if (pdb.mode == il::PdbOptions::Mode::Auto && !is_file(pdb.path)) return pdb;
   auto bytes = read_file(pdb.path, md::kMaxPdbSize);
-  if (bytes) pdb.bytes = std::move(*bytes);
+  if (bytes) pdb.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*bytes));
   else pdb.read_error = bytes.error();
   return pdb;
 }

@@ -69,7 +69,7 @@ PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& 
   };
 
   if (options.mode == PdbOptions::Mode::None) return none("no debug information on purpose (--pdb none)", false);
-  std::vector<uint8_t> bytes;
+  std::shared_ptr<const std::vector<uint8_t>> bytes;
   if (embedded) {
     if (options.mode == PdbOptions::Mode::File)
       source.notes.push_back(fmt::format("{}: not used: the assembly embeds its PDB, which is used instead", options.path));
@@ -77,12 +77,12 @@ PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& 
     source.embedded = true;
     auto inflated = pe::read_embedded_pdb(module.image(), *embedded);
     if (!inflated) return none(fmt::format("embedded PDB: {}", inflated.error().to_string()));
-    bytes = std::move(*inflated);
+    bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*inflated));
   } else if (options.bytes || options.read_error) {
     source.input = options.path;
     if (options.read_error) return none(fmt::format("{}: {}", options.path, options.read_error->to_string()));
-    bytes = *options.bytes;
-    if (md::is_windows_pdb(bytes)) return none(fmt::format("{} is a Windows PDB, which this tool does not read (portable PDBs only)", options.path));
+    bytes = options.bytes;
+    if (md::is_windows_pdb(*bytes)) return none(fmt::format("{} is a Windows PDB, which this tool does not read (portable PDBs only)", options.path));
   } else if (other_cv && !portable_cv) {
     std::string named = other_cv->codeview ? other_cv->codeview->path : "a PDB";
     return none(fmt::format("the assembly names a Windows PDB ({}), which this tool does not read (portable PDBs only)", named), true, true);

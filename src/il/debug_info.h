@@ -29,7 +29,8 @@ struct PdbOptions {
   Mode mode = Mode::Auto;
   /// A standalone PDB: its path (for messages), and its bytes or why they could not be read.
   std::string path;
-  std::optional<std::vector<uint8_t>> bytes;
+  /// Shared, not copied: the options are copied, and the parsed PDB keeps the bytes.
+  std::shared_ptr<const std::vector<uint8_t>> bytes;
   std::optional<Error> read_error;
   /// The file name of the PDB beside the output (OUT with .pdb), which the CodeView entry names.
   std::string output_file_name = "out.pdb";

@@ -104,9 +104,41 @@ Error unresolved(std::string what, md::Token token, uint64_t offset) {
   return make_error(ErrorKind::Format, std::move(what), fmt::format("token 0x{:08X} names no row it may name", token), offset);
 }
 
+/// Gives the pages of the bodies already checked back, a few megabytes at a time (see
+/// OutputExpectations::release): the bodies are read once each, mostly in file order.
+class BodyPages {
+ public:
+  BodyPages(std::span<const uint8_t> bytes, const std::function<void(std::span<const uint8_t>)>& release)
+      : bytes_(bytes), release_(release) {}
+  /// The body at [begin, end) of the file has been read.
+  void read(uint64_t begin, uint64_t end) {
+    if (!release_) return;
+    low_ = std::min(low_, begin);
+    high_ = std::max(high_, std::min<uint64_t>(end, bytes_.size()));
+    read_ += end - begin;
+    if (read_ < kBatch) return;
+    if (high_ > low_) release_(bytes_.subspan(low_, high_ - low_));
+    low_ = UINT64_MAX;
+    high_ = read_ = 0;
+  }
+  void release_all() {
+    if (release_) release_(bytes_);
+    low_ = UINT64_MAX;
+    high_ = read_ = 0;
+  }
+
+ private:
+  static constexpr uint64_t kBatch = 1u << 20;
+  std::span<const uint8_t> bytes_;
+  const std::function<void(std::span<const uint8_t>)>& release_;
+  uint64_t low_ = UINT64_MAX, high_ = 0, read_ = 0;
+};
+
 /// The new body of MethodDef `rid`: decoded, branches on instruction starts, every token resolving.
-Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vector<uint8_t>& starts, OutputCheckStats& stats) {
+Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vector<uint8_t>& starts, OutputCheckStats& stats,
+                  BodyPages& pages) {
   MethodBody body = CIL_TRY(read_body(m, rid));
+  pages.read(body.file_offset, body.code_file_offset + body.code.size());
   // Formatted only for an error: the check reads every new body of large assemblies.
   auto where = [rid] { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); };
   static constexpr TableId kSig[] = {TableId::StandAloneSig};
@@ -153,8 +185,7 @@ Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vec
 
 /// The output's PDB read back: parsed, one MethodDebugInformation row per method, and the
 /// sequence points of every method decoded.
-Status check_pdb(std::vector<uint8_t> bytes, const md::Module& m, OutputCheckStats& stats) {
-  auto pdb = CIL_TRY(md::PortablePdb::parse(std::move(bytes)));
+Status check_pdb(std::unique_ptr<md::PortablePdb> pdb, const md::Module& m, OutputCheckStats& stats) {
   CIL_TRY(check_tables(pdb->metadata(), true, stats));
   uint32_t methods = m.tables().rows(TableId::MethodDef);
   if (pdb->method_count() != methods)
@@ -185,20 +216,27 @@ Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const Ou
   }
   m = CIL_TRY(md::Module::parse_view(bytes));
   CIL_TRY(check_tables(m->metadata(), false, stats));
+  BodyPages pages(bytes, expect.release);
+  pages.release_all();  // the tables were read whole; the bodies read a few rows and heaps again
   DecodedCode code;
   std::vector<uint8_t> starts;  // reused: which code offsets start an instruction
-  for (uint32_t rid : expect.rewritten) CIL_TRY(check_body(*m, rid, code, starts, stats));
+  for (uint32_t rid : expect.rewritten) CIL_TRY(check_body(*m, rid, code, starts, stats, pages));
   for (uint32_t rid = expect.input_methods + 1; rid <= m->tables().rows(TableId::MethodDef); ++rid)
-    if (has_il_body(*m, rid)) CIL_TRY(check_body(*m, rid, code, starts, stats));
+    if (has_il_body(*m, rid)) CIL_TRY(check_body(*m, rid, code, starts, stats, pages));
+  pages.release_all();
   if (!expect.standalone_pdb.empty()) {
-    std::vector<uint8_t> pdb(expect.standalone_pdb.begin(), expect.standalone_pdb.end());
-    CIL_TRY(named(check_pdb(std::move(pdb), *m, stats), "output PDB"));
+    // Read in place: the caller keeps the bytes alive for the whole check.
+    auto parsed = md::PortablePdb::parse_view(expect.standalone_pdb);
+    Status checked = parsed ? check_pdb(std::move(*parsed), *m, stats) : Status(std::move(parsed).error());
+    if (expect.release) expect.release(expect.standalone_pdb);
+    CIL_TRY(named(std::move(checked), "output PDB"));
   }
   if (expect.embedded_pdb) {
     auto entries = CIL_TRY(pe::read_debug_directory(m->image()));
     auto entry = std::find_if(entries.begin(), entries.end(), [](const auto& e) { return e.type == pe::kDebugTypeEmbeddedPortablePdb; });
     if (entry == entries.end()) return make_error(ErrorKind::Format, "debug directory", "has no EmbeddedPortablePdb entry");
-    CIL_TRY(named(check_pdb(CIL_TRY(pe::read_embedded_pdb(m->image(), *entry)), *m, stats), "embedded PDB"));
+    auto parsed = md::PortablePdb::parse(CIL_TRY(pe::read_embedded_pdb(m->image(), *entry)));
+    CIL_TRY(named(parsed ? check_pdb(std::move(*parsed), *m, stats) : Status(std::move(parsed).error()), "embedded PDB"));
   }
   return stats;
 }

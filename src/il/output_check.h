@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct OutputExpectations {
   bool embedded_pdb = false;            ///< the output embeds a portable PDB
   std::span<const uint8_t> standalone_pdb;  ///< the standalone PDB written beside it, if any
   const pe::StrongNameKey* signed_with = nullptr;  ///< the output must carry a valid signature
+  /// Called, when set, with parts of the output's bytes and of `standalone_pdb` that the check
+  /// has read and will not read again soon, so that a caller whose bytes are a file mapping can
+  /// let their pages go (the check reads every new body once: on a large output the pages it
+  /// touched would otherwise all stay resident). The bytes must stay readable.
+  std::function<void(std::span<const uint8_t>)> release;
 };
 
 /// What the check looked at, for the summary.

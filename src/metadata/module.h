@@ -32,6 +32,12 @@ class Module {
   std::span<const uint8_t> bytes() const { return bytes_; }
   /// The file the bytes are mapped from, when load() could map it (for copies in the kernel).
   CopySource copy_source() const { return mapped_ ? CopySource{mapped_->fd(), mapped_->bytes()} : CopySource{}; }
+  /// When the bytes are mapped from the file: lets the kernel take back the pages read so far
+  /// (MappedFile::release_pages). The module reads on as before; what it reads next is read
+  /// from the file again.
+  void release_pages() const {
+    if (mapped_) mapped_->release_pages();
+  }
   const pe::PeImage& image() const { return image_; }
   const pe::CliHeader& cli() const { return cli_; }
   const Metadata& metadata() const { return metadata_; }

@@ -26,12 +26,28 @@ bool is_windows_pdb(std::span<const uint8_t> bytes) {
 }
 
 Expected<std::unique_ptr<PortablePdb>> PortablePdb::parse(std::vector<uint8_t> bytes) {
+  return parse(std::make_shared<const std::vector<uint8_t>>(std::move(bytes)));
+}
+
+Expected<std::unique_ptr<PortablePdb>> PortablePdb::parse(std::shared_ptr<const std::vector<uint8_t>> bytes) {
+  std::unique_ptr<PortablePdb> pdb(new PortablePdb());
+  if (bytes) pdb->bytes_ = *bytes;
+  pdb->owned_ = std::move(bytes);
+  return parse_bytes(std::move(pdb));
+}
+
+Expected<std::unique_ptr<PortablePdb>> PortablePdb::parse_view(std::span<const uint8_t> bytes) {
+  std::unique_ptr<PortablePdb> pdb(new PortablePdb());
+  pdb->bytes_ = bytes;
+  return parse_bytes(std::move(pdb));
+}
+
+Expected<std::unique_ptr<PortablePdb>> PortablePdb::parse_bytes(std::unique_ptr<PortablePdb> pdb) {
+  std::span<const uint8_t> bytes = pdb->bytes_;
   if (bytes.size() > kMaxPdbSize)
     return make_error(ErrorKind::Limit, "PDB", fmt::format("{} bytes exceed the limit of {}", bytes.size(), kMaxPdbSize));
   if (is_windows_pdb(bytes))
     return make_error(ErrorKind::Unsupported, "PDB", "a Windows PDB (MSF 7.00), not a portable one", 0);
-  std::unique_ptr<PortablePdb> pdb(new PortablePdb());
-  pdb->bytes_ = std::move(bytes);
   pdb->metadata_ = CIL_TRY(Metadata::parse(ByteReader(pdb->bytes_, 0, "PDB metadata root")));
   if (!pdb->metadata_.pdb_stream())
     return pdb_error("PDB metadata root", "no #Pdb stream: not a standalone portable PDB", 0);

@@ -41,6 +41,10 @@ class PortablePdb {
   /// Parses standalone portable PDB metadata. Fails when there is no #Pdb stream, when the tables
   /// stream holds type-system tables, or when LocalScope is not sorted by method.
   static Expected<std::unique_ptr<PortablePdb>> parse(std::vector<uint8_t> bytes);
+  /// The same on bytes shared with the caller (no copy; they stay alive while the PDB does).
+  static Expected<std::unique_ptr<PortablePdb>> parse(std::shared_ptr<const std::vector<uint8_t>> bytes);
+  /// The same on bytes the caller keeps alive and unchanged while the PDB lives (a mapping).
+  static Expected<std::unique_ptr<PortablePdb>> parse_view(std::span<const uint8_t> bytes);
 
   std::span<const uint8_t> bytes() const { return bytes_; }
   const Metadata& metadata() const { return metadata_; }
@@ -63,9 +67,12 @@ class PortablePdb {
 
  private:
   PortablePdb() = default;
+  /// Parses bytes_ (set, and kept alive by owned_ or the caller).
+  static Expected<std::unique_ptr<PortablePdb>> parse_bytes(std::unique_ptr<PortablePdb> pdb);
   Status index();
 
-  std::vector<uint8_t> bytes_;
+  std::shared_ptr<const std::vector<uint8_t>> owned_;  ///< the bytes, unless the caller keeps them
+  std::span<const uint8_t> bytes_;
   Metadata metadata_;
   // Nothing here is sized by the #Pdb stream's method count, which describes the assembly, not
   // bytes of this file: LocalScope is searched (it is sorted by method), and the custom debug

@@ -52,7 +52,7 @@ std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, con
   struct stat st {};
   if (::stat(options.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
     auto bytes = read_file(options.path, md::kMaxPdbSize);
-    if (bytes) options.bytes = std::move(*bytes);
+    if (bytes) options.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*bytes));
     else options.read_error = bytes.error();
   }
   auto entries = pe::read_debug_directory(file.image());

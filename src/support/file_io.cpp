@@ -139,6 +139,26 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
 
 MappedFile::~MappedFile() { release(); }
 
+namespace {
+
+/// MADV_DONTNEED on the whole pages of `part`, which must lie in a file mapping (private and
+/// read-only, or shared): such pages are read again from the file when next touched. Never for
+/// anonymous memory, whose pages would come back zeroed. Advice only: a failure changes nothing.
+void drop_file_pages(std::span<const uint8_t> part) {
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  auto begin = reinterpret_cast<uintptr_t>(part.data());
+  uintptr_t end = begin + part.size();
+  begin = (begin + page - 1) & ~(page - 1);
+  end &= ~(page - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+}  // namespace
+
+void MappedFile::release_pages() const {
+  if (data_) drop_file_pages({data_, size_});
+}
+
 void MappedFile::release() {
   if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
   if (fd_ >= 0) ::close(fd_);
@@ -324,6 +344,12 @@ Status OutputFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
 
 OutputFile::Mapping::~Mapping() {
   if (data_) ::munmap(data_, size_);
+}
+
+void OutputFile::Mapping::release_pages(std::span<const uint8_t> part) const {
+  // Only ranges of this mapping: anything else could be anonymous memory.
+  if (!data_ || part.data() < data_ || part.data() + part.size() > data_ + size_) return;
+  drop_file_pages(part);
 }
 
 Expected<OutputFile::Mapping> OutputFile::map_back(uint64_t size) {

@@ -34,6 +34,10 @@ class MappedFile {
 
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
   int fd() const { return fd_; }
+  /// Lets the kernel take back the pages read so far (they count in the process's resident
+  /// memory while mapped): the bytes do not change, and a later read maps them in again from the
+  /// file. For a large input whose bytes are no longer needed in bulk.
+  void release_pages() const;
 
  private:
   MappedFile() = default;
@@ -118,6 +122,10 @@ class OutputFile {
     Mapping& operator=(Mapping&&) = delete;
     ~Mapping();
     std::span<uint8_t> bytes() const { return {data_, size_}; }
+    /// Lets the kernel take back the pages of `part` (a range of bytes()) that lie wholly inside
+    /// it: what was read or written stays in the file, and a later access maps it in again. For
+    /// a check that reads a large output once, in order.
+    void release_pages(std::span<const uint8_t> part) const;
 
    private:
     friend class OutputFile;

@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
 
   il::PdbOptions options;
   options.path = without_extension(input) + ".pdb";
-  if (auto bytes = read_file(options.path)) options.bytes = std::move(*bytes);
+  if (auto bytes = read_file(options.path)) options.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*bytes));
   std::string output_pdb = without_extension(output) + ".pdb";
   options.output_file_name = output_pdb.substr(output_pdb.find_last_of('/') + 1);
   std::vector<std::string> warnings;
