@@ -14,6 +14,9 @@ namespace cil::cli {
 
 /// The environment variable, documented in the man page as for the project's tests only.
 inline constexpr const char* kBreakOutputVariable = "CIL_INSTRUMENT_TEST_BREAK_OUTPUT";
+/// Test-only too (man page): the self-check keeps the pages it read, as it once did, so that the
+/// memory test's control can show that its measure sees them.
+inline constexpr const char* kKeepCheckPagesVariable = "CIL_INSTRUMENT_TEST_KEEP_CHECK_PAGES";
 
 /// A change made to the output or its PDB.
 struct Breakage {

@@ -195,9 +195,7 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
       // Peak memory: the pages the check has read go back as it goes, and so do the input's (all
       // read by now; what is read of it later comes from the file again). Each mapping only lets
       // go of its own ranges.
-      // CIL_INSTRUMENT_TEST_KEEP_CHECK_PAGES (test-only, man page): the pages are kept, as
-      // before, so that the memory test's control can show its measure sees them.
-      if (!std::getenv("CIL_INSTRUMENT_TEST_KEEP_CHECK_PAGES")) {
+      if (!std::getenv(kKeepCheckPagesVariable)) {  // test-only (man page, ENVIRONMENT)
         expect.release = [&](std::span<const uint8_t> part) {
           mapped->release_pages(part);
           if (pdb_mapped) pdb_mapped->release_pages(part);
