@@ -205,6 +205,21 @@ attach_error() { # LABEL PID ARGS...
   echo "status $status" >> "$errors"
 }
 attach_error "not a .NET process" "$other"
+# Another user's process: the client runs as nobody against this test's (root's) process. Only
+# root can start a client as another user, so elsewhere this check is skipped, and it stays out
+# of the golden file.
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups "$TOOL" --version > /dev/null 2>&1; then
+  status=0
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$TOOL" attach "$other" > "$work/other_user.out" 2>&1 || status=$?
+  expected="cil-instrument: error: attach: process $other belongs to another user (uid 0): only its own user can attach"
+  if [ "$status" = 8 ] && [ "$(cat "$work/other_user.out")" = "$expected" ]; then
+    echo "another user's process: refused with status 8 and one line"
+  else
+    fail "attach as nobody to a process of root: status $status, $(cat "$work/other_user.out")"
+  fi
+else
+  echo "another user's process: not checked (needs root, setpriv, and a tool that user nobody can run)"
+fi
 kill "$other"
 wait "$other" 2> /dev/null || true
 attach_error "no such process" "$other"
