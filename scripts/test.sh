@@ -33,12 +33,16 @@ sanitized_build() {
 # It runs beside the plain tests at the lowest priority (nice 19): the tests wait on the runtime,
 # on sleeps and on files much of the time, and the compiler takes only what they leave idle (the
 # scheduler gives a nice-19 process about 1.5% of a core that a test wants). Its output is kept
-# in build/sanitized-build.log and shown if it fails. It has a process group of its own (setsid),
-# so that a failing run stops the compilers too.
+# in build/sanitized-build.log and shown if it fails. It gets a process group of its own (job
+# control, set -m), so that a failing run stops the compilers too, but stays in this session: with
+# the kernel's autogroup scheduling (sched_autogroup_enabled), a new session (setsid) would be a
+# group of its own, shared with the tests as an equal, whatever its nice value.
 stage "tests, with the sanitized build (clang: ASan + UBSan) beside them at the lowest priority"
 build_log=$root/build/sanitized-build.log
-setsid nice -n 19 bash -c "$(declare -f sanitized_build); set -euo pipefail; sanitized_build" > "$build_log" 2>&1 &
+set -m
+nice -n 19 bash -c "$(declare -f sanitized_build); set -euo pipefail; sanitized_build" > "$build_log" 2>&1 &
 sanitized=$!
+set +m
 trap 'kill -- -"$sanitized" 2> /dev/null || true' EXIT
 tests_status=0
 (cd build && ctest --output-on-failure -j 2) || tests_status=$?
