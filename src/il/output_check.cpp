@@ -104,41 +104,35 @@ Error unresolved(std::string what, md::Token token, uint64_t offset) {
   return make_error(ErrorKind::Format, std::move(what), fmt::format("token 0x{:08X} names no row it may name", token), offset);
 }
 
-/// Gives the pages of the bodies already checked back, a few megabytes at a time (see
-/// OutputExpectations::release): the bodies are read once each, mostly in file order.
+/// Gives the pages read so far back after every megabyte of bodies (see
+/// OutputExpectations::release): each body is read once, and the few metadata pages the next
+/// bodies need are simply read again.
 class BodyPages {
  public:
   BodyPages(std::span<const uint8_t> bytes, const std::function<void(std::span<const uint8_t>)>& release)
       : bytes_(bytes), release_(release) {}
-  /// The body at [begin, end) of the file has been read.
-  void read(uint64_t begin, uint64_t end) {
-    if (!release_) return;
-    low_ = std::min(low_, begin);
-    high_ = std::max(high_, std::min<uint64_t>(end, bytes_.size()));
-    read_ += end - begin;
-    if (read_ < kBatch) return;
-    if (high_ > low_) release_(bytes_.subspan(low_, high_ - low_));
-    low_ = UINT64_MAX;
-    high_ = read_ = 0;
+  /// `size` more bytes of bodies have been read.
+  void read(uint64_t size) {
+    read_ += size;
+    if (read_ >= kBatch) release_all();
   }
   void release_all() {
     if (release_) release_(bytes_);
-    low_ = UINT64_MAX;
-    high_ = read_ = 0;
+    read_ = 0;
   }
 
  private:
   static constexpr uint64_t kBatch = 1u << 20;
   std::span<const uint8_t> bytes_;
   const std::function<void(std::span<const uint8_t>)>& release_;
-  uint64_t low_ = UINT64_MAX, high_ = 0, read_ = 0;
+  uint64_t read_ = 0;
 };
 
 /// The new body of MethodDef `rid`: decoded, branches on instruction starts, every token resolving.
 Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vector<uint8_t>& starts, OutputCheckStats& stats,
                   BodyPages& pages) {
   MethodBody body = CIL_TRY(read_body(m, rid));
-  pages.read(body.file_offset, body.code_file_offset + body.code.size());
+  pages.read(body.code_file_offset + body.code.size() - body.file_offset);
   // Formatted only for an error: the check reads every new body of large assemblies.
   auto where = [rid] { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); };
   static constexpr TableId kSig[] = {TableId::StandAloneSig};
