@@ -67,7 +67,13 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   };
   CountRuntimeMembers& rt = mode.runtime_;
   rt.helper_type = mode.helper_type_;
-  rt.counts = mode.counts_field_ = CIL_TRY(add_field("counts", prim(ElementType::I)));
+  // The core library's helper keeps its counters in an int64[]: its class constructor cannot call
+  // any of the library's own (probed) code before the counters exist, and allocating native
+  // memory would. Every other module's helper holds their address (count_runtime.h).
+  if (refs.self()) mode.array_element_ = CIL_TRY(refs.type("System", "Int64"));
+  rt.counts_array = mode.array_element_ != 0;
+  rt.counts = mode.counts_field_ = CIL_TRY(
+      add_field("counts", rt.counts_array ? md::wrap(ElementType::SzArray, prim(ElementType::I8)) : prim(ElementType::I)));
   rt.gate = CIL_TRY(add_field("gate", prim(ElementType::Object)));
   rt.tag = CIL_TRY(add_field("tag", prim(ElementType::String)));
   rt.keep = CIL_TRY(add_field("keep", md::wrap(ElementType::SzArray, prim(ElementType::Object))));
@@ -149,17 +155,17 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
 }
 
 Status CountMode::measure_probe(CallEffects& effects) {
-  probe_max_stack_ = CIL_TRY(il::probe_max_stack(CounterRef{counts_field_, 0, 0}, increment_, effects));
+  probe_max_stack_ = CIL_TRY(il::probe_max_stack(CounterRef{counts_field_, array_element_, 0, 0}, increment_, effects));
   return ok();
 }
 
 void CountMode::probe_ahead(BodyModel& model, uint32_t ahead, std::vector<Instr>& probe) const {
-  counter_probe(model, CounterRef{counts_field_, slots_ + ahead, 0}, increment_, probe);
+  counter_probe(model, CounterRef{counts_field_, array_element_, slots_ + ahead, 0}, increment_, probe);
 }
 
 void CountMode::next_probe(std::vector<Instr>& probe) const {
   BodyModel scratch;  // only hands out instruction ids, which rewrite_body replaces
-  counter_probe(scratch, CounterRef{counts_field_, slots_, 0}, increment_, probe);
+  counter_probe(scratch, CounterRef{counts_field_, array_element_, slots_, 0}, increment_, probe);
 }
 
 Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {

@@ -68,6 +68,7 @@ class CountMode {
   };
   std::vector<TableChunk> table_;
   md::Token increment_ = 0;
+  md::Token array_element_ = 0;  ///< System.Int64 when the counters are an int64[] (core library)
   CountRuntimeMembers runtime_;
 };
 

@@ -1,6 +1,7 @@
 // The IL of count mode's helper at run time (see count_runtime.h). In C# terms:
 //
-//   static .cctor() { counts = Marshal.AllocHGlobal(8 * N), zeroed; gate = new object(); tag = "";
+//   static .cctor() { counts = Marshal.AllocHGlobal(8 * N), zeroed (the core library:
+//                     new long[N]); gate = new object(); tag = "";
 //                     domain.ProcessExit += OnProcessExit; domain.UnhandledException += ...; Setup(); }
 //   static void Setup() { try { tag = the load's tag; MapLive(); timer every
 //                               CIL_INSTRUMENT_FLUSH_SECONDS; PosixSignalRegistration.Create(
@@ -69,7 +70,7 @@ struct Refs {
   bool pid_is_process = false;
 };
 
-Expected<Refs> resolve(md::RuntimeRefs& r, bool live) {
+Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live) {
   Refs x{};
   TypeSig str = prim(ElementType::String), obj = prim(ElementType::Object), vd = prim(ElementType::Void);
   TypeSig boolean = prim(ElementType::Boolean), native_int = prim(ElementType::I), i4 = prim(ElementType::I4);
@@ -160,8 +161,10 @@ Expected<Refs> resolve(md::RuntimeRefs& r, bool live) {
   x.create_delegate = CIL_TRY(r.member(x.delegate, "CreateDelegate", sig(false, md::class_type(x.delegate), {type_sig, md::class_type(x.method_info)})));
   x.enum_parse = CIL_TRY(r.member(enum_type, "Parse", sig(false, obj, {type_sig, str})));
   x.method_invoke = CIL_TRY(r.member(method_base, "Invoke", sig(true, obj, {obj, objects})));
-  Token marshal = CIL_TRY(r.type("System.Runtime.InteropServices", "Marshal"));
-  x.alloc_hglobal = CIL_TRY(r.member(marshal, "AllocHGlobal", sig(false, native_int, {i4})));
+  if (!counts_array) {
+    Token marshal = CIL_TRY(r.type("System.Runtime.InteropServices", "Marshal"));
+    x.alloc_hglobal = CIL_TRY(r.member(marshal, "AllocHGlobal", sig(false, native_int, {i4})));
+  }
   x.file_delete = CIL_TRY(r.member(file, "Delete", sig(false, vd, {str})));
   if (live) {
     md::AssemblyRefSpec mapped = r.memory_mapped_files_assembly();
@@ -224,14 +227,20 @@ Status write_cctor(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   Token empty = CIL_TRY(str_token(editor, ""));
   BodyModel body;
   CodeBuilder c(body);
-  auto bytes = static_cast<int32_t>(slots * 8);
-  c.ldc_i4(std::max(bytes, 8));
-  c.emit(Op::Call, x.alloc_hglobal);
-  c.emit(Op::Stsfld, m.counts);
-  c.emit(Op::Ldsfld, m.counts);
-  c.ldc_i4(0);
-  c.ldc_i4(bytes);
-  c.emit(Op::Initblk);
+  if (m.counts_array) {
+    c.ldc_i4(static_cast<int32_t>(slots));
+    c.emit(Op::Newarr, x.int64);
+    c.emit(Op::Stsfld, m.counts);
+  } else {
+    auto bytes = static_cast<int32_t>(slots * 8);
+    c.ldc_i4(std::max(bytes, 8));
+    c.emit(Op::Call, x.alloc_hglobal);
+    c.emit(Op::Stsfld, m.counts);
+    c.emit(Op::Ldsfld, m.counts);
+    c.ldc_i4(0);
+    c.ldc_i4(bytes);
+    c.emit(Op::Initblk);
+  }
   c.emit(Op::Newobj, x.object_ctor);
   c.emit(Op::Stsfld, m.gate);
   c.emit(Op::Ldstr, empty);
@@ -695,10 +704,14 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   // s.Write(digits, d, 20 - d)
   c.emit(Op::Ldsfld, m.counts);
   c.ldarg(kSlot);
-  c.ldc_i4(8);
-  c.emit(Op::Mul);
-  c.emit(Op::Add);
-  c.emit(Op::Ldind_I8);
+  if (m.counts_array) {
+    c.emit(Op::Ldelem_I8);
+  } else {
+    c.ldc_i4(8);
+    c.emit(Op::Mul);
+    c.emit(Op::Add);
+    c.emit(Op::Ldind_I8);
+  }
   c.stloc(kValue);
   c.ldc_i4(kDigits);
   c.stloc(kDigit);
@@ -899,7 +912,7 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
 
 Status write_count_runtime(md::ModuleEditor& editor, md::RuntimeRefs& refs, const CountRuntimeMembers& members,
                            const CountRuntimeText& text, CallEffects& effects) {
-  Refs x = CIL_TRY(resolve(refs, members.map_live != 0));
+  Refs x = CIL_TRY(resolve(refs, members.counts_array, members.map_live != 0));
   CIL_TRY(write_cctor(editor, x, members, text.slots, effects));
   CIL_TRY(write_setup(editor, x, members, text, effects));
   for (Token handler : {members.on_exit, members.on_unhandled, members.on_signal})

@@ -16,10 +16,14 @@ namespace cil::il {
 /// Where a call counter lives.
 struct CounterRef {
   /// Offline: the int64 at `slot` * 8 bytes from the address held by the static `native int`
-  /// field `base_field` (the helper's counters: a shared file mapping, see count_runtime.h).
-  md::Token base_field = 0;
+  /// field `field` (the helper's counters: native memory or a shared file mapping, see
+  /// count_runtime.h); or, when `array_element` is set (the core library, whose helper cannot
+  /// call code of its own before its counters exist), slot `slot` of the static `int64[]` field
+  /// `field`, through ldelema `array_element` (the token of System.Int64).
+  md::Token field = 0;
+  md::Token array_element = 0;
   uint32_t slot = 0;
-  /// Runtime: a fixed native address of an int64 owned by the profiler (base_field == 0).
+  /// Runtime: a fixed native address of an int64 owned by the profiler (field == 0).
   uint64_t address = 0;
 };
 
