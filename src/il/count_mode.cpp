@@ -67,10 +67,12 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   };
   CountRuntimeMembers& rt = mode.runtime_;
   rt.helper_type = mode.helper_type_;
-  // The core library's helper keeps its counters in an int64[]: its class constructor cannot call
-  // any of the library's own (probed) code before the counters exist, and allocating native
-  // memory would. Every other module's helper holds their address (count_runtime.h).
-  if (refs.self()) mode.array_element_ = CIL_TRY(refs.type("System", "Int64"));
+  // Counters in an int64[] for the core library, whose class constructor cannot call any of the
+  // library's own (probed) code before the counters exist (allocating native memory would), and
+  // for .NET Framework-style modules (mscorlib), whose probes stay verifiable (ldelema, not a
+  // pointer passed as a byref): partial trust and `peverify` check them. Every other module's
+  // helper holds the counters' address, in a live file when it can (count_runtime.h).
+  if (refs.self() || refs.kind() == md::CoreLibraryKind::Mscorlib) mode.array_element_ = CIL_TRY(refs.type("System", "Int64"));
   rt.counts_array = mode.array_element_ != 0;
   rt.counts = mode.counts_field_ = CIL_TRY(
       add_field("counts", rt.counts_array ? md::wrap(ElementType::SzArray, prim(ElementType::I8)) : prim(ElementType::I)));
@@ -78,9 +80,9 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   rt.tag = CIL_TRY(add_field("tag", prim(ElementType::String)));
   rt.keep = CIL_TRY(add_field("keep", md::wrap(ElementType::SzArray, prim(ElementType::Object))));
   rt.live = CIL_TRY(add_field("live", prim(ElementType::String)));
-  // The live file needs MemoryMappedFile, which the core library cannot reference (nor the
-  // assembly that defines it).
-  mode.live_ = !refs.self() && CIL_TRY(editor.assembly_name()) != refs.memory_mapped_files_assembly().name;
+  // The live file needs the counters' address and MemoryMappedFile, which the assembly that
+  // defines it cannot reference.
+  mode.live_ = !rt.counts_array && CIL_TRY(editor.assembly_name()) != refs.memory_mapped_files_assembly().name;
 
   Token event_args = CIL_TRY(refs.type("System", "EventArgs"));
   Token unhandled_args = CIL_TRY(refs.type("System", "UnhandledExceptionEventArgs"));

@@ -1,7 +1,7 @@
 // The IL of count mode's helper at run time (see count_runtime.h). In C# terms:
 //
-//   static .cctor() { counts = Marshal.AllocHGlobal(8 * N), zeroed (the core library:
-//                     new long[N]); gate = new object(); tag = "";
+//   static .cctor() { counts = Marshal.AllocHGlobal(8 * N), zeroed (the core library and
+//                     mscorlib-based modules: new long[N], and no live file); gate = new object(); tag = "";
 //                     domain.ProcessExit += OnProcessExit; domain.UnhandledException += ...; Setup(); }
 //   static void Setup() { try { tag = the load's tag; MapLive(); timer every
 //                               CIL_INSTRUMENT_FLUSH_SECONDS; PosixSignalRegistration.Create(
@@ -12,9 +12,9 @@
 //                               to file; if (final) delete the live file } }
 //                               catch (Exception e) { one line on stderr } }
 //
-// Only mscorlib-level APIs are referenced, and MemoryMappedFile (System.Core on .NET Framework);
-// PosixSignalRegistration (.NET 6+) is found by name, so the same output runs on .NET Framework
-// and Mono, where the signals part does nothing.
+// Only mscorlib-level APIs are referenced, and MemoryMappedFile (System.IO.MemoryMappedFiles, or
+// netstandard) for the live file; PosixSignalRegistration (.NET 6+) is found by name, so the same
+// output runs on .NET Framework and Mono, where the signals part does nothing.
 #include "il/count_runtime.h"
 
 #include <algorithm>

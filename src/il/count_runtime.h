@@ -17,7 +17,7 @@ namespace cil::il {
 struct CountRuntimeMembers {
   uint32_t helper_type = 0;  ///< TypeDef row of <CilInstrument>
   md::Token counts = 0;      ///< static native int: the address of the int64 counters (int64[] if counts_array)
-  bool counts_array = false;  ///< the core library's helper: counters in a managed int64[]
+  bool counts_array = false;  ///< counters in a managed int64[] (the core library, mscorlib-based modules)
   md::Token gate = 0;        ///< static object: one write at a time
   md::Token tag = 0;         ///< static string: "" for the first load of the assembly, ".2"... after
   md::Token keep = 0;        ///< static object[]: the timer, the signal registrations and the mapping, kept alive
