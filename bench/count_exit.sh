@@ -5,7 +5,9 @@
 # probe), so handlers run helper first; the app's handler prints the Stopwatch time since the
 # end of Main. That is the helper's whole exit path, from ProcessExit to the file's rename (plus
 # the runtime's step from Main's return to ProcessExit, which the uninstrumented "plain" line
-# shows). Median of RUNS runs, round robin over the tools.
+# shows). Median of RUNS runs, round robin over the tools. Each line also gives the median wall
+# time of the whole process (start-up, where the helper's class constructor writes and maps the
+# live file, to exit), which "plain" gives for the uninstrumented app.
 #
 #   bench/count_exit.sh [--runs N] [--methods "3000 40000"] TOOL [TOOL...]
 # e.g. bench/count_exit.sh /tmp/before/cil-instrument build/src/cil-instrument
@@ -60,19 +62,24 @@ PY
     cp "$work/plain$n/Exit$n.runtimeconfig.json" "$work/t$i-$n/"
     "$tool" "$work/plain$n/Exit$n.dll" -o "$work/t$i-$n/Exit$n.dll" > /dev/null
   done
-  declare -A times=()
+  declare -A times=() walls=()
+  now_us() { local t=$EPOCHREALTIME; echo $((10#${t/./})); }
   for ((r = 0; r < runs; r++)); do
+    t0=$(now_us)
     times[plain]+="$(dotnet "$work/plain$n/Exit$n.dll") "
+    walls[plain]+="$(($(now_us) - t0)) "
     for ((j = 1; j <= $#; j++)); do
       rm -rf "$work/out" && mkdir "$work/out"
+      t0=$(now_us)
       times[$j]+="$(CIL_INSTRUMENT_OUTPUT="$work/out" dotnet "$work/t$j-$n/Exit$n.dll") "
+      walls[$j]+="$(($(now_us) - t0)) "
       ls "$work/out"/*.counts.json > /dev/null  # the file was written
     done
   done
   median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
-  echo "$n methods: plain $(echo "${times[plain]}" | median) us"
+  echo "$n methods: plain $(echo "${times[plain]}" | median) us; process $(echo "${walls[plain]}" | median) us"
   for ((j = 1; j <= $#; j++)); do
-    echo "$n methods: ${!j}: $(echo "${times[$j]}" | median) us (runs: ${times[$j]})"
+    echo "$n methods: ${!j}: $(echo "${times[$j]}" | median) us; process $(echo "${walls[$j]}" | median) us (exit path runs: ${times[$j]})"
   done
-  unset times
+  unset times walls
 done

@@ -21,6 +21,7 @@ set(CIL_UNITY_SKIP
   src/cli/cmd_diff.cpp
   src/cli/cmd_instrument.cpp
   src/cli/cmd_report.cpp
+  src/cli/cmd_exec.cpp
   src/cli/instrument_job.cpp
   src/profiler/emit_sink.cpp
   src/profiler/module_table.cpp

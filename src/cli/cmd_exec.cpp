@@ -25,6 +25,7 @@
 #include "cli/common.h"
 #include "cli/exec_journal.h"
 #include "cli/instrument_options.h"
+#include "cli/live_file.h"
 #include "il/runtime_contract.h"
 
 namespace cil::cli {
@@ -167,20 +168,21 @@ int run_command(char** command, const std::string& output_dir) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 125;
 }
 
-/// Count files in `dir` written since `since` (the run's own), sorted.
+/// Count files in `dir` written since `since` (the run's own), sorted; the live file of a
+/// process killed before its final write stands for its counts file.
 std::vector<std::string> new_count_files(const std::string& dir, const struct timespec& since) {
   std::vector<std::string> found;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
-    if (!name.ends_with(contract::kCountsFileSuffix)) continue;
+    if (!name.ends_with(contract::kCountsFileSuffix) && !name.ends_with(contract::kCountsLiveSuffix)) continue;
     struct stat st {};
     if (::stat(entry.path().c_str(), &st) != 0) continue;
     bool newer = st.st_mtim.tv_sec > since.tv_sec || (st.st_mtim.tv_sec == since.tv_sec && st.st_mtim.tv_nsec >= since.tv_nsec);
     if (newer) found.push_back(entry.path().string());
   }
   std::sort(found.begin(), found.end());
-  return found;
+  return without_superseded(found);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@
 #include "cli/common.h"
 #include "cli/count_file.h"
 #include "cli/coverage_data.h"
+#include "cli/live_file.h"
 #include "support/file_io.h"
 #include "cli/scoped_printer.h"
 #include "metadata/text_encoding.h"
@@ -136,7 +138,7 @@ int run_report(int argc, char** argv) {
       "threshold-type", "line, branch or method (repeatable; default: all three)", cxxopts::value<std::vector<std::string>>(), "TYPE")(
       "h,help", "show this help")("files", "count files", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"files"});
-  options.positional_help("FILE...");
+  options.positional_help("FILE|DIR...");
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
   size_t top = SIZE_MAX;
@@ -153,8 +155,24 @@ int run_report(int argc, char** argv) {
     return kExitUsage;
   }
 
+  // A folder stands for the count, hits and live files in it; a counts or hits file whose live
+  // file is given too is read from the live file.
+  std::vector<std::string> files;
+  for (const std::string& arg : args["files"].as<std::vector<std::string>>()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(arg, ec)) {
+      files.push_back(arg);
+      continue;
+    }
+    std::vector<std::string> found = counter_files_in(arg);
+    if (found.empty()) {
+      print_usage_error(fmt::format("report: {} holds no count, hits or live files", arg));
+      return kExitUsage;
+    }
+    files.insert(files.end(), found.begin(), found.end());
+  }
   std::vector<std::pair<std::string, CountFile>> read;
-  for (const std::string& file : args["files"].as<std::vector<std::string>>()) {
+  for (const std::string& file : without_superseded(files)) {
     auto counts = read_count_file(file);
     if (!counts) return fail(in_file(counts.error(), file));
     if (!read.empty() && read.front().second.kind != counts->kind) {

@@ -10,6 +10,7 @@
 
 #include "cli/json_reader.h"
 #include "cli/json_writer.h"
+#include "cli/live_file.h"
 #include "il/runtime_contract.h"
 #include "metadata/schema.h"
 #include "support/file_io.h"
@@ -130,6 +131,7 @@ Expected<CountFile> read_count_file(const std::string& path) {
   if (!ec && size > kMaxCountFileSize)
     return make_error(ErrorKind::Limit, "", fmt::format("file is {} bytes, larger than the {} byte limit of a count file", size, kMaxCountFileSize));
   std::vector<uint8_t> bytes = CIL_TRY(read_file(path));
+  if (is_live_file(bytes)) return parse_count_file(CIL_TRY(live_file_text(bytes)));
   return parse_count_file(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 

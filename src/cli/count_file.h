@@ -36,7 +36,8 @@ inline constexpr uint64_t kMaxCountFileSize = uint64_t{64} << 20;
 /// Parses and checks a count file. Errors have structure "JSON" for syntax (with line and
 /// column) or "count file" for the shape, naming the member at fault (`methods[3].count`).
 Expected<CountFile> parse_count_file(std::string_view text);
-/// Reads `path` (at most kMaxCountFileSize bytes) and parses it. Errors do not name the file.
+/// Reads `path` (at most kMaxCountFileSize bytes) and parses it; a live file (live_file.h) is read
+/// as the counts or hits file it stands for. Errors do not name the file.
 Expected<CountFile> read_count_file(const std::string& path);
 
 /// The merged counts of one assembly build (assembly name and mvid).

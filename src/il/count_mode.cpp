@@ -24,6 +24,7 @@ using md::TypeSig;
 /// (a single longer line, which no real name makes, gets a chunk of its own).
 constexpr size_t kChunkSize = 512 * 1024;
 constexpr uint32_t kChunkAlignment = 8;
+constexpr uint32_t kMaxSlots = uint32_t{1} << 28;
 
 std::vector<uint8_t> method_sig(bool has_this, const TypeSig& ret, const std::vector<TypeSig>& params) {
   return md::method_signature(has_this, ret, params);
@@ -41,8 +42,6 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   const md::Module& m = editor.module();
   Token object = CIL_TRY(refs.type("System", "Object"));
   Token interlocked = CIL_TRY(increment_type(refs));
-  TypeSig i8 = prim(ElementType::I8);
-  mode.int64_ = CIL_TRY(refs.type("System", "Int64"));
   mode.increment_ = CIL_TRY(increment_method(refs, interlocked));
 
   // Rows: the TypeDef's member lists start at the current ends of Field and MethodDef (or of
@@ -68,10 +67,22 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   };
   CountRuntimeMembers& rt = mode.runtime_;
   rt.helper_type = mode.helper_type_;
-  rt.counts = mode.counts_field_ = CIL_TRY(add_field("counts", md::wrap(ElementType::SzArray, i8)));
+  // Counters in an int64[] for the core library, whose class constructor cannot call any of the
+  // library's own (probed) code before the counters exist (allocating native memory would), and
+  // for .NET Framework-style modules (mscorlib), whose probes stay verifiable (ldelema, not a
+  // pointer passed as a byref): partial trust and `peverify` check them. Every other module's
+  // helper holds the counters' address, in a live file when it can (count_runtime.h).
+  if (refs.self() || refs.kind() == md::CoreLibraryKind::Mscorlib) mode.array_element_ = CIL_TRY(refs.type("System", "Int64"));
+  rt.counts_array = mode.array_element_ != 0;
+  rt.counts = mode.counts_field_ = CIL_TRY(
+      add_field("counts", rt.counts_array ? md::wrap(ElementType::SzArray, prim(ElementType::I8)) : prim(ElementType::I)));
   rt.gate = CIL_TRY(add_field("gate", prim(ElementType::Object)));
   rt.tag = CIL_TRY(add_field("tag", prim(ElementType::String)));
   rt.keep = CIL_TRY(add_field("keep", md::wrap(ElementType::SzArray, prim(ElementType::Object))));
+  rt.live = CIL_TRY(add_field("live", prim(ElementType::String)));
+  // The live file needs the counters' address and MemoryMappedFile, which the assembly that
+  // defines it cannot reference.
+  mode.live_ = !rt.counts_array && CIL_TRY(editor.assembly_name()) != refs.memory_mapped_files_assembly().name;
 
   Token event_args = CIL_TRY(refs.type("System", "EventArgs"));
   Token unhandled_args = CIL_TRY(refs.type("System", "UnhandledExceptionEventArgs"));
@@ -82,7 +93,7 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
     return t;
   };
   rt.cctor = CIL_TRY(add_method(kTypeInitializer, ".cctor", method_sig(false, vd, {})));
-  rt.write = CIL_TRY(add_method(kHelperMethod, "WriteCounts", method_sig(false, vd, {})));
+  rt.write = CIL_TRY(add_method(kHelperMethod, "WriteCounts", method_sig(false, vd, {prim(ElementType::Boolean)})));
   rt.on_exit = CIL_TRY(add_method(kPrivateHelperMethod, "OnProcessExit", method_sig(false, vd, {obj, md::class_type(event_args)})));
   rt.on_unhandled = CIL_TRY(add_method(kPrivateHelperMethod, "OnUnhandledException",
                                        method_sig(false, vd, {obj, md::class_type(unhandled_args)})));
@@ -90,6 +101,9 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   rt.on_signal = CIL_TRY(add_method(kPrivateHelperMethod, kOnSignalName, method_sig(false, vd, {obj})));
   rt.on_timer = CIL_TRY(add_method(kPrivateHelperMethod, "OnTimer", method_sig(false, vd, {obj})));
   rt.write_file = CIL_TRY(add_method(kPrivateHelperMethod, "WriteFile", method_sig(false, vd, {prim(ElementType::String)})));
+  TypeSig str = prim(ElementType::String);
+  rt.output_path = CIL_TRY(add_method(kPrivateHelperMethod, "OutputPath", method_sig(false, str, {str})));
+  if (mode.live_) rt.map_live = CIL_TRY(add_method(kPrivateHelperMethod, "MapLive", method_sig(false, vd, {})));
   Token stream = CIL_TRY(refs.type("System.IO", "Stream"));
   TypeSig bytes = md::wrap(ElementType::SzArray, prim(ElementType::U1));
   rt.write_chunk = CIL_TRY(add_method(kPrivateHelperMethod, "WriteChunk",
@@ -103,6 +117,8 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
   // The method's text up to its count, and its length: WriteChunk writes the text, then the
   // count. No formatting pass here, and at exit only the numbers are formatted. The previous
   // method's closing and the separator come first, so a chunk never ends inside a method.
+  // Probes address their counter as slot * 8 in an int32.
+  if (slots_ >= kMaxSlots) return make_error(ErrorKind::Unsupported, "count mode", fmt::format("more than {} counters", kMaxSlots));
   static const std::string open = contract::counts_method_open(), name_piece = contract::counts_method_name(),
                            count_piece = contract::counts_method_count();
   std::string quoted = json_string(name);
@@ -141,17 +157,17 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
 }
 
 Status CountMode::measure_probe(CallEffects& effects) {
-  probe_max_stack_ = CIL_TRY(il::probe_max_stack(CounterRef{counts_field_, int64_, 0, 0}, increment_, effects));
+  probe_max_stack_ = CIL_TRY(il::probe_max_stack(CounterRef{counts_field_, array_element_, 0, 0}, increment_, effects));
   return ok();
 }
 
 void CountMode::probe_ahead(BodyModel& model, uint32_t ahead, std::vector<Instr>& probe) const {
-  counter_probe(model, CounterRef{counts_field_, int64_, slots_ + ahead, 0}, increment_, probe);
+  counter_probe(model, CounterRef{counts_field_, array_element_, slots_ + ahead, 0}, increment_, probe);
 }
 
 void CountMode::next_probe(std::vector<Instr>& probe) const {
   BodyModel scratch;  // only hands out instruction ids, which rewrite_body replaces
-  counter_probe(scratch, CounterRef{counts_field_, int64_, slots_, 0}, increment_, probe);
+  counter_probe(scratch, CounterRef{counts_field_, array_element_, slots_, 0}, increment_, probe);
 }
 
 Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {
@@ -160,6 +176,10 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
   // methods' text and their lengths, each the RVA field of a value type of its size, like C#'s
   // array initializers. Each data type owns its field, so the rows go type, field, type, field...
   CountRuntimeText text;
+  bool hits = file_ == CounterFile::Hits;
+  std::string header_text = hits ? contract::hits_header(json_string(assembly), json_string(mvid))
+                                 : contract::counts_header(json_string(assembly), json_string(mvid));
+  std::string tail_text = std::string(slots_ ? contract::kCountsMethodClose : "") + std::string(contract::kCountsTail);
   {
     const md::Module& m = editor.module();
     bool field_ptr = m.tables().rows(TableId::FieldPtr) > 0;
@@ -184,6 +204,25 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
       if (!rva) CIL_TRY(editor.add_section_data(std::move(bytes), kChunkAlignment, md::token_rid(rva_row)));
       return field;
     };
+    if (live_) {
+      // The live file's header (runtime_contract.h); its state byte says "writing" until the
+      // counters are mapped.
+      uint32_t method_text = 0;
+      for (const auto& chunk : table_) method_text += chunk.size;
+      std::vector<uint8_t> header(contract::kLiveMagic.begin(), contract::kLiveMagic.end());
+      header.push_back(static_cast<uint8_t>(contract::kLiveWriting));
+      auto put = [&header](uint32_t v) {
+        for (int shift = 0; shift < 32; shift += 8) header.push_back(static_cast<uint8_t>(v >> shift));
+      };
+      put(contract::kLiveVersion);
+      put(slots_);
+      put(static_cast<uint32_t>(header_text.size()));
+      put(method_text);
+      put(static_cast<uint32_t>(tail_text.size()));
+      put(0);
+      text.live_header = CIL_TRY(add_data("<CilInstrument>LiveHeader", header, 0, contract::kLiveHeaderSize));
+      text.live_suffix = hits ? contract::kHitsLiveSuffix : contract::kCountsLiveSuffix;
+    }
     for (auto& chunk : table_) {
       size_t k = text.chunks.size();
       Token field = CIL_TRY(add_data(fmt::format("<CilInstrument>Methods{}", k), chunk.bytes, chunk.rva, chunk.size));
@@ -194,11 +233,9 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
     table_.shrink_to_fit();
   }
 
-  bool hits = file_ == CounterFile::Hits;
-  text.header = hits ? contract::hits_header(json_string(assembly), json_string(mvid))
-                     : contract::counts_header(json_string(assembly), json_string(mvid));
+  text.header = std::move(header_text);
   text.file_suffix = hits ? contract::kHitsFileSuffix : contract::kCountsFileSuffix;
-  text.tail = std::string(slots_ ? contract::kCountsMethodClose : "") + std::string(contract::kCountsTail);
+  text.tail = std::move(tail_text);
   text.file_prefix = contract::counts_file_prefix(assembly);
   // The loads of one build in one domain share this key; another build of the same assembly
   // (another mvid) writes files that `report` keeps apart anyway.

@@ -54,6 +54,7 @@ class CountMode {
   md::Token counts_field_ = 0;
   uint32_t slots_ = 0;
   CounterFile file_ = CounterFile::Counts;
+  bool live_ = false;  ///< the helper keeps its counters in a live file (runtime_contract.h)
   uint16_t probe_max_stack_ = 8;
   /// The file's text per slot up to its count, and its length; in chunks of whole slots.
   /// Full chunks are placed in the section as soon as the next one starts: only the last one
@@ -66,8 +67,8 @@ class CountMode {
     uint32_t rva = 0, lengths_rva = 0;  ///< once placed
   };
   std::vector<TableChunk> table_;
-  md::Token int64_ = 0;
   md::Token increment_ = 0;
+  md::Token array_element_ = 0;  ///< System.Int64 when the counters are an int64[] (core library)
   CountRuntimeMembers runtime_;
 };
 

@@ -1,16 +1,23 @@
 // The IL of count mode's helper at run time (see count_runtime.h). In C# terms:
 //
-//   static .cctor() { counts = new long[N]; gate = new object(); tag = "";
+//   static .cctor() { counts = Marshal.AllocHGlobal(8 * N), zeroed (the core library and
+//                     mscorlib-based modules: new long[N], and no live file); gate = new object(); tag = "";
 //                     domain.ProcessExit += OnProcessExit; domain.UnhandledException += ...; Setup(); }
-//   static void Setup() { try { tag = the load's tag; timer every CIL_INSTRUMENT_FLUSH_SECONDS;
-//                               PosixSignalRegistration.Create(SIGTERM/SIGINT/SIGQUIT, OnSignal)
-//                               by reflection } catch {} }
-//   static void WriteCounts() { try { lock (gate) { WriteFile(file + ".tmp"); rename it to file; } }
+//   static void Setup() { try { tag = the load's tag; MapLive(); timer every
+//                               CIL_INSTRUMENT_FLUSH_SECONDS; PosixSignalRegistration.Create(
+//                               SIGTERM/SIGINT/SIGQUIT, OnSignal) by reflection } catch {} }
+//   static void MapLive() { try { write the live file; map it; copy the counters there and point
+//                                 counts at them; live = its path } catch { delete it } }
+//   static void WriteCounts(bool final) { try { lock (gate) { WriteFile(file + ".tmp"); rename it
+//                               to file; if (final) delete the live file } }
 //                               catch (Exception e) { one line on stderr } }
 //
-// Only mscorlib-level APIs are referenced; PosixSignalRegistration (.NET 6+) is found by name, so
-// the same output runs on .NET Framework and Mono, where the signals part does nothing.
+// Only mscorlib-level APIs are referenced, and MemoryMappedFile (System.IO.MemoryMappedFiles, or
+// netstandard) for the live file; PosixSignalRegistration (.NET 6+) is found by name, so the same
+// output runs on .NET Framework and Mono, where the signals part does nothing.
 #include "il/count_runtime.h"
+
+#include <algorithm>
 
 #include "il/code_builder.h"
 #include "il/rewrite.h"
@@ -31,9 +38,10 @@ std::vector<uint8_t> sig(bool has_this, const TypeSig& ret, const std::vector<Ty
   return md::method_signature(has_this, ret, params);
 }
 
-// Values of runtime enums (System.IO.FileMode.Create; System.Reflection.BindingFlags.Static (8)
-// plus BindingFlags.NonPublic (32)), not metadata flags.
+// Values of runtime enums (System.IO.FileMode.Create and Open; System.Reflection.BindingFlags.Static
+// (8) plus BindingFlags.NonPublic (32)), not metadata flags.
 constexpr int32_t kFileModeCreate = 2;
+constexpr int32_t kFileModeOpen = 3;
 constexpr int32_t kStaticNonPublic = 8 + 32;
 // Longest decimal uint64.
 constexpr int32_t kDigits = 20;
@@ -54,12 +62,15 @@ struct Refs {
   Token file_exists, file_replace, file_move, file_stream_ctor, stream_write, stream_close, get_utf8, get_bytes,
       initialize_array;
   Token timer_callback_ctor, timer_ctor;
+  Token alloc_hglobal, file_delete;
+  // The live file's mapping (live only).
+  Token mmf, view_accessor, view_handle, create_from_file, create_view_accessor, get_view_handle, add_ref, get_handle;
   Token type_get_type, type_get_method, type_get_method_flags, get_parameters, parameter_type, create_delegate,
       enum_parse, method_invoke;
   bool pid_is_process = false;
 };
 
-Expected<Refs> resolve(md::RuntimeRefs& r) {
+Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live) {
   Refs x{};
   TypeSig str = prim(ElementType::String), obj = prim(ElementType::Object), vd = prim(ElementType::Void);
   TypeSig boolean = prim(ElementType::Boolean), native_int = prim(ElementType::I), i4 = prim(ElementType::I4);
@@ -150,6 +161,25 @@ Expected<Refs> resolve(md::RuntimeRefs& r) {
   x.create_delegate = CIL_TRY(r.member(x.delegate, "CreateDelegate", sig(false, md::class_type(x.delegate), {type_sig, md::class_type(x.method_info)})));
   x.enum_parse = CIL_TRY(r.member(enum_type, "Parse", sig(false, obj, {type_sig, str})));
   x.method_invoke = CIL_TRY(r.member(method_base, "Invoke", sig(true, obj, {obj, objects})));
+  if (!counts_array) {
+    Token marshal = CIL_TRY(r.type("System.Runtime.InteropServices", "Marshal"));
+    x.alloc_hglobal = CIL_TRY(r.member(marshal, "AllocHGlobal", sig(false, native_int, {i4})));
+  }
+  x.file_delete = CIL_TRY(r.member(file, "Delete", sig(false, vd, {str})));
+  if (live) {
+    md::AssemblyRefSpec mapped = r.memory_mapped_files_assembly();
+    x.mmf = CIL_TRY(r.type_in(mapped, "System.IO.MemoryMappedFiles", "MemoryMappedFile"));
+    x.view_accessor = CIL_TRY(r.type_in(mapped, "System.IO.MemoryMappedFiles", "MemoryMappedViewAccessor"));
+    x.view_handle = CIL_TRY(r.type_in(mapped, "Microsoft.Win32.SafeHandles", "SafeMemoryMappedViewHandle"));
+    Token safe_handle = CIL_TRY(r.type("System.Runtime.InteropServices", "SafeHandle"));
+    x.create_from_file = CIL_TRY(r.member(
+        x.mmf, "CreateFromFile", sig(false, md::class_type(x.mmf), {str, md::value_type(file_mode), str, prim(ElementType::I8)})));
+    x.create_view_accessor = CIL_TRY(r.member(x.mmf, "CreateViewAccessor", sig(true, md::class_type(x.view_accessor), {})));
+    x.get_view_handle =
+        CIL_TRY(r.member(x.view_accessor, "get_SafeMemoryMappedViewHandle", sig(true, md::class_type(x.view_handle), {})));
+    x.add_ref = CIL_TRY(r.member(safe_handle, "DangerousAddRef", sig(true, vd, {md::wrap(ElementType::ByRef, boolean)})));
+    x.get_handle = CIL_TRY(r.member(safe_handle, "DangerousGetHandle", sig(true, native_int, {})));
+  }
   if (r.kind() == md::CoreLibraryKind::PrivateCoreLib) {
     // Environment.ProcessId: .NET 5 and later.
     x.pid_get = CIL_TRY(r.member(environment, "get_ProcessId", sig(false, i4, {})));
@@ -189,16 +219,28 @@ EhRegion clause(ClauseKind kind, uint32_t try_start, uint32_t handler_start, uin
   return c;
 }
 
-/// .cctor: the counters, the write lock, the default tag, the exit hooks (on .NET an unhandled
-/// exception ends the process without ProcessExit), then Setup.
+/// .cctor: the counters (zeroed native memory, until MapLive moves them into the live file), the
+/// write lock, the default tag, the exit hooks (on .NET an unhandled exception ends the process
+/// without ProcessExit), then Setup.
 Status write_cctor(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMembers& m, uint32_t slots,
                    CallEffects& effects) {
   Token empty = CIL_TRY(str_token(editor, ""));
   BodyModel body;
   CodeBuilder c(body);
-  c.ldc_i4(static_cast<int32_t>(slots));
-  c.emit(Op::Newarr, x.int64);
-  c.emit(Op::Stsfld, m.counts);
+  if (m.counts_array) {
+    c.ldc_i4(static_cast<int32_t>(slots));
+    c.emit(Op::Newarr, x.int64);
+    c.emit(Op::Stsfld, m.counts);
+  } else {
+    auto bytes = static_cast<int32_t>(slots * 8);
+    c.ldc_i4(std::max(bytes, 8));
+    c.emit(Op::Call, x.alloc_hglobal);
+    c.emit(Op::Stsfld, m.counts);
+    c.emit(Op::Ldsfld, m.counts);
+    c.ldc_i4(0);
+    c.ldc_i4(bytes);
+    c.emit(Op::Initblk);
+  }
   c.emit(Op::Newobj, x.object_ctor);
   c.emit(Op::Stsfld, m.gate);
   c.emit(Op::Ldstr, empty);
@@ -303,11 +345,13 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Ldsfld, m.tag);
   c.emit(Op::Call, x.concat3);
   c.emit(Op::Stsfld, m.tag);
-  // keep = new object[4]: [0] the flush timer, [1..3] the signal registrations.
+  // keep = new object[6]: [0] the flush timer, [1..3] the signal registrations, [4..5] the
+  // live file's mapping.
   c.mark(timer);
-  c.ldc_i4(4);
+  c.ldc_i4(6);
   c.emit(Op::Newarr, x.object);
   c.emit(Op::Stsfld, m.keep);
+  if (m.map_live) c.emit(Op::Call, m.map_live);
   // A periodic flush when CIL_INSTRUMENT_FLUSH_SECONDS is a positive integer. Timer callbacks
   // run on the thread pool, whose threads never keep the process alive.
   c.emit(Op::Ldstr, flush_variable);
@@ -411,42 +455,31 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   return set_body(editor, m.setup, body, effects, false);
 }
 
-/// A handler with any parameters that calls WriteCounts.
-Status write_forwarder(md::ModuleEditor& editor, const CountRuntimeMembers& m, Token method, CallEffects& effects) {
+/// A handler with any parameters that calls WriteCounts(final).
+Status write_forwarder(md::ModuleEditor& editor, const CountRuntimeMembers& m, Token method, bool final,
+                       CallEffects& effects) {
   BodyModel body;
   CodeBuilder c(body);
+  c.ldc_i4(final ? 1 : 0);
   c.emit(Op::Call, m.write);
   c.emit(Op::Ret);
   body.instrs = c.take();
   return set_body(editor, method, body, effects, false);
 }
 
-/// WriteCounts: the one writer. lock (gate) { WriteFile(path + ".tmp"); rename over path } so a
-/// signal during a flush waits for it, and a reader or a kill never sees a partial file. A
-/// failure prints one line on standard error; the program's own ending must not change.
-Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMembers& m,
-                          const CountRuntimeText& text, CallEffects& effects) {
-  enum : uint32_t { kDir, kFile, kTemp, kPid };
-  TypeSig str = prim(ElementType::String);
+/// OutputPath(string suffix): CIL_INSTRUMENT_OUTPUT if it names a directory, else the assembly's,
+/// else "."; then "<Assembly>." + pid + tag + suffix.
+Status write_output_path(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMembers& m,
+                         const CountRuntimeText& text, CallEffects& effects) {
+  enum : uint32_t { kDir, kPid };
   BodyModel body;
-  body.local_sig_token = CIL_TRY(locals_sig(editor, {str, str, str, prim(ElementType::I4)}));
+  body.local_sig_token = CIL_TRY(locals_sig(editor, {prim(ElementType::String), prim(ElementType::I4)}));
   body.init_locals = true;
   Token variable = CIL_TRY(str_token(editor, contract::kEnvOutput));
   Token dot = CIL_TRY(str_token(editor, "."));
   Token prefix = CIL_TRY(str_token(editor, text.file_prefix));
-  Token suffix = CIL_TRY(str_token(editor, text.file_suffix));
-  Token temp_suffix = CIL_TRY(str_token(editor, contract::kCountsTempSuffix));
-  Token failure = CIL_TRY(str_token(editor, "cil-instrument: cannot write call counts: "));
-
   CodeBuilder c(body);
-  uint32_t outer_try = c.new_label(), lock_try = c.new_label(), use_assembly_dir = c.new_label(),
-           have_dir = c.new_label(), move = c.new_label(), lock_handler = c.new_label(),
-           after_lock = c.new_label(), handler = c.new_label(), end = c.new_label();
-  c.mark(outer_try);
-  c.emit(Op::Ldsfld, m.gate);
-  c.emit(Op::Call, x.monitor_enter);
-  c.mark(lock_try);
-  // dir = CIL_INSTRUMENT_OUTPUT if it names a directory, else the assembly's, else ".".
+  uint32_t use_assembly_dir = c.new_label(), have_dir = c.new_label();
   c.emit(Op::Ldstr, variable);
   c.emit(Op::Call, x.get_env);
   c.stloc(kDir);
@@ -476,15 +509,45 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
     c.emit(Op::Call, x.pid_get);
   }
   c.stloc(kPid);
-  // file = Path.Combine(dir, "<Assembly>." + pid + tag + ".counts.json"); temp = file + ".tmp"
   c.ldloc(kDir);
   c.emit(Op::Ldstr, prefix);
   c.ldloca(kPid);
   c.emit(Op::Call, x.int32_to_string);
   c.emit(Op::Ldsfld, m.tag);
-  c.emit(Op::Ldstr, suffix);
+  c.ldarg(0);
   c.emit(Op::Call, x.concat4);
   c.emit(Op::Call, x.path_combine);
+  c.emit(Op::Ret);
+  body.instrs = c.take();
+  return set_body(editor, m.output_path, body, effects, true);
+}
+
+/// WriteCounts(bool final): the one writer. lock (gate) { WriteFile(path + ".tmp"); rename over
+/// path } so a signal during a flush waits for it, and a reader or a kill never sees a partial
+/// file. A final write (an ending, not the flush timer) then deletes the live file, whose counts
+/// the file now holds. A failure prints one line on standard error; the program's own ending must
+/// not change.
+Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMembers& m,
+                          const CountRuntimeText& text, CallEffects& effects) {
+  enum : uint32_t { kFile, kTemp };
+  TypeSig str = prim(ElementType::String);
+  BodyModel body;
+  body.local_sig_token = CIL_TRY(locals_sig(editor, {str, str}));
+  body.init_locals = true;
+  Token suffix = CIL_TRY(str_token(editor, text.file_suffix));
+  Token temp_suffix = CIL_TRY(str_token(editor, contract::kCountsTempSuffix));
+  Token failure = CIL_TRY(str_token(editor, "cil-instrument: cannot write call counts: "));
+
+  CodeBuilder c(body);
+  uint32_t outer_try = c.new_label(), lock_try = c.new_label(), move = c.new_label(), renamed = c.new_label(),
+           written = c.new_label(), lock_handler = c.new_label(), after_lock = c.new_label(), handler = c.new_label(), end = c.new_label();
+  c.mark(outer_try);
+  c.emit(Op::Ldsfld, m.gate);
+  c.emit(Op::Call, x.monitor_enter);
+  c.mark(lock_try);
+  // file = OutputPath(".counts.json"); temp = file + ".tmp"
+  c.emit(Op::Ldstr, suffix);
+  c.emit(Op::Call, m.output_path);
   c.stloc(kFile);
   c.ldloc(kFile);
   c.emit(Op::Ldstr, temp_suffix);
@@ -501,11 +564,22 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   c.ldloc(kFile);
   c.emit(Op::Ldnull);
   c.emit(Op::Call, x.file_replace);
-  c.branch(Op::Leave_S, after_lock);
+  c.branch(Op::Br_S, renamed);
   c.mark(move);
   c.ldloc(kTemp);
   c.ldloc(kFile);
   c.emit(Op::Call, x.file_move);
+  // if (final && live != null) { File.Delete(live); live = null; }
+  c.mark(renamed);
+  c.ldarg(0);
+  c.branch(Op::Brfalse_S, written);
+  c.emit(Op::Ldsfld, m.live);
+  c.branch(Op::Brfalse_S, written);
+  c.emit(Op::Ldsfld, m.live);
+  c.emit(Op::Call, x.file_delete);
+  c.emit(Op::Ldnull);
+  c.emit(Op::Stsfld, m.live);
+  c.mark(written);
   c.branch(Op::Leave_S, after_lock);
   c.mark(lock_handler);
   c.emit(Op::Ldsfld, m.gate);
@@ -516,10 +590,10 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   // catch (Exception e): say why on stderr and carry on.
   c.mark(handler);
   c.emit(Op::Callvirt, x.get_message);
-  c.stloc(kDir);
+  c.stloc(kFile);
   c.emit(Op::Call, x.get_error);
   c.emit(Op::Ldstr, failure);
-  c.ldloc(kDir);
+  c.ldloc(kFile);
   c.emit(Op::Call, x.concat2);
   c.emit(Op::Callvirt, x.write_line);
   c.branch(Op::Leave_S, end);
@@ -626,10 +700,18 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   c.ldloc(kLength);
   c.emit(Op::Add);
   c.stloc(kPos);
-  // value = counts[slot]; the digits right to left into digits[d..20); s.Write(digits, d, 20 - d)
+  // value = *(counts + slot * 8); the digits right to left into digits[d..20);
+  // s.Write(digits, d, 20 - d)
   c.emit(Op::Ldsfld, m.counts);
   c.ldarg(kSlot);
-  c.emit(Op::Ldelem_I8);
+  if (m.counts_array) {
+    c.emit(Op::Ldelem_I8);
+  } else {
+    c.ldc_i4(8);
+    c.emit(Op::Mul);
+    c.emit(Op::Add);
+    c.emit(Op::Ldind_I8);
+  }
   c.stloc(kValue);
   c.ldc_i4(kDigits);
   c.stloc(kDigit);
@@ -683,15 +765,161 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   return set_body(editor, m.write_chunk, body, effects, true);
 }
 
+/// MapLive: writes the live file (runtime_contract.h) with its state byte at "writing", maps it,
+/// copies the counters counted so far (by code the class constructor itself ran) into it, points
+/// `counts` at them and sets the state byte to "counting". The mapping is kept for the life of
+/// the process: a reference added to its handle means no Dispose or finalizer ever unmaps it
+/// while probes run. Any failure leaves the counters in native memory (the counts file is still
+/// written at the end) and deletes the file if it was made.
+Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMembers& m, const CountRuntimeText& text,
+                      CallEffects& effects) {
+  enum : uint32_t { kPath, kStream, kBytes, kMapping, kView, kHandle, kAdded, kBase };
+  TypeSig bytes_sig = md::wrap(ElementType::SzArray, prim(ElementType::U1));
+  BodyModel body;
+  body.local_sig_token = CIL_TRY(locals_sig(
+      editor, {prim(ElementType::String), md::class_type(x.stream), bytes_sig, md::class_type(x.mmf),
+               md::class_type(x.view_accessor), md::class_type(x.view_handle), prim(ElementType::Boolean), prim(ElementType::I)}));
+  body.init_locals = true;
+  Token suffix = CIL_TRY(str_token(editor, text.live_suffix));
+  Token header = CIL_TRY(str_token(editor, text.header));
+  Token tail = CIL_TRY(str_token(editor, text.tail));
+  auto counter_bytes = static_cast<int32_t>(text.slots * 8);
+  CodeBuilder c(body);
+  uint32_t outer_try = c.new_label(), inner_try = c.new_label(), stream_try = c.new_label(), stream_finally = c.new_label(),
+           written = c.new_label(), inner_catch = c.new_label(), no_file = c.new_label(), outer_catch = c.new_label(),
+           end = c.new_label();
+  // stream.Write(bytes, 0, bytes.Length)
+  auto write_bytes = [&] {
+    c.ldloc(kStream);
+    c.ldloc(kBytes);
+    c.ldc_i4(0);
+    c.ldloc(kBytes);
+    c.emit(Op::Ldlen);
+    c.emit(Op::Conv_I4);
+    c.emit(Op::Callvirt, x.stream_write);
+  };
+  auto write_data = [&](Token field, uint32_t size) {
+    c.ldc_i4(static_cast<int32_t>(size));
+    c.emit(Op::Newarr, x.byte_type);
+    c.emit(Op::Dup);
+    c.emit(Op::Ldtoken, field);
+    c.emit(Op::Call, x.initialize_array);
+    c.stloc(kBytes);
+    write_bytes();
+  };
+  auto write_text = [&](Token s) {
+    c.emit(Op::Call, x.get_utf8);
+    c.emit(Op::Ldstr, s);
+    c.emit(Op::Callvirt, x.get_bytes);
+    c.stloc(kBytes);
+    write_bytes();
+  };
+  c.mark(outer_try);
+  c.mark(inner_try);
+  c.emit(Op::Ldstr, suffix);
+  c.emit(Op::Call, m.output_path);
+  c.stloc(kPath);
+  c.ldloc(kPath);
+  c.ldc_i4(kFileModeCreate);
+  c.emit(Op::Newobj, x.file_stream_ctor);
+  c.stloc(kStream);
+  c.mark(stream_try);
+  write_data(text.live_header, contract::kLiveHeaderSize);
+  c.ldc_i4(counter_bytes);
+  c.emit(Op::Newarr, x.byte_type);
+  c.stloc(kBytes);
+  write_bytes();
+  write_text(header);
+  for (const CountTextChunk& chunk : text.chunks) write_data(chunk.field, chunk.size);
+  for (const CountTextChunk& chunk : text.chunks) write_data(chunk.lengths_field, chunk.pieces * 4);
+  write_text(tail);
+  c.branch(Op::Leave_S, written);
+  c.mark(stream_finally);
+  c.ldloc(kStream);
+  c.emit(Op::Callvirt, x.stream_close);
+  c.emit(Op::Endfinally);
+  // The mapping: base = MemoryMappedFile.CreateFromFile(path, Open, null, 0)
+  //   .CreateViewAccessor().SafeMemoryMappedViewHandle (with a reference added).DangerousGetHandle()
+  c.mark(written);
+  c.ldloc(kPath);
+  c.ldc_i4(kFileModeOpen);
+  c.emit(Op::Ldnull);
+  c.ldc_i4(0);
+  c.emit(Op::Conv_I8);
+  c.emit(Op::Call, x.create_from_file);
+  c.stloc(kMapping);
+  c.ldloc(kMapping);
+  c.emit(Op::Callvirt, x.create_view_accessor);
+  c.stloc(kView);
+  c.ldloc(kView);
+  c.emit(Op::Callvirt, x.get_view_handle);
+  c.stloc(kHandle);
+  c.ldloc(kHandle);
+  c.ldloca(kAdded);
+  c.emit(Op::Callvirt, x.add_ref);
+  c.ldloc(kHandle);
+  c.emit(Op::Callvirt, x.get_handle);
+  c.stloc(kBase);
+  c.emit(Op::Ldsfld, m.keep);
+  c.ldc_i4(4);
+  c.ldloc(kMapping);
+  c.emit(Op::Stelem_Ref);
+  c.emit(Op::Ldsfld, m.keep);
+  c.ldc_i4(5);
+  c.ldloc(kView);
+  c.emit(Op::Stelem_Ref);
+  // cpblk(base + 32, counts, 8 * N); counts = base + 32; base[7] = '1'; live = path
+  c.ldloc(kBase);
+  c.ldc_i4(static_cast<int32_t>(contract::kLiveHeaderSize));
+  c.emit(Op::Add);
+  c.emit(Op::Ldsfld, m.counts);
+  c.ldc_i4(counter_bytes);
+  c.emit(Op::Cpblk);
+  c.ldloc(kBase);
+  c.ldc_i4(static_cast<int32_t>(contract::kLiveHeaderSize));
+  c.emit(Op::Add);
+  c.emit(Op::Stsfld, m.counts);
+  c.ldloc(kBase);
+  c.ldc_i4(static_cast<int32_t>(contract::kLiveStateOffset));
+  c.emit(Op::Add);
+  c.ldc_i4(contract::kLiveCounting);
+  c.emit(Op::Stind_I1);
+  c.ldloc(kPath);
+  c.emit(Op::Stsfld, m.live);
+  c.branch(Op::Leave_S, end);
+  // catch: delete the file if it was made (a failure here goes to the outer catch).
+  c.mark(inner_catch);
+  c.emit(Op::Pop);
+  c.ldloc(kPath);
+  c.branch(Op::Brfalse_S, no_file);
+  c.ldloc(kPath);
+  c.emit(Op::Call, x.file_delete);
+  c.mark(no_file);
+  c.branch(Op::Leave_S, end);
+  c.mark(outer_catch);
+  c.emit(Op::Pop);
+  c.branch(Op::Leave_S, end);
+  c.mark(end);
+  c.emit(Op::Ret);
+  body.instrs = c.take();
+  body.clauses.push_back(clause(ClauseKind::Finally, stream_try, stream_finally, written));
+  body.clauses.push_back(clause(ClauseKind::Catch, inner_try, inner_catch, outer_catch, x.exception));
+  body.clauses.push_back(clause(ClauseKind::Catch, outer_try, outer_catch, end, x.exception));
+  return set_body(editor, m.map_live, body, effects, false);
+}
+
 }  // namespace
 
 Status write_count_runtime(md::ModuleEditor& editor, md::RuntimeRefs& refs, const CountRuntimeMembers& members,
                            const CountRuntimeText& text, CallEffects& effects) {
-  Refs x = CIL_TRY(resolve(refs));
+  Refs x = CIL_TRY(resolve(refs, members.counts_array, members.map_live != 0));
   CIL_TRY(write_cctor(editor, x, members, text.slots, effects));
   CIL_TRY(write_setup(editor, x, members, text, effects));
-  for (Token handler : {members.on_exit, members.on_unhandled, members.on_signal, members.on_timer})
-    CIL_TRY(write_forwarder(editor, members, handler, effects));
+  for (Token handler : {members.on_exit, members.on_unhandled, members.on_signal})
+    CIL_TRY(write_forwarder(editor, members, handler, true, effects));
+  CIL_TRY(write_forwarder(editor, members, members.on_timer, false, effects));
+  CIL_TRY(write_output_path(editor, x, members, text, effects));
+  if (members.map_live) CIL_TRY(write_map_live(editor, x, members, text, effects));
   CIL_TRY(write_write_counts(editor, x, members, text, effects));
   CIL_TRY(write_write_file(editor, x, members, text, effects));
   return write_write_chunk(editor, x, members, effects);

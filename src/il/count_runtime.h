@@ -1,6 +1,7 @@
 // The code of count mode's helper type at run time: the class constructor, the one writer of the
 // counts file that every ending uses (process exit, unhandled exception, SIGTERM/SIGINT/SIGQUIT,
-// the periodic flush), and the setup that finds signals and the per-load file name.
+// the periodic flush), the setup that finds signals and the per-load file name, and the live
+// file that holds the counters while the program runs (runtime_contract.h).
 #pragma once
 
 #include <string>
@@ -15,12 +16,14 @@ namespace cil::il {
 /// The helper's rows, added by CountMode::begin(); the bodies below fill its methods.
 struct CountRuntimeMembers {
   uint32_t helper_type = 0;  ///< TypeDef row of <CilInstrument>
-  md::Token counts = 0;      ///< static int64[] counts
+  md::Token counts = 0;      ///< static native int: the address of the int64 counters (int64[] if counts_array)
+  bool counts_array = false;  ///< counters in a managed int64[] (the core library, mscorlib-based modules)
   md::Token gate = 0;        ///< static object: one write at a time
   md::Token tag = 0;         ///< static string: "" for the first load of the assembly, ".2"... after
-  md::Token keep = 0;        ///< static object[]: the timer and the signal registrations, kept alive
+  md::Token keep = 0;        ///< static object[]: the timer, the signal registrations and the mapping, kept alive
+  md::Token live = 0;        ///< static string: the live file's path while it holds the counters, else null
   md::Token cctor = 0, write = 0, on_exit = 0, on_unhandled = 0, setup = 0, on_signal = 0, on_timer = 0, write_file = 0,
-            write_chunk = 0;
+            write_chunk = 0, output_path = 0, map_live = 0;
 };
 
 /// One piece of the precomputed file text: a static data field of `size` bytes.
@@ -39,6 +42,8 @@ struct CountRuntimeText {
   std::string tail;         ///< after the last count
   std::string file_prefix;  ///< "<Assembly>."
   std::string file_suffix;  ///< contract::kCountsFileSuffix or kHitsFileSuffix
+  std::string live_suffix;  ///< contract::kCountsLiveSuffix or kHitsLiveSuffix; empty: no live file
+  md::Token live_header = 0;  ///< static data: the live file's first contract::kLiveHeaderSize bytes
   std::string load_key;     ///< AppDomain data key that numbers the loads of this build
   uint32_t slots = 0;
   std::vector<CountTextChunk> chunks;

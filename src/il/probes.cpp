@@ -7,10 +7,15 @@ namespace cil::il {
 
 void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe) {
   probe.clear();
-  if (counter.array_field) {
-    probe.push_back(body.make(Op::Ldsfld, counter.array_field));
+  if (counter.array_element) {
+    probe.push_back(body.make(Op::Ldsfld, counter.field));
     probe.push_back(body.ldc_i4(static_cast<int32_t>(counter.slot)));
-    probe.push_back(body.make(Op::Ldelema, counter.int64_type));
+    probe.push_back(body.make(Op::Ldelema, counter.array_element));
+  } else if (counter.field) {
+    // base + slot * 8 (int32 + native int is native int, III.1.5); no bounds check to pay.
+    probe.push_back(body.make(Op::Ldsfld, counter.field));
+    probe.push_back(body.ldc_i4(static_cast<int32_t>(counter.slot * 8)));
+    probe.push_back(body.make(Op::Add));
   } else {
     probe.push_back(body.make(Op::Ldc_I8, static_cast<int64_t>(counter.address)));
     probe.push_back(body.make(Op::Conv_U));

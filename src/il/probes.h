@@ -15,20 +15,23 @@ namespace cil::il {
 
 /// Where a call counter lives.
 struct CounterRef {
-  /// Offline: slot `slot` of the static `int64[]` field `array_field` (element type token
-  /// `int64_type`, for ldelema).
-  md::Token array_field = 0;
-  md::Token int64_type = 0;
+  /// Offline: the int64 at `slot` * 8 bytes from the address held by the static `native int`
+  /// field `field` (the helper's counters: native memory or a shared file mapping, see
+  /// count_runtime.h); or, when `array_element` is set (the core library, whose helper cannot
+  /// call code of its own before its counters exist), slot `slot` of the static `int64[]` field
+  /// `field`, through ldelema `array_element` (the token of System.Int64).
+  md::Token field = 0;
+  md::Token array_element = 0;
   uint32_t slot = 0;
-  /// Runtime: a fixed native address of an int64 owned by the profiler (array_field == 0).
+  /// Runtime: a fixed native address of an int64 owned by the profiler (field == 0).
   uint64_t address = 0;
 };
 
 /// The entry probe: Interlocked.Increment(ref counter); the result is dropped. `increment` is
 /// the token of `int64 System.Threading.Interlocked::Increment(int64&)`. The probe leaves the
 /// stack as it found it and uses no argument, so it can run first in any method, constructors
-/// included. A native counter is passed as `native int` where a byref is expected: unverifiable
-/// but valid (III.1.1.5.2), and the runtime's own instrumentation does the same.
+/// included. Both forms pass the counter's address as `native int` where a byref is expected:
+/// unverifiable but valid (III.1.1.5.2), and the runtime's own instrumentation does the same.
 std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment);
 /// The same into `probe`, which is cleared first (a loop over many bodies reuses its storage).
 void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe);

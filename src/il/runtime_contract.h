@@ -123,6 +123,27 @@ inline constexpr std::string_view kCountsFileSuffix = ".counts.json";
 /// A counts file is written to its name plus this suffix, then renamed over the name.
 inline constexpr std::string_view kCountsTempSuffix = ".tmp";
 
+/// The live file: while the program runs, its counters are a shared mapping of
+/// "<Assembly>.<pid>[tag].counts.live" (".hits.live" in coverage mode) in the directory of the
+/// counts file, so a process killed at any moment (SIGKILL, VSTest's kill of the test host)
+/// leaves its exact counts on disk; the final write of the counts file deletes it. `report` reads
+/// it as the counts file it stands for. Layout, little-endian:
+///   0  "CILLIVE" then a state byte: kLiveWriting while the file is made, kLiveCounting once the
+///      counters are there (the file is used only then)
+///   8  uint32 version (kLiveVersion), 12 uint32 slots, 16 uint32 header text bytes,
+///   20 uint32 method text bytes, 24 uint32 tail text bytes, 28 uint32 zero
+///   32 slots x int64 counters, then the header text, the method text, slots x int32 lengths
+///      of each slot's text (the counts file is: header, then per slot its text and its count
+///      in decimal, then the tail), then the tail text.
+inline constexpr std::string_view kCountsLiveSuffix = ".counts.live";
+inline constexpr std::string_view kHitsLiveSuffix = ".hits.live";
+inline constexpr std::string_view kLiveMagic = "CILLIVE";
+inline constexpr char kLiveWriting = '0', kLiveCounting = '1';
+inline constexpr uint32_t kLiveVersion = 1;
+inline constexpr uint32_t kLiveHeaderSize = 32;
+/// The offset of the state byte.
+inline constexpr uint32_t kLiveStateOffset = 7;
+
 /// The signals on which the counts file is written (PosixSignal member names), and the type
 /// that offline count mode's helper looks up to register them (.NET 6 and later).
 inline constexpr std::string_view kCountSignals[] = {"SIGTERM", "SIGINT", "SIGQUIT"};

@@ -112,4 +112,22 @@ AssemblyRefSpec RuntimeRefs::console_assembly() const {
   return spec;
 }
 
+AssemblyRefSpec RuntimeRefs::memory_mapped_files_assembly() const {
+  AssemblyRefSpec spec;
+  switch (kind_) {
+    case CoreLibraryKind::Mscorlib:
+      spec.name = "System.Core";
+      spec.version[0] = 4;
+      spec.public_key_token = kEcmaToken;
+      break;
+    case CoreLibraryKind::Netstandard: return process_assembly();
+    case CoreLibraryKind::PrivateCoreLib:
+      spec.name = "System.IO.MemoryMappedFiles";
+      spec.version[0] = 4;
+      spec.public_key_token = kFrameworkToken;
+      break;
+  }
+  return spec;
+}
+
 }  // namespace cil::md

@@ -39,6 +39,8 @@ class RuntimeRefs {
   AssemblyRefSpec process_assembly() const;
   /// Likewise for System.Console (outside System.Private.CoreLib on .NET).
   AssemblyRefSpec console_assembly() const;
+  /// Likewise for System.IO.MemoryMappedFiles (System.Core on .NET Framework).
+  AssemblyRefSpec memory_mapped_files_assembly() const;
 
  private:
   explicit RuntimeRefs(MetadataSink& sink) : sink_(&sink) {}

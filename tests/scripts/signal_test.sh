@@ -5,8 +5,10 @@
 #     the signal, and its counts file has exactly those calls;
 #   - is killed with SIGTERM, SIGINT and SIGQUIT at random points of a busy loop: it dies by the
 #     signal and leaves one complete counts file (read by `report`), no temporary file;
-#   - is killed with SIGKILL: no counts file without CIL_INSTRUMENT_FLUSH_SECONDS (documented),
-#     and with it, the last complete file of the periodic flush;
+#   - is killed with SIGKILL (by itself after a known number of calls, or from outside): no
+#     counts file, but the live file that held the counters, which `report` reads with exactly
+#     the calls made; with CIL_INSTRUMENT_FLUSH_SECONDS, the last flushed file and the live file,
+#     and `report` of the folder takes the live one;
 #   - exits normally with the flush timer running: the timer does not keep it alive, and the
 #     counts are exact.
 # The kill points are random (the seed is printed; CIL_SIGNAL_SEED repeats a run). No assertion
@@ -65,6 +67,22 @@ def counts_files(out):
 def leftovers(out):
     return [f for f in os.listdir(out) if f.endswith(".tmp")]
 
+def live_files(out):
+    return sorted(glob.glob(os.path.join(out, "Signals.*.counts.live")))
+
+def reported(label, target):
+    """Work::Step's and Program::Main's counts as `report --json TARGET` gives them."""
+    r = subprocess.run([tool, "report", "--json", target], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"{label}: report {target} failed: {r.stderr.strip()}")
+        return None, None
+    assemblies = json.loads(r.stdout)["assemblies"]
+    if len(assemblies) != 1 or assemblies[0]["files"] != 1:
+        fail(f"{label}: report {target} merged {[a['files'] for a in assemblies]} files, not one")
+        return None, None
+    counts = {m["name"]: m["count"] for m in assemblies[0]["methods"]}
+    return counts.get("Work::Step"), counts.get("Program::Main")
+
 def step_count(label, out):
     """Step's count from the one complete counts file, after `report` accepted it."""
     files = counts_files(out)
@@ -97,8 +115,8 @@ for sig in signals:
     n = step_count(label, out)
     if n is not None and n != calls:
         fail(f"{label}: Work::Step counted {n}, the app made {calls} calls")
-    if leftovers(out):
-        fail(f"{label}: temporary files left: {leftovers(out)}")
+    if leftovers(out) or live_files(out):
+        fail(f"{label}: temporary or live files left: {leftovers(out) + live_files(out)}")
     print(f"ok   {label}: {calls} calls counted, died by the signal")
 
 # Killed from outside at random points of a busy loop: a complete file.
@@ -115,22 +133,42 @@ for round in range(2):
         n = step_count(label, out)
         if n is not None and n < 1000:
             fail(f"{label}: Work::Step counted {n}, fewer than the 1000 before \"ready\"")
-        if leftovers(out):
-            fail(f"{label}: temporary files left: {leftovers(out)}")
+        if leftovers(out) or live_files(out):
+            fail(f"{label}: temporary or live files left: {leftovers(out) + live_files(out)}")
         print(f"ok   {label}: complete counts file, Work::Step {n}")
 
-# SIGKILL without a flush: nothing can be written (documented).
-label = "SIGKILL without flush"
+# SIGKILL: nothing can be written, but the counters were in the live file all along. The app
+# kills itself after a known number of calls (exact counts), or is killed from outside.
+for calls in (rng.randrange(1, 5000), 0):
+    label = f"self SIGKILL after {calls} calls"
+    out = fresh_dir(f"self-sigkill-{calls}")
+    p = start(out, "self", str(int(signal.SIGKILL)), str(calls))
+    p.wait(timeout=240)
+    died_by(label, p, signal.SIGKILL)
+    if counts_files(out) or len(live_files(out)) != 1:
+        fail(f"{label}: expected one live file and no counts file: {os.listdir(out)}")
+    else:
+        step, main = reported(label, out)
+        if (step, main) != (calls, 1):
+            fail(f"{label}: report gave Work::Step {step} and Main {main}, not {calls} and 1")
+        else:
+            print(f"ok   {label}: no counts file; report of the folder reads the live file: {calls} calls")
+label = "SIGKILL from outside"
 out = fresh_dir("sigkill")
 p = start(out, "loop")
 wait_for(lambda: "ready" in open(os.path.join(out, "stdout")).read() or p.poll() is not None, label + ": ready")
+time.sleep(rng.uniform(0, 0.5))
 p.kill()
 p.wait(timeout=240)
 died_by(label, p, signal.SIGKILL)
-if counts_files(out):
-    fail(f"{label}: a counts file appeared: {counts_files(out)}")
+if counts_files(out) or len(live_files(out)) != 1:
+    fail(f"{label}: expected one live file and no counts file: {os.listdir(out)}")
 else:
-    print(f"ok   {label}: no counts file, as documented")
+    step, main = reported(label, live_files(out)[0])
+    if step is None or step < 1000 or main != 1:
+        fail(f"{label}: report gave Work::Step {step} and Main {main}")
+    else:
+        print(f"ok   {label}: the live file has Work::Step {step}")
 
 # SIGKILL with a flush every second: the last complete file stays. Kill after the second
 # flush at a random point, so that some kills land during a write.
@@ -155,7 +193,12 @@ died_by(label, p, signal.SIGKILL)
 n = step_count(label, out)
 if n is not None and n < 1000:
     fail(f"{label}: Work::Step counted {n}")
-print(f"ok   {label}: the last flushed file is complete (Work::Step {n})")
+# The folder holds the flushed file and the live file; report takes the live one, which has at
+# least the flushed calls.
+step, main = reported(label, out)
+if n is not None and (step is None or step < n or main != 1):
+    fail(f"{label}: report of the folder gave Work::Step {step} and Main {main}; the flushed file has {n}")
+print(f"ok   {label}: the last flushed file is complete (Work::Step {n}); report of the folder: {step}")
 
 # A normal exit with the timer running: the process ends, the counts are exact.
 label = "exit with CIL_INSTRUMENT_FLUSH_SECONDS=1"
@@ -171,6 +214,8 @@ if p.returncode != 0:
 n = step_count(label, out)
 if n is not None and n != 777:
     fail(f"{label}: Work::Step counted {n}, not 777")
+if live_files(out):
+    fail(f"{label}: the live file is left: {live_files(out)}")
 print(f"ok   {label}: exit 0, 777 calls counted")
 sys.exit(1 if failures else 0)
 PY
