@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of `report` on the hand-written count files of tests/data/report: merging
 # runs, several assemblies, --top, --json, builds with different mvids, and malformed files
-# (exit 3 and exactly one error line each). CIL_REGEN=1 rewrites the golden files.
+# (exit 3 and exactly one error line each); live files made from them (alone, in a folder beside
+# their counts file, given with it, and broken). CIL_REGEN=1 rewrites the golden files.
 #   tests/scripts/report_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 work=$(mktemp -d)
@@ -94,6 +95,65 @@ for args in "" "--top 0 App.1001.counts.json" "--top x App.1001.counts.json" "--
   { echo "report $args: exit $rc"; cat "$work/usage.err"; } >> "$work/errors.txt"
 done
 check_golden report/errors.txt "$work/errors.txt"
+
+# Live files (a process killed before its final write), made here from a counts file in the
+# layout of src/il/runtime_contract.h, optionally with every count raised by EXTRA.
+live_from() {
+  python3 - "$@" <<'PY'
+import json, struct, sys
+src, dst, extra, state = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].encode()
+f = json.load(open(src))
+header = '{"assembly": %s, "mvid": %s, "methods": [' % (json.dumps(f["assembly"]), json.dumps(f["mvid"].lower()))
+pieces, counts = [], []
+for i, m in enumerate(f["methods"]):
+    pieces.append(('}, ' if i else '') + '{"token": "%s", "name": %s, "count": ' % (m["token"], json.dumps(m["name"])))
+    counts.append(m["count"] + extra)
+tail = ('}' if pieces else '') + ']}\n'
+enc = lambda s: s.encode()
+text = b"".join(map(enc, pieces))
+out = b"CILLIVE" + state + struct.pack("<6I", 1, len(counts), len(enc(header)), len(text), len(enc(tail)), 0)
+out += b"".join(struct.pack("<q", c) for c in counts) + enc(header) + text
+out += b"".join(struct.pack("<I", len(enc(p))) for p in pieces) + enc(tail)
+open(dst, "wb").write(out)
+PY
+}
+mkdir -p "$work/live/dir"
+live_from App.1002.counts.json "$work/live/App.1002.counts.live" 0 1
+cp App.1001.counts.json App.1002.counts.json "$work/live/dir/"
+live_from App.1002.counts.json "$work/live/dir/App.1002.counts.live" 10 1
+# A live file reads as the counts file it stands for.
+run live-alone "$work/live/App.1002.counts.live"
+expect_clean live-alone
+run json-alone App.1002.counts.json
+cmp -s "$work/live-alone.out" "$work/json-alone.out" || fail "report of a live file differs from report of its counts file"
+# A folder: every count, hits and live file in it, the live file in place of its counts file
+# (here 10 more calls per method), so the merge is of App.1001's counts file and App.1002's
+# live file.
+run live-dir "$work/live/dir"
+expect_clean live-dir
+run live-pair App.1001.counts.json "$work/live/dir/App.1002.counts.live"
+expect_clean live-pair
+cmp -s "$work/live-dir.out" "$work/live-pair.out" || fail "report DIR did not take the live file in place of its counts file"
+run live-both "$work/live/dir/App.1002.counts.json" "$work/live/dir/App.1002.counts.live" App.1001.counts.json
+cmp -s "$work/live-both.out" "$work/live-pair.out" || fail "a counts file given with its live file was read too"
+# Bad live files: exit 3, one line naming the file, the structure and the offset.
+(
+  cd "$work/live"
+  live_from "$ROOT/tests/data/report/App.1002.counts.json" writing.counts.live 0 0
+  head -c 100 App.1002.counts.live > truncated.counts.live
+  : > "$work/live-errors.txt"
+  for f in writing.counts.live truncated.counts.live; do
+    run bad "$f"
+    [ "$rc" -eq 3 ] || fail "report $f: exit $rc, expected 3"
+    [ "$(wc -l < "$work/bad.err")" -eq 1 ] || fail "report $f: expected one error line"
+    { echo "report $f: exit $rc"; cat "$work/bad.err"; } >> "$work/live-errors.txt"
+  done
+  mkdir -p empty
+  run bad empty
+  [ "$rc" -eq 2 ] || fail "report of an empty folder: exit $rc, expected 2"
+  { echo "report empty: exit $rc"; cat "$work/bad.err"; } >> "$work/live-errors.txt"
+)
+check_golden report/live-errors.txt "$work/live-errors.txt"
 
 run help --help
 [ "$rc" -eq 0 ] && grep -q -- '--top' "$work/help.out" || fail "report --help"
