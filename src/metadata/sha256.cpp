@@ -1,71 +1,32 @@
-// SHA-256: 512-bit blocks, 64 rounds, big-endian words, hashed as the data arrives.
+// SHA-256 through libcrypto's EVP interface. An allocation failure of the context is the only
+// way it can fail; it aborts, as running out of memory does anywhere else in the tool.
 #include "metadata/sha256.h"
 
 #include <algorithm>
+#include <cstdlib>
+
+#include <openssl/evp.h>
 
 namespace cil::md {
 
 namespace {
 
-constexpr uint32_t kRound[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-    0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-    0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-    0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-    0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+EVP_MD_CTX* context(void* p) { return static_cast<EVP_MD_CTX*>(p); }
 
 }  // namespace
 
-void Sha256::block(const uint8_t* p) {
-  uint32_t w[64];
-  for (int i = 0; i < 16; ++i)
-    w[i] = (uint32_t{p[4 * i]} << 24) | (uint32_t{p[4 * i + 1]} << 16) | (uint32_t{p[4 * i + 2]} << 8) | p[4 * i + 3];
-  for (int i = 16; i < 64; ++i) {
-    uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], h = h_[7];
-  for (int i = 0; i < 64; ++i) {
-    uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
-    uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  h_[0] += a; h_[1] += b; h_[2] += c; h_[3] += d; h_[4] += e; h_[5] += f; h_[6] += g; h_[7] += h;
+Sha256::Sha256() : context_(EVP_MD_CTX_new()) {
+  if (!context_ || EVP_DigestInit_ex(context(context_), EVP_sha256(), nullptr) != 1) std::abort();
 }
 
+Sha256::~Sha256() { EVP_MD_CTX_free(context(context_)); }
+
 void Sha256::update(std::span<const uint8_t> data) {
-  length_ += data.size();
-  if (buffered_) {
-    size_t take = std::min(data.size(), buffer_.size() - buffered_);
-    std::copy(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(take), buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_));
-    buffered_ += take;
-    data = data.subspan(take);
-    if (buffered_ < buffer_.size()) return;
-    block(buffer_.data());
-    buffered_ = 0;
-  }
-  while (data.size() >= 64) {
-    block(data.data());
-    data = data.subspan(64);
-  }
-  std::copy(data.begin(), data.end(), buffer_.begin());
-  buffered_ = data.size();
+  if (!data.empty() && EVP_DigestUpdate(context(context_), data.data(), data.size()) != 1) std::abort();
 }
 
 void Sha256::update_zeros(uint64_t count) {
-  static constexpr uint8_t kZeros[64] = {};
+  static constexpr uint8_t kZeros[256] = {};
   while (count) {
     size_t take = static_cast<size_t>(std::min<uint64_t>(count, sizeof kZeros));
     update(std::span<const uint8_t>(kZeros, take));
@@ -74,14 +35,9 @@ void Sha256::update_zeros(uint64_t count) {
 }
 
 Sha256Digest Sha256::finish() {
-  uint64_t bits = length_ * 8;
-  uint8_t pad[72] = {0x80};
-  size_t pad_size = (buffered_ < 56 ? 56 : 120) - buffered_;
-  for (int i = 0; i < 8; ++i) pad[pad_size + i] = static_cast<uint8_t>(bits >> (56 - 8 * i));
-  update(std::span<const uint8_t>(pad, pad_size + 8));
   Sha256Digest out{};
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<uint8_t>(h_[i] >> (24 - 8 * j));
+  unsigned int size = 0;
+  if (EVP_DigestFinal_ex(context(context_), out.data(), &size) != 1 || size != out.size()) std::abort();
   return out;
 }
 
