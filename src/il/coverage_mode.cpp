@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "il/runtime_contract.h"
@@ -188,7 +189,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
     return probe.front().id;
   };
   constexpr char tab = contract::kHitsSeparator;
-  place(fmt::format("{}{}{}{}{}", contract::kHitsMethod, tab, contract::token_text(md::make_token(TableId::MethodDef, source)), tab, name));
+  place(fmt::format(FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab, contract::token_text(md::make_token(TableId::MethodDef, source)), tab, name));
 
   // Branches and clauses that named an original instruction with a line probe name the probe.
   std::vector<uint32_t> redirect(n, kNoLabel);
@@ -201,7 +202,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
     bool tail_ret = in.op == Op::Ret && i >= 2 && model.instrs[i - 2].op == Op::Tail;
     if (point_at[i] && !after_prefix && !tail_ret) {
       const md::SequencePoint& p = *point_at[i];
-      redirect[i] = place(fmt::format("{}{}{}{}{}{}{}", contract::kHitsLine, tab, p.start_line, tab, p.end_line, tab,
+      redirect[i] = place(fmt::format(FMT_COMPILE("{}{}{}{}{}{}{}"), contract::kHitsLine, tab, p.start_line, tab, p.end_line, tab,
                                       document_field(p.document)));
     }
     const OpInfo& info = op_info(in.op);
@@ -216,7 +217,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
     uint32_t line = current->start_line, doc = current->document, offset = at[i];
     uint32_t next = model.instrs[i + 1].id;
     auto branch_probe = [&](uint32_t path) {
-      return place(fmt::format("{}{}{}{}{}{}{}{}{}", contract::kHitsBranch, tab, line, tab, offset, tab, path, tab,
+      return place(fmt::format(FMT_COMPILE("{}{}{}{}{}{}{}{}{}"), contract::kHitsBranch, tab, line, tab, offset, tab, path, tab,
                                document_field(doc)));
     };
     std::vector<uint32_t> old_targets = in.op == Op::Switch ? in.targets : std::vector<uint32_t>{in.target};

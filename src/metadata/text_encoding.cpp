@@ -127,39 +127,37 @@ std::string valid_utf8(std::string_view text) {
 }
 
 std::string json_quote(std::string_view raw) {
-  // The common case, ASCII with nothing to escape, in one copy.
-  if (std::all_of(raw.begin(), raw.end(), [](char c) {
-        auto u = static_cast<unsigned char>(c);
-        return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
-      })) {
-    std::string out;
-    out.reserve(raw.size() + 2);
-    out += '"';
-    out += raw;
-    out += '"';
-    return out;
+  // Invalid UTF-8 is made valid first; plain ASCII (the common case) needs no such pass.
+  std::string valid;
+  if (std::any_of(raw.begin(), raw.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+    valid = valid_utf8(raw);
+    raw = valid;
   }
-  std::string text = valid_utf8(raw);
-  std::string out = "\"";
-  out.reserve(text.size() + 2);
-  for (unsigned char c : text) {
+  std::string out;
+  out.reserve(raw.size() + 8);
+  out += '"';
+  // Runs of characters that need no escape are copied whole.
+  size_t run = 0;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    auto c = static_cast<unsigned char>(raw[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(raw.substr(run, i - run));
+    run = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else {
-          out += static_cast<char>(c);
-        }
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+      }
     }
   }
+  out.append(raw.substr(run));
   out += '"';
   return out;
 }
