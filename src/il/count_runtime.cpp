@@ -219,6 +219,46 @@ EhRegion clause(ClauseKind kind, uint32_t try_start, uint32_t handler_start, uin
   return c;
 }
 
+/// Pushes a new `element`[] of `count` elements filled from the static data `field` (II.16.3.2:
+/// what C#'s array initializers compile to).
+void push_data_array(CodeBuilder& c, const Refs& x, Token element, uint32_t count, Token field) {
+  c.ldc_i4(static_cast<int32_t>(count));
+  c.emit(Op::Newarr, element);
+  c.emit(Op::Dup);
+  c.emit(Op::Ldtoken, field);
+  c.emit(Op::Call, x.initialize_array);
+}
+
+/// stream.Write(bytes, 0, bytes.Length), with the stream and the bytes in locals.
+void write_all(CodeBuilder& c, const Refs& x, uint32_t stream, uint32_t bytes) {
+  c.ldloc(stream);
+  c.ldloc(bytes);
+  c.ldc_i4(0);
+  c.ldloc(bytes);
+  c.emit(Op::Ldlen);
+  c.emit(Op::Conv_I4);
+  c.emit(Op::Callvirt, x.stream_write);
+}
+
+/// bytes = Encoding.UTF8.GetBytes(s); stream.Write(bytes, 0, bytes.Length).
+void write_utf8(CodeBuilder& c, const Refs& x, Token s, uint32_t stream, uint32_t bytes) {
+  c.emit(Op::Call, x.get_utf8);
+  c.emit(Op::Ldstr, s);
+  c.emit(Op::Callvirt, x.get_bytes);
+  c.stloc(bytes);
+  write_all(c, x, stream, bytes);
+}
+
+/// The end of a body whose outermost clause swallows any exception: the handler at `handler`
+/// drops it and leaves to `end`, which returns.
+void swallow_then_return(CodeBuilder& c, uint32_t handler, uint32_t end) {
+  c.mark(handler);
+  c.emit(Op::Pop);
+  c.branch(Op::Leave_S, end);
+  c.mark(end);
+  c.emit(Op::Ret);
+}
+
 /// .cctor: the counters (zeroed native memory, until MapLive moves them into the live file), the
 /// write lock, the default tag, the exit hooks (on .NET an unhandled exception ends the process
 /// without ProcessExit), then Setup.
@@ -444,11 +484,7 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   }
   c.mark(done);
   c.branch(Op::Leave, end);
-  c.mark(handler);
-  c.emit(Op::Pop);
-  c.branch(Op::Leave_S, end);
-  c.mark(end);
-  c.emit(Op::Ret);
+  swallow_then_return(c, handler, end);
   body.instrs = c.take();
   body.clauses.push_back(clause(ClauseKind::Finally, lock_try, lock_handler, after_lock));
   body.clauses.push_back(clause(ClauseKind::Catch, outer_try, handler, end, x.exception));
@@ -618,47 +654,26 @@ Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRunt
   Token tail = CIL_TRY(str_token(editor, text.tail));
   CodeBuilder c(body);
   uint32_t try_start = c.new_label(), finally_start = c.new_label(), end = c.new_label();
-  auto write_text = [&](Token s) {
-    c.emit(Op::Call, x.get_utf8);
-    c.emit(Op::Ldstr, s);
-    c.emit(Op::Callvirt, x.get_bytes);
-    c.stloc(kBytes);
-    c.ldloc(kStream);
-    c.ldloc(kBytes);
-    c.ldc_i4(0);
-    c.ldloc(kBytes);
-    c.emit(Op::Ldlen);
-    c.emit(Op::Conv_I4);
-    c.emit(Op::Callvirt, x.stream_write);
-  };
   c.ldarg(0);
   c.ldc_i4(kFileModeCreate);
   c.emit(Op::Newobj, x.file_stream_ctor);
   c.stloc(kStream);
   c.mark(try_start);
-  write_text(header);
+  write_utf8(c, x, header, kStream, kBytes);
   c.ldc_i4(kDigits);
   c.emit(Op::Newarr, x.byte_type);
   c.stloc(kDigitBuffer);
   // slot = WriteChunk(stream, <chunk bytes>, <chunk lengths>, slot, digits), for every chunk.
   for (const CountTextChunk& chunk : text.chunks) {
     c.ldloc(kStream);
-    c.ldc_i4(static_cast<int32_t>(chunk.size));
-    c.emit(Op::Newarr, x.byte_type);
-    c.emit(Op::Dup);
-    c.emit(Op::Ldtoken, chunk.field);
-    c.emit(Op::Call, x.initialize_array);
-    c.ldc_i4(static_cast<int32_t>(chunk.pieces));
-    c.emit(Op::Newarr, x.int32);
-    c.emit(Op::Dup);
-    c.emit(Op::Ldtoken, chunk.lengths_field);
-    c.emit(Op::Call, x.initialize_array);
+    push_data_array(c, x, x.byte_type, chunk.size, chunk.field);
+    push_data_array(c, x, x.int32, chunk.pieces, chunk.lengths_field);
     c.ldloc(kSlot);
     c.ldloc(kDigitBuffer);
     c.emit(Op::Call, m.write_chunk);
     c.stloc(kSlot);
   }
-  write_text(tail);
+  write_utf8(c, x, tail, kStream, kBytes);
   c.branch(Op::Leave_S, end);
   c.mark(finally_start);
   c.ldloc(kStream);
@@ -788,31 +803,10 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   uint32_t outer_try = c.new_label(), inner_try = c.new_label(), stream_try = c.new_label(), stream_finally = c.new_label(),
            written = c.new_label(), inner_catch = c.new_label(), no_file = c.new_label(), outer_catch = c.new_label(),
            end = c.new_label();
-  // stream.Write(bytes, 0, bytes.Length)
-  auto write_bytes = [&] {
-    c.ldloc(kStream);
-    c.ldloc(kBytes);
-    c.ldc_i4(0);
-    c.ldloc(kBytes);
-    c.emit(Op::Ldlen);
-    c.emit(Op::Conv_I4);
-    c.emit(Op::Callvirt, x.stream_write);
-  };
   auto write_data = [&](Token field, uint32_t size) {
-    c.ldc_i4(static_cast<int32_t>(size));
-    c.emit(Op::Newarr, x.byte_type);
-    c.emit(Op::Dup);
-    c.emit(Op::Ldtoken, field);
-    c.emit(Op::Call, x.initialize_array);
+    push_data_array(c, x, x.byte_type, size, field);
     c.stloc(kBytes);
-    write_bytes();
-  };
-  auto write_text = [&](Token s) {
-    c.emit(Op::Call, x.get_utf8);
-    c.emit(Op::Ldstr, s);
-    c.emit(Op::Callvirt, x.get_bytes);
-    c.stloc(kBytes);
-    write_bytes();
+    write_all(c, x, kStream, kBytes);
   };
   c.mark(outer_try);
   c.mark(inner_try);
@@ -828,11 +822,11 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.ldc_i4(counter_bytes);
   c.emit(Op::Newarr, x.byte_type);
   c.stloc(kBytes);
-  write_bytes();
-  write_text(header);
+  write_all(c, x, kStream, kBytes);
+  write_utf8(c, x, header, kStream, kBytes);
   for (const CountTextChunk& chunk : text.chunks) write_data(chunk.field, chunk.size);
   for (const CountTextChunk& chunk : text.chunks) write_data(chunk.lengths_field, chunk.pieces * 4);
-  write_text(tail);
+  write_utf8(c, x, tail, kStream, kBytes);
   c.branch(Op::Leave_S, written);
   c.mark(stream_finally);
   c.ldloc(kStream);
@@ -896,11 +890,7 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.emit(Op::Call, x.file_delete);
   c.mark(no_file);
   c.branch(Op::Leave_S, end);
-  c.mark(outer_catch);
-  c.emit(Op::Pop);
-  c.branch(Op::Leave_S, end);
-  c.mark(end);
-  c.emit(Op::Ret);
+  swallow_then_return(c, outer_catch, end);
   body.instrs = c.take();
   body.clauses.push_back(clause(ClauseKind::Finally, stream_try, stream_finally, written));
   body.clauses.push_back(clause(ClauseKind::Catch, inner_try, inner_catch, outer_catch, x.exception));

@@ -72,11 +72,15 @@ Expected<Token> RuntimeRefs::member(Token type, std::string_view name, std::span
   return refs_error(fmt::format("the core library defines no member {} with the expected signature", name));
 }
 
-AssemblyRefSpec RuntimeRefs::process_assembly() const {
+namespace {
+
+/// A framework assembly by kind of core library: mscorlib's (.NET Framework: version 4, the ECMA
+/// key), netstandard itself (version 2), or .NET's (version 4 binds to any newer one).
+AssemblyRefSpec framework_assembly(CoreLibraryKind kind, std::string_view framework, std::string_view net) {
   AssemblyRefSpec spec;
-  switch (kind_) {
+  switch (kind) {
     case CoreLibraryKind::Mscorlib:
-      spec.name = "System";
+      spec.name = framework;
       spec.version[0] = 4;
       spec.public_key_token = kEcmaToken;
       break;
@@ -86,7 +90,7 @@ AssemblyRefSpec RuntimeRefs::process_assembly() const {
       spec.public_key_token = kNetstandardToken;
       break;
     case CoreLibraryKind::PrivateCoreLib:
-      spec.name = "System.Diagnostics.Process";
+      spec.name = net;
       spec.version[0] = 4;
       spec.public_key_token = kFrameworkToken;
       break;
@@ -94,40 +98,16 @@ AssemblyRefSpec RuntimeRefs::process_assembly() const {
   return spec;
 }
 
-AssemblyRefSpec RuntimeRefs::console_assembly() const {
-  AssemblyRefSpec spec;
-  switch (kind_) {
-    case CoreLibraryKind::Mscorlib:
-      spec.name = "mscorlib";
-      spec.version[0] = 4;
-      spec.public_key_token = kEcmaToken;
-      break;
-    case CoreLibraryKind::Netstandard: return process_assembly();
-    case CoreLibraryKind::PrivateCoreLib:
-      spec.name = "System.Console";
-      spec.version[0] = 4;
-      spec.public_key_token = kFrameworkToken;
-      break;
-  }
-  return spec;
+}  // namespace
+
+AssemblyRefSpec RuntimeRefs::process_assembly() const {
+  return framework_assembly(kind_, "System", "System.Diagnostics.Process");
 }
+
+AssemblyRefSpec RuntimeRefs::console_assembly() const { return framework_assembly(kind_, "mscorlib", "System.Console"); }
 
 AssemblyRefSpec RuntimeRefs::memory_mapped_files_assembly() const {
-  AssemblyRefSpec spec;
-  switch (kind_) {
-    case CoreLibraryKind::Mscorlib:
-      spec.name = "System.Core";
-      spec.version[0] = 4;
-      spec.public_key_token = kEcmaToken;
-      break;
-    case CoreLibraryKind::Netstandard: return process_assembly();
-    case CoreLibraryKind::PrivateCoreLib:
-      spec.name = "System.IO.MemoryMappedFiles";
-      spec.version[0] = 4;
-      spec.public_key_token = kFrameworkToken;
-      break;
-  }
-  return spec;
+  return framework_assembly(kind_, "System.Core", "System.IO.MemoryMappedFiles");
 }
 
 }  // namespace cil::md
