@@ -1,28 +1,24 @@
-// SHA-256 through libcrypto's EVP interface. An allocation failure of the context is the only
-// way it can fail; it aborts, as running out of memory does anywhere else in the tool.
+// SHA-256 through libcrypto's SHA256_* functions (deprecated in OpenSSL 3 in favour of EVP, which
+// would load the provider machinery for one hash; see sha256.h). They cannot fail on valid input.
 #include "metadata/sha256.h"
 
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <algorithm>
-#include <cstdlib>
 
-#include <openssl/evp.h>
+#include <openssl/sha.h>
 
 namespace cil::md {
 
-namespace {
+struct Sha256::State {
+  SHA256_CTX context;
+};
 
-EVP_MD_CTX* context(void* p) { return static_cast<EVP_MD_CTX*>(p); }
+Sha256::Sha256() : state_(std::make_unique<State>()) { SHA256_Init(&state_->context); }
 
-}  // namespace
-
-Sha256::Sha256() : context_(EVP_MD_CTX_new()) {
-  if (!context_ || EVP_DigestInit_ex(context(context_), EVP_sha256(), nullptr) != 1) std::abort();
-}
-
-Sha256::~Sha256() { EVP_MD_CTX_free(context(context_)); }
+Sha256::~Sha256() = default;
 
 void Sha256::update(std::span<const uint8_t> data) {
-  if (!data.empty() && EVP_DigestUpdate(context(context_), data.data(), data.size()) != 1) std::abort();
+  if (!data.empty()) SHA256_Update(&state_->context, data.data(), data.size());
 }
 
 void Sha256::update_zeros(uint64_t count) {
@@ -36,8 +32,7 @@ void Sha256::update_zeros(uint64_t count) {
 
 Sha256Digest Sha256::finish() {
   Sha256Digest out{};
-  unsigned int size = 0;
-  if (EVP_DigestFinal_ex(context(context_), out.data(), &size) != 1 || size != out.size()) std::abort();
+  SHA256_Final(out.data(), &state_->context);
   return out;
 }
 
