@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <set>
 
 #include <fmt/format.h>
@@ -62,7 +63,7 @@ Expected<std::string> live_file_text(std::span<const uint8_t> bytes) {
     if (length > text.remaining())
       return live_error(lengths.file_offset() - 4, fmt::format("slot {}'s text runs past the method text", slot));
     out += as_text(CIL_TRY(text.bytes(length)));
-    out += fmt::format("{}", CIL_TRY(counters.u64()));
+    fmt::format_to(std::back_inserter(out), "{}", CIL_TRY(counters.u64()));
   }
   if (!text.at_end()) return live_error(text.file_offset(), "method text left over after the last slot");
   out += as_text(CIL_TRY(tail.bytes(tail_size)));
@@ -78,15 +79,16 @@ std::string live_file_counterpart(std::string_view name) {
 }
 
 std::vector<std::string> without_superseded(const std::vector<std::string>& files) {
-  std::set<std::string> superseded;
+  // Compared as normal paths, so that "./d/A.1.counts.json" and "d/A.1.counts.live" pair.
+  std::set<std::filesystem::path> superseded;
   for (const std::string& file : files) {
-    std::filesystem::path path(file);
+    std::filesystem::path path = std::filesystem::path(file).lexically_normal();
     std::string counterpart = live_file_counterpart(path.filename().string());
-    if (!counterpart.empty()) superseded.insert((path.parent_path() / counterpart).string());
+    if (!counterpart.empty()) superseded.insert(path.parent_path() / counterpart);
   }
   std::vector<std::string> kept;
   for (const std::string& file : files)
-    if (!superseded.count(file)) kept.push_back(file);
+    if (!superseded.count(std::filesystem::path(file).lexically_normal())) kept.push_back(file);
   return kept;
 }
 

@@ -249,6 +249,14 @@ void write_utf8(CodeBuilder& c, const Refs& x, Token s, uint32_t stream, uint32_
   write_all(c, x, stream, bytes);
 }
 
+/// A finally handler at `handler` that closes the stream in local `stream`.
+void close_in_finally(CodeBuilder& c, const Refs& x, uint32_t handler, uint32_t stream) {
+  c.mark(handler);
+  c.ldloc(stream);
+  c.emit(Op::Callvirt, x.stream_close);
+  c.emit(Op::Endfinally);
+}
+
 /// The end of a body whose outermost clause swallows any exception: the handler at `handler`
 /// drops it and leaves to `end`, which returns.
 void swallow_then_return(CodeBuilder& c, uint32_t handler, uint32_t end) {
@@ -675,10 +683,7 @@ Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRunt
   }
   write_utf8(c, x, tail, kStream, kBytes);
   c.branch(Op::Leave_S, end);
-  c.mark(finally_start);
-  c.ldloc(kStream);
-  c.emit(Op::Callvirt, x.stream_close);
-  c.emit(Op::Endfinally);
+  close_in_finally(c, x, finally_start, kStream);
   c.mark(end);
   c.emit(Op::Ret);
   body.instrs = c.take();
@@ -828,10 +833,7 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   for (const CountTextChunk& chunk : text.chunks) write_data(chunk.lengths_field, chunk.pieces * 4);
   write_utf8(c, x, tail, kStream, kBytes);
   c.branch(Op::Leave_S, written);
-  c.mark(stream_finally);
-  c.ldloc(kStream);
-  c.emit(Op::Callvirt, x.stream_close);
-  c.emit(Op::Endfinally);
+  close_in_finally(c, x, stream_finally, kStream);
   // The mapping: base = MemoryMappedFile.CreateFromFile(path, Open, null, 0)
   //   .CreateViewAccessor().SafeMemoryMappedViewHandle (with a reference added).DangerousGetHandle()
   c.mark(written);
@@ -854,28 +856,25 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.ldloc(kHandle);
   c.emit(Op::Callvirt, x.get_handle);
   c.stloc(kBase);
-  c.emit(Op::Ldsfld, m.keep);
-  c.ldc_i4(4);
-  c.ldloc(kMapping);
-  c.emit(Op::Stelem_Ref);
-  c.emit(Op::Ldsfld, m.keep);
-  c.ldc_i4(5);
-  c.ldloc(kView);
-  c.emit(Op::Stelem_Ref);
+  for (auto [slot, local] : {std::pair{4, kMapping}, std::pair{5, kView}}) {  // keep[4], keep[5]
+    c.emit(Op::Ldsfld, m.keep);
+    c.ldc_i4(slot);
+    c.ldloc(local);
+    c.emit(Op::Stelem_Ref);
+  }
   // cpblk(base + 32, counts, 8 * N); counts = base + 32; base[7] = '1'; live = path
-  c.ldloc(kBase);
-  c.ldc_i4(static_cast<int32_t>(contract::kLiveHeaderSize));
-  c.emit(Op::Add);
+  auto at_base = [&](uint32_t offset) {  // pushes base + offset
+    c.ldloc(kBase);
+    c.ldc_i4(static_cast<int32_t>(offset));
+    c.emit(Op::Add);
+  };
+  at_base(contract::kLiveHeaderSize);
   c.emit(Op::Ldsfld, m.counts);
   c.ldc_i4(counter_bytes);
   c.emit(Op::Cpblk);
-  c.ldloc(kBase);
-  c.ldc_i4(static_cast<int32_t>(contract::kLiveHeaderSize));
-  c.emit(Op::Add);
+  at_base(contract::kLiveHeaderSize);
   c.emit(Op::Stsfld, m.counts);
-  c.ldloc(kBase);
-  c.ldc_i4(static_cast<int32_t>(contract::kLiveStateOffset));
-  c.emit(Op::Add);
+  at_base(contract::kLiveStateOffset);
   c.ldc_i4(contract::kLiveCounting);
   c.emit(Op::Stind_I1);
   c.ldloc(kPath);

@@ -117,6 +117,8 @@ TEST(LiveFile, Counterparts) {
   EXPECT_EQ(live_file_counterpart("App.12.counts.json"), "");
   EXPECT_EQ(without_superseded({"d/A.1.counts.json", "d/A.1.counts.live", "d/A.2.counts.json", "e/A.3.counts.json"}),
             (std::vector<std::string>{"d/A.1.counts.live", "d/A.2.counts.json", "e/A.3.counts.json"}));
+  EXPECT_EQ(without_superseded({"./d/A.1.counts.json", "d//A.1.counts.live", "A.2.hits.json", "./A.2.hits.live"}),
+            (std::vector<std::string>{"d//A.1.counts.live", "./A.2.hits.live"}));
   EXPECT_TRUE(is_counter_file_name("A.1.hits.live"));
   EXPECT_FALSE(is_counter_file_name(".counts.json"));
   EXPECT_FALSE(is_counter_file_name("A.1.counts.json.tmp"));
