@@ -137,18 +137,23 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
   }
   auto& bytes = table_.back().bytes;
   size_t start = bytes.size();
-  auto append = [&bytes](std::string_view text) { bytes.insert(bytes.end(), text.begin(), text.end()); };
+  // One resize for the whole piece, then plain copies: coverage mode commits a piece per probe.
+  bytes.resize(start + line);
+  char* at = reinterpret_cast<char*>(bytes.data() + start);
+  auto append = [&at](std::string_view text) { at = std::copy(text.begin(), text.end(), at); };
   if (slots_) {
     append(contract::kCountsMethodClose);
     append(contract::kCountsSeparator);
   }
   append(open);
-  contract::append_token_digits(bytes, md::make_token(TableId::MethodDef, rid));
+  std::string digits;
+  contract::append_token_digits(digits, md::make_token(TableId::MethodDef, rid));
+  append(digits);
   append(name_piece);
   append(quoted);
   append(count_piece);
   // The piece's length as a little-endian int32 (II.16.3.2: the int[] of InitializeArray).
-  auto length = static_cast<uint32_t>(bytes.size() - start);
+  auto length = static_cast<uint32_t>(line);
   for (int shift = 0; shift < 32; shift += 8) table_.back().lengths.push_back(static_cast<uint8_t>(length >> shift));
   table_.back().size = static_cast<uint32_t>(bytes.size());
   ++table_.back().pieces;

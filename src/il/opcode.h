@@ -113,8 +113,20 @@ inline std::optional<Op> op_from_fe_byte(uint8_t byte) {
 }
 
 /// Bytes of the operand (for Switch, the size of the count only).
-uint8_t operand_size(Operand operand);
-bool is_branch_operand(Operand operand);
+constexpr uint8_t operand_size(Operand operand) {
+  switch (operand) {
+    case Operand::None: return 0;
+    case Operand::ShortI:
+    case Operand::ShortU:
+    case Operand::ShortBr:
+    case Operand::ShortVar: return 1;
+    case Operand::Var: return 2;
+    case Operand::I8:
+    case Operand::R: return 8;
+    default: return 4;
+  }
+}
+constexpr bool is_branch_operand(Operand operand) { return operand == Operand::ShortBr || operand == Operand::Br; }
 
 /// The long form of a short branch (br.s -> br) and the reverse; identity otherwise.
 Op long_branch_form(Op op);

@@ -1,8 +1,6 @@
 // The messages for targets that miss an instruction boundary, and the check alone.
 #include "il/target_check.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 namespace cil::il {
@@ -32,15 +30,6 @@ Error filter_start_error(uint32_t offset) {
 }
 
 }  // namespace detail
-
-std::optional<size_t> instruction_at(const DecodedCode& code, uint32_t code_size, int64_t offset) {
-  const auto& ins = code.instructions;
-  if (offset == int64_t{code_size}) return ins.size();
-  auto it = std::lower_bound(ins.begin(), ins.end(), offset,
-                             [](const Instruction& in, int64_t off) { return int64_t{in.offset} < off; });
-  if (it == ins.end() || int64_t{it->offset} != offset) return std::nullopt;
-  return static_cast<size_t>(it - ins.begin());
-}
 
 Status check_targets(const MethodBody& body, const DecodedCode& code) {
   return resolve_targets(body, code, [](const TargetSite&, size_t) {});

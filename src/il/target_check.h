@@ -12,8 +12,22 @@
 namespace cil::il {
 
 /// Index of the instruction of `code` that starts at `offset`; code.instructions.size() for the
-/// end of the code (`code_size`); nullopt for any other offset. A binary search: offsets ascend.
-std::optional<size_t> instruction_at(const DecodedCode& code, uint32_t code_size, int64_t offset);
+/// end of the code (`code_size`); nullopt for any other offset. A binary search without branches
+/// on the data (offsets ascend); inline: every branch target of every rewritten body comes here.
+inline std::optional<size_t> instruction_at(const DecodedCode& code, uint32_t code_size, int64_t offset) {
+  const auto& ins = code.instructions;
+  if (offset == int64_t{code_size}) return ins.size();
+  if (offset < 0 || offset > int64_t{code_size} || ins.empty()) return std::nullopt;
+  const Instruction* base = ins.data();
+  size_t length = ins.size();
+  while (length > 1) {
+    size_t half = length / 2;
+    base = int64_t{base[half].offset} <= offset ? base + half : base;
+    length -= half;
+  }
+  if (int64_t{base->offset} != offset) return std::nullopt;
+  return static_cast<size_t>(base - ins.data());
+}
 
 /// Where a target or boundary was named.
 struct TargetSite {

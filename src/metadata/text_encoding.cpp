@@ -3,6 +3,7 @@
 #include "metadata/text_encoding.h"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -126,21 +127,29 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
-std::string json_quote(std::string_view raw) {
-  // Invalid UTF-8 is made valid first; plain ASCII (the common case) needs no such pass.
-  std::string valid;
-  if (std::any_of(raw.begin(), raw.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
-    valid = valid_utf8(raw);
-    raw = valid;
-  }
-  std::string out;
-  out.reserve(raw.size() + 8);
-  out += '"';
-  // Runs of characters that need no escape are copied whole.
+namespace {
+
+/// Per byte: 0 copied as is, 1 escaped, 2 not ASCII (the text is checked as UTF-8 first).
+constexpr auto kJsonClass = [] {
+  std::array<uint8_t, 256> k{};
+  for (int c = 0; c < 0x20; ++c) k[c] = 1;
+  k['"'] = k['\\'] = 1;
+  for (int c = 0x80; c < 0x100; ++c) k[c] = 2;
+  return k;
+}();
+
+/// Appends `raw` to `out` with JSON's escapes, copying runs that need none whole. False, with
+/// `out` unfinished, at the first byte over 0x7F unless `utf8_valid`.
+bool escape_into(std::string& out, std::string_view raw, bool utf8_valid) {
   size_t run = 0;
   for (size_t i = 0; i < raw.size(); ++i) {
     auto c = static_cast<unsigned char>(raw[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    uint8_t kind = kJsonClass[c];
+    if (kind == 0) [[likely]] continue;
+    if (kind == 2) {
+      if (!utf8_valid) return false;
+      continue;
+    }
     out.append(raw.substr(run, i - run));
     run = i + 1;
     switch (c) {
@@ -158,6 +167,21 @@ std::string json_quote(std::string_view raw) {
     }
   }
   out.append(raw.substr(run));
+  return true;
+}
+
+}  // namespace
+
+std::string json_quote(std::string_view raw) {
+  // One pass for ASCII (nearly every name and description); text with other bytes is made valid
+  // UTF-8 first and escaped again.
+  std::string out;
+  out.reserve(raw.size() + 8);
+  out += '"';
+  if (!escape_into(out, raw, false)) {
+    out.resize(1);
+    escape_into(out, valid_utf8(raw), true);
+  }
   out += '"';
   return out;
 }

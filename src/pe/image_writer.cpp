@@ -2,6 +2,7 @@
 #include "pe/image_writer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 #include <fmt/format.h>
@@ -141,9 +142,23 @@ bool OutputImage::overwrite(uint64_t offset, std::span<const uint8_t> bytes) {
 }
 
 uint64_t word_sum(std::span<const uint8_t> bytes) {
-  // Four words at a time; 2^48 words fit the accumulator, far more than any file has.
+  // Sixteen bytes at a time in four 32-bit lanes (GCC vector extensions: SSE2 on x86-64), each
+  // lane taking the two words of its 32 bits; a lane gains under 2^17 a step, so it is folded
+  // into the 64-bit sum every 2^14 steps, before it can overflow.
+  using Lanes = uint32_t __attribute__((vector_size(16)));
+  constexpr size_t kStep = 16, kStepsPerFold = size_t{1} << 14;
   uint64_t sum = 0;
   size_t i = 0;
+  while (i + kStep <= bytes.size()) {
+    Lanes acc = {0, 0, 0, 0};
+    size_t steps = std::min(kStepsPerFold, (bytes.size() - i) / kStep);
+    for (size_t k = 0; k < steps; ++k, i += kStep) {
+      Lanes v;
+      std::memcpy(&v, bytes.data() + i, kStep);
+      acc += (v & 0xFFFF) + (v >> 16);
+    }
+    sum += uint64_t{acc[0]} + acc[1] + acc[2] + acc[3];
+  }
   for (; i + 8 <= bytes.size(); i += 8) {
     uint64_t v = load_le<uint64_t>(bytes.data() + i);
     sum += (v & 0xFFFF) + ((v >> 16) & 0xFFFF) + ((v >> 32) & 0xFFFF) + (v >> 48);

@@ -20,13 +20,9 @@ Status ByteReader::seek(size_t pos) {
   return ok();
 }
 
-Status ByteReader::skip(size_t count) {
-  if (!contains(pos_, count)) return error_here(truncated_message(count));
-  pos_ += count;
-  return ok();
-}
+Error ByteReader::truncated(size_t wanted) const { return error_here(truncated_message(wanted)); }
 
-Expected<uint32_t> ByteReader::compressed_u32() {
+Expected<uint32_t> ByteReader::compressed_u32_long() {
   if (!contains(pos_, 1)) return error_here(truncated_message(1));
   const uint8_t* p = data_.data() + pos_;
   uint8_t first = p[0];

@@ -54,7 +54,14 @@ class ByteReader {
   }
 
   Status seek(size_t pos);
-  Status skip(size_t count);
+  /// Moves the cursor over `count` bytes that a check through contains() or remaining() has just
+  /// shown to be there (the decoder's fast path: one check for a whole instruction).
+  void advance_checked(size_t count) { pos_ += count; }
+  [[gnu::always_inline]] Status skip(size_t count) {
+    if (!contains(pos_, count)) [[unlikely]] return truncated(count);
+    pos_ += count;
+    return ok();
+  }
 
   Expected<uint8_t> u8() { return read<uint8_t>(); }
   Expected<uint16_t> u16() { return read<uint16_t>(); }
@@ -69,8 +76,12 @@ class ByteReader {
     return load_le<T>(data_.data() + pos);
   }
 
-  /// Reads a compressed unsigned integer (ECMA-335 II.23.2).
-  Expected<uint32_t> compressed_u32();
+  /// Reads a compressed unsigned integer (ECMA-335 II.23.2). The one-byte form inline.
+  [[gnu::always_inline]] Expected<uint32_t> compressed_u32() {
+    if (pos_ < data_.size() && (data_[pos_] & 0x80) == 0) [[likely]]
+      return uint32_t{data_[pos_++]};
+    return compressed_u32_long();
+  }
   /// Reads a compressed signed integer (ECMA-335 II.23.2).
   Expected<int32_t> compressed_i32();
   /// Reads a 2- or 4-byte heap or table index (II.24.2.6).
@@ -92,14 +103,17 @@ class ByteReader {
   Error error_at(size_t pos, std::string message) const;
 
  private:
+  // Inline with the error out of line: the decoders read every byte of every body through it.
   template <class T>
-  Expected<T> read() {
-    if (!contains(pos_, sizeof(T))) return error_here(truncated_message(sizeof(T)));
+  [[gnu::always_inline]] Expected<T> read() {
+    if (!contains(pos_, sizeof(T))) [[unlikely]] return truncated(sizeof(T));
     T value = load_le<T>(data_.data() + pos_);
     pos_ += sizeof(T);
     return value;
   }
+  [[gnu::cold, gnu::noinline]] Error truncated(size_t wanted) const;
   std::string truncated_message(size_t wanted) const;
+  Expected<uint32_t> compressed_u32_long();
 
   std::span<const uint8_t> data_;
   size_t pos_ = 0;
