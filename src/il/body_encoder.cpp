@@ -119,23 +119,28 @@ HeaderFields header_of(const BodyModel& body, uint32_t code_size, bool has_claus
   return h;
 }
 
-/// Phase 4b: every instruction in its chosen form, branch displacements from the layout.
+/// Phase 4b: every instruction in its chosen form, branch displacements from the layout, into
+/// the code's bytes sized once from the layout.
 Status write_code(const BodyModel& body, const Layout& layout, std::vector<uint8_t>& out) {
+  size_t start = out.size();
+  out.resize(start + layout.code_size());
+  uint8_t* p = out.data() + start;
   for (size_t i = 0; i < layout.ops.size(); ++i) {
     const Instr& in = body.instrs[i];
     Op op = layout.ops[i];
     int64_t next = layout.offsets[i + 1];
     switch (op_info(op).operand) {
       case Operand::ShortBr:
-      case Operand::Br: write_instruction(out, op, int64_t{CIL_TRY(layout.offset_of(in.target))} - next); break;
+      case Operand::Br: p = put_instruction(p, op, int64_t{CIL_TRY(layout.offset_of(in.target))} - next); break;
       case Operand::Switch:
-        write_instruction(out, op, static_cast<int64_t>(in.targets.size()));
+        p = put_instruction(p, op, static_cast<int64_t>(in.targets.size()));
         for (uint32_t t : in.targets)
-          write_switch_target(out, static_cast<int32_t>(int64_t{CIL_TRY(layout.offset_of(t))} - next));
+          p = put_switch_target(p, static_cast<int32_t>(int64_t{CIL_TRY(layout.offset_of(t))} - next));
         break;
-      default: write_instruction(out, op, in.value); break;
+      default: p = put_instruction(p, op, in.value); break;
     }
   }
+  if (p != out.data() + out.size()) return encode_error("the code's size differs from its layout");
   return ok();
 }
 

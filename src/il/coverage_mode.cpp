@@ -130,7 +130,9 @@ bool CoveragePlan::marked(uint32_t rid) const {
 }
 
 std::optional<std::string> CoveragePlan::excluded(uint32_t rid) {
-  if (marked(rid) || marked(source_method(rid))) return std::string("excluded by attribute");
+  // Nothing marked (most assemblies): no walk to the source method, a search by name for lambdas.
+  bool any_marked = !marked_methods_.empty() || !marked_types_.empty();
+  if (any_marked && (marked(rid) || marked(source_method(rid)))) return std::string("excluded by attribute");
   if (pdb_ && !options_.exclude_by_file.empty()) {
     auto points = pdb_->sequence_points(rid);
     if (points && !points->points.empty()) {

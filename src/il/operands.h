@@ -79,36 +79,26 @@ inline uint32_t instruction_size(Op op, size_t switch_targets = 0) {
   return ok();
 }
 
-namespace detail {
-template <class T>
-void append_le(std::vector<uint8_t>& out, T value) {
-  uint8_t bytes[sizeof(T)];
-  store_le(bytes, value);
-  out.insert(out.end(), bytes, bytes + sizeof(T));
-}
-}  // namespace detail
-
-/// Appends the opcode of `op` (0xFE first for two-byte opcodes).
-inline void write_opcode(std::vector<uint8_t>& out, Op op) {
+/// Writes `op` and its operand at `p`, which has room for instruction_size(op) bytes, and returns
+/// the end. `operand` is what the decoder puts in Instruction::value: the constant, token,
+/// argument or local index, or the raw bits of a real; for a branch, the displacement from the
+/// end of the instruction (the caller has chosen a form it fits); for a switch, the number of
+/// targets, whose displacements follow (put_switch_target). Inline, like read_operand: the
+/// encoder runs it for every instruction.
+[[gnu::always_inline]] inline uint8_t* put_instruction(uint8_t* p, Op op, int64_t operand) {
   const OpInfo& info = op_info(op);
-  if (info.two_byte()) out.push_back(0xFE);
-  out.push_back(static_cast<uint8_t>(info.code & 0xFF));
-}
-
-/// Appends `op` and its operand. `operand` is what the decoder puts in Instruction::value: the
-/// constant, token, argument or local index, or the raw bits of a real; for a branch, the
-/// displacement from the end of the instruction (the caller has chosen a form it fits); for a
-/// switch, the number of targets, whose displacements follow through write_switch_target.
-/// Inline, like read_operand: the encoder runs it for every instruction.
-[[gnu::always_inline]] inline void write_instruction(std::vector<uint8_t>& out, Op op, int64_t operand) {
-  write_opcode(out, op);
-  switch (op_info(op).operand) {
+  if (info.two_byte()) *p++ = 0xFE;
+  *p++ = static_cast<uint8_t>(info.code & 0xFF);
+  switch (info.operand) {
     case Operand::None: break;
     case Operand::ShortI:
     case Operand::ShortU:
     case Operand::ShortVar:
-    case Operand::ShortBr: out.push_back(static_cast<uint8_t>(operand)); break;
-    case Operand::Var: detail::append_le(out, static_cast<uint16_t>(operand)); break;
+    case Operand::ShortBr: *p++ = static_cast<uint8_t>(operand); break;
+    case Operand::Var:
+      store_le(p, static_cast<uint16_t>(operand));
+      p += 2;
+      break;
     case Operand::I:
     case Operand::ShortR:
     case Operand::Br:
@@ -118,13 +108,30 @@ inline void write_opcode(std::vector<uint8_t>& out, Op op) {
     case Operand::Type:
     case Operand::String:
     case Operand::Sig:
-    case Operand::Tok: detail::append_le(out, static_cast<uint32_t>(operand)); break;
+    case Operand::Tok:
+      store_le(p, static_cast<uint32_t>(operand));
+      p += 4;
+      break;
     case Operand::I8:
-    case Operand::R: detail::append_le(out, static_cast<uint64_t>(operand)); break;
+    case Operand::R:
+      store_le(p, static_cast<uint64_t>(operand));
+      p += 8;
+      break;
   }
+  return p;
 }
 
-/// Appends one switch displacement (from the end of the switch instruction).
-inline void write_switch_target(std::vector<uint8_t>& out, int32_t displacement) { detail::append_le(out, displacement); }
+/// One switch displacement (from the end of the switch instruction) at `p`; returns the end.
+inline uint8_t* put_switch_target(uint8_t* p, int32_t displacement) {
+  store_le(p, displacement);
+  return p + 4;
+}
+
+/// Appends `op` and its operand (put_instruction).
+inline void write_instruction(std::vector<uint8_t>& out, Op op, int64_t operand) {
+  uint8_t bytes[16];
+  uint8_t* end = put_instruction(bytes, op, operand);
+  out.insert(out.end(), bytes, end);
+}
 
 }  // namespace cil::il
