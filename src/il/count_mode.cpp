@@ -121,7 +121,9 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
   if (slots_ >= kMaxSlots) return make_error(ErrorKind::Unsupported, "count mode", fmt::format("more than {} counters", kMaxSlots));
   static const std::string open = contract::counts_method_open(), name_piece = contract::counts_method_name(),
                            count_piece = contract::counts_method_count();
-  std::string quoted = json_string(name);
+  std::string& quoted = quoted_;  // reused: coverage mode commits a piece per probe
+  quoted.clear();
+  md::json_quote_append(quoted, name);
   size_t line = (slots_ ? contract::kCountsMethodClose.size() + contract::kCountsSeparator.size() : 0) + open.size() +
                 contract::kTokenDigits + name_piece.size() + quoted.size() + count_piece.size();
   if (table_.empty() || table_.back().bytes.size() + line > kChunkSize) {

@@ -67,6 +67,7 @@ class CountMode {
     uint32_t rva = 0, lengths_rva = 0;  ///< once placed
   };
   std::vector<TableChunk> table_;
+  std::string quoted_;  ///< commit()'s quoted name, reused
   md::Token increment_ = 0;
   md::Token array_element_ = 0;  ///< System.Int64 when the counters are an int64[] (core library)
   CountRuntimeMembers runtime_;

@@ -150,7 +150,8 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   const size_t n = model.instrs.size();
   if (at.size() != n + 1) return make_error(ErrorKind::Unsupported, "method body", "coverage needs the original layout");
 
-  std::vector<md::SequencePoint> points;
+  std::vector<md::SequencePoint>& points = scratch_.points;
+  points.clear();
   if (pdb_) {
     auto all = pdb_->sequence_points(rid);  // a broken blob: method-level coverage for this method
     if (all)
@@ -158,7 +159,8 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
         if (!p.hidden()) points.push_back(p);
   }
   // The sequence point that starts at each original instruction, if any.
-  std::vector<const md::SequencePoint*> point_at(n, nullptr);
+  std::vector<const md::SequencePoint*>& point_at = scratch_.point_at;
+  point_at.assign(n, nullptr);
   for (const md::SequencePoint& p : points) {
     auto it = std::lower_bound(at.begin(), at.end() - 1, p.offset);
     if (it != at.end() - 1 && *it == p.offset) point_at[static_cast<size_t>(it - at.begin())] = &p;
@@ -166,7 +168,8 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
 
   // Branches the compiler made that no source shows, which coverlet does not count either: the
   // ones in a finally that has no visible sequence point where it starts (foreach, using, lock).
-  std::vector<bool> generated(n, false);
+  std::vector<bool>& generated = scratch_.generated;
+  generated.assign(n, false);
   for (const EhRegion& r : model.clauses) {
     if (r.kind != ClauseKind::Finally || r.handler_start >= n) continue;
     size_t end = r.handler_end == kEndLabel ? n : std::min<size_t>(r.handler_end, n);
@@ -176,25 +179,30 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
 
   std::string last_document;
   uint32_t last_document_rid = 0;
-  auto document_field = [&](uint32_t doc) -> std::string {
+  auto document_field = [&](uint32_t doc) -> std::string_view {
     if (doc == last_document_rid && !last_document.empty()) return {};
     last_document_rid = doc;
     last_document = document(doc);
     return last_document;
   };
-  std::vector<Instr> probe;
-  std::vector<Instr> out;
+  std::vector<Instr>& probe = scratch_.probe;
+  std::vector<Instr>& out = scratch_.out;
+  out.clear();
   out.reserve(n * 2 + 8);
-  auto place = [&](std::string description) {
-    make_probe(model, std::move(description), probe);
+  std::string& description = scratch_.description;
+  auto place = [&](auto format, auto&&... args) {
+    description.clear();
+    fmt::format_to(std::back_inserter(description), format, args...);
+    make_probe(model, description, probe);
     out.insert(out.end(), probe.begin(), probe.end());
     return probe.front().id;
   };
   constexpr char tab = contract::kHitsSeparator;
-  place(fmt::format(FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab, contract::token_text(md::make_token(TableId::MethodDef, source)), tab, name));
+  place(FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab, contract::token_text(md::make_token(TableId::MethodDef, source)), tab, name);
 
   // Branches and clauses that named an original instruction with a line probe name the probe.
-  std::vector<uint32_t> redirect(n, kNoLabel);
+  std::vector<uint32_t>& redirect = scratch_.redirect;
+  redirect.assign(n, kNoLabel);
   const md::SequencePoint* current = nullptr;  // the last non-hidden point at or before the instruction
   for (size_t i = 0; i < n; ++i) {
     Instr in = std::move(model.instrs[i]);
@@ -204,8 +212,8 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
     bool tail_ret = in.op == Op::Ret && i >= 2 && model.instrs[i - 2].op == Op::Tail;
     if (point_at[i] && !after_prefix && !tail_ret) {
       const md::SequencePoint& p = *point_at[i];
-      redirect[i] = place(fmt::format(FMT_COMPILE("{}{}{}{}{}{}{}"), contract::kHitsLine, tab, p.start_line, tab, p.end_line, tab,
-                                      document_field(p.document)));
+      redirect[i] = place(FMT_COMPILE("{}{}{}{}{}{}{}"), contract::kHitsLine, tab, p.start_line, tab, p.end_line, tab,
+                          document_field(p.document));
     }
     const OpInfo& info = op_info(in.op);
     bool branches = info.flow == Flow::CondBranch && current && i + 1 < n && !generated[i] && !compiler_branch(model, i);
@@ -219,8 +227,8 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
     uint32_t line = current->start_line, doc = current->document, offset = at[i];
     uint32_t next = model.instrs[i + 1].id;
     auto branch_probe = [&](uint32_t path) {
-      return place(fmt::format(FMT_COMPILE("{}{}{}{}{}{}{}{}{}"), contract::kHitsBranch, tab, line, tab, offset, tab, path, tab,
-                               document_field(doc)));
+      return place(FMT_COMPILE("{}{}{}{}{}{}{}{}{}"), contract::kHitsBranch, tab, line, tab, offset, tab, path, tab,
+                   document_field(doc));
     };
     std::vector<uint32_t> old_targets = in.op == Op::Switch ? in.targets : std::vector<uint32_t>{in.target};
     std::vector<uint32_t> blocks(old_targets.size());
@@ -249,7 +257,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   }
   for (EhRegion& r : model.clauses)
     for (uint32_t* label : {&r.try_start, &r.try_end, &r.handler_start, &r.handler_end, &r.filter_start}) retarget(*label);
-  model.instrs = std::move(out);
+  std::swap(model.instrs, out);  // the model's old buffer is the next method's scratch
   model.edited = true;
   // Each probe is stack-neutral and needs its own depth on top of whatever the stack holds.
   model.max_stack = static_cast<uint16_t>(std::min<uint32_t>(0xFFFF, uint32_t{model.max_stack} + probe_max_stack));
@@ -257,17 +265,24 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
 }
 
 Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model) {
-  pending_.clear();
+  pending_text_.clear();
+  pending_ends_.clear();
   return plan_->place(rid, source, name, model, counters_.probe_max_stack(),
-                      [&](BodyModel& body, std::string description, std::vector<Instr>& probe) {
-                        counters_.probe_ahead(body, static_cast<uint32_t>(pending_.size()), probe);
-                        pending_.push_back(std::move(description));
+                      [&](BodyModel& body, std::string_view description, std::vector<Instr>& probe) {
+                        counters_.probe_ahead(body, static_cast<uint32_t>(pending_ends_.size()), probe);
+                        pending_text_ += description;
+                        pending_ends_.push_back(pending_text_.size());
                       });
 }
 
 Status CoverageMode::commit(uint32_t rid) {
-  for (const std::string& description : pending_) CIL_TRY(counters_.commit(rid, description));
-  pending_.clear();
+  size_t start = 0;
+  for (size_t end : pending_ends_) {
+    CIL_TRY(counters_.commit(rid, std::string_view(pending_text_).substr(start, end - start)));
+    start = end;
+  }
+  pending_text_.clear();
+  pending_ends_.clear();
   return ok();
 }
 

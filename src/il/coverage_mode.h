@@ -49,7 +49,7 @@ class CoveragePlan {
 
   /// Makes one probe: `probe` gets the instructions that count the probe `description`
   /// describes (runtime_contract.h's hits entries), in the order they are made.
-  using ProbeMaker = std::function<void(BodyModel& model, std::string description, std::vector<Instr>& probe)>;
+  using ProbeMaker = std::function<void(BodyModel& model, std::string_view description, std::vector<Instr>& probe)>;
   /// Places the probes in `model` (MethodDef `rid`; `source` is attributed(rid), and `name` its
   /// name): the method entry first, then one per non-hidden sequence point and one per outcome of
   /// each conditional branch and switch. Max stack grows by `probe_max_stack`.
@@ -72,6 +72,16 @@ class CoveragePlan {
   std::unordered_set<uint32_t> marked_methods_, marked_types_;
   std::unordered_map<uint32_t, uint32_t> kickoff_;  ///< MoveNext rid -> kickoff rid
   std::unordered_map<uint32_t, std::string> documents_;
+  /// place()'s buffers, kept from method to method so that their memory is reused. Like
+  /// documents_, they make place() one call at a time: the profiler calls it under its module's lock.
+  struct Scratch {
+    std::vector<md::SequencePoint> points;
+    std::vector<const md::SequencePoint*> point_at;
+    std::vector<bool> generated;
+    std::vector<uint32_t> redirect;
+    std::vector<Instr> probe, out;
+    std::string description;
+  } scratch_;
 };
 
 /// Offline coverage mode: the plan's probes counted in count mode's helper, which writes
@@ -97,7 +107,8 @@ class CoverageMode {
  private:
   std::optional<CoveragePlan> plan_;
   CountMode counters_;
-  std::vector<std::string> pending_;  ///< descriptions of the probes placed, in slot order
+  std::string pending_text_;          ///< descriptions of the probes placed, in slot order, one after another
+  std::vector<size_t> pending_ends_;  ///< where each ends in pending_text_
 };
 
 }  // namespace cil::il

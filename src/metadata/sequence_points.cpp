@@ -23,6 +23,7 @@ Error encode_error(std::string message) { return make_error(ErrorKind::Format, "
 
 Expected<MethodSequencePoints> decode_sequence_points(ByteReader r, uint32_t row_document) {
   MethodSequencePoints out;
+  out.points.reserve(r.remaining() / 4);  // a point takes at least 3 bytes, usually about 5
   out.local_signature = CIL_TRY(r.compressed_u32());
   uint32_t document = row_document;
   if (!row_document) out.initial_document = document = CIL_TRY(r.compressed_u32());
@@ -71,6 +72,7 @@ uint32_t single_document(const MethodSequencePoints& points) {
 
 Expected<std::vector<uint8_t>> encode_sequence_points(const MethodSequencePoints& in, uint32_t row_document) {
   std::vector<uint8_t> out;
+  out.reserve(8 + in.points.size() * 6);  // a point takes 3 to 20 bytes, usually about 5
   encode_compressed_u32(out, in.local_signature);
   uint32_t document = row_document;
   if (!row_document) {

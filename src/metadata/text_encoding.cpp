@@ -172,17 +172,22 @@ bool escape_into(std::string& out, std::string_view raw, bool utf8_valid) {
 
 }  // namespace
 
-std::string json_quote(std::string_view raw) {
+void json_quote_append(std::string& out, std::string_view raw) {
   // One pass for ASCII (nearly every name and description); text with other bytes is made valid
   // UTF-8 first and escaped again.
-  std::string out;
-  out.reserve(raw.size() + 8);
+  size_t start = out.size();
   out += '"';
   if (!escape_into(out, raw, false)) {
-    out.resize(1);
+    out.resize(start + 1);
     escape_into(out, valid_utf8(raw), true);
   }
   out += '"';
+}
+
+std::string json_quote(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size() + 8);
+  json_quote_append(out, raw);
   return out;
 }
 

@@ -18,6 +18,8 @@ std::string valid_utf8(std::string_view text);
 
 /// `text` as a JSON string literal, quotes included (invalid UTF-8 replaced as above).
 std::string json_quote(std::string_view text);
+/// json_quote(text) appended to `out` (no allocation once `out` has room).
+void json_quote_append(std::string& out, std::string_view text);
 
 /// Longest name or list quoted in an error or warning line (man page, LIMITS).
 inline constexpr size_t kMaxQuotedText = 1024;

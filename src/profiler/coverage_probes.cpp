@@ -33,12 +33,12 @@ Expected<il::EncodedBody> place(il::CoveragePlan& plan, uint32_t rid, std::strin
   il::BodyEdit edit;
   edit.edit = [&](il::BodyModel& model) -> Status {
     return plan.place(rid, source, source_name, model, probe_depth,
-                      [&](il::BodyModel& m, std::string description, std::vector<il::Instr>& probe) {
+                      [&](il::BodyModel& m, std::string_view description, std::vector<il::Instr>& probe) {
                         int64_t* counter = allocate ? allocate() : nullptr;
                         il::CounterRef ref;
                         ref.address = reinterpret_cast<uint64_t>(counter);
                         il::counter_probe(m, ref, increment, probe);
-                        probes.push_back({std::move(description), counter});
+                        probes.push_back({std::string(description), counter});
                       });
   };
   return il::rewrite_body(body, code, edit);
