@@ -58,7 +58,7 @@ std::string operand_text(md::Printer& p, const Instruction& in) {
 
 std::string format_real(const Instruction& in) {
   bool single = in.info().operand == Operand::ShortR;
-  if (!std::isfinite(in.real)) {
+  if (!std::isfinite(in.real())) {
     // ildasm prints non-finite constants as their bytes.
     std::string out = "(";
     for (int i = 0; i < (single ? 4 : 8); ++i) {
@@ -67,7 +67,7 @@ std::string format_real(const Instruction& in) {
     }
     return out + ")";
   }
-  std::string text = single ? fmt::format("{}", static_cast<float>(in.real)) : fmt::format("{}", in.real);
+  std::string text = single ? fmt::format("{}", static_cast<float>(in.real())) : fmt::format("{}", in.real());
   if (text.find_first_of(".e") == std::string::npos) text += '.';
   return text;
 }

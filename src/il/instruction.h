@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -12,17 +13,29 @@ namespace cil::il {
 
 struct Instruction {
   uint32_t offset = 0;  ///< from the start of the code
-  Op op = Op::Nop;
   uint32_t size = 0;    ///< opcode and operand bytes
   /// Integer operand: constant, token, argument/local index, or absolute branch target (which
   /// may lie outside the code in a malformed body). For switch: index of the first target in
-  /// DecodedCode::switch_targets.
+  /// DecodedCode::switch_targets. For ldc.r4 / ldc.r8: the constant's bits (real()).
   int64_t value = 0;
-  double real = 0;      ///< ldc.r4 / ldc.r8
   uint32_t count = 0;   ///< switch: number of targets
+  Op op = Op::Nop;
 
   const OpInfo& info() const { return op_info(op); }
+  /// ldc.r4 / ldc.r8: the constant, from its bits in `value`.
+  double real() const {
+    if (info().operand == Operand::ShortR) {
+      float f;
+      auto bits = static_cast<uint32_t>(value);
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
+    double d;
+    std::memcpy(&d, &value, 8);
+    return d;
+  }
 };
+static_assert(sizeof(Instruction) == 24, "decoded bodies are arrays of these: keep them small");
 
 struct DecodedCode {
   std::vector<Instruction> instructions;

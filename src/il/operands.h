@@ -35,20 +35,8 @@ inline uint32_t instruction_size(Op op, size_t switch_targets = 0) {
     case Operand::Var: in.value = CIL_TRY(r.u16()); break;
     case Operand::I: in.value = static_cast<int32_t>(CIL_TRY(r.u32())); break;
     case Operand::I8: in.value = static_cast<int64_t>(CIL_TRY(r.u64())); break;
-    case Operand::ShortR: {
-      uint32_t bits = CIL_TRY(r.u32());
-      float f;
-      std::memcpy(&f, &bits, 4);
-      in.real = f;
-      in.value = bits;
-      break;
-    }
-    case Operand::R: {
-      uint64_t bits = CIL_TRY(r.u64());
-      std::memcpy(&in.real, &bits, 8);
-      in.value = static_cast<int64_t>(bits);
-      break;
-    }
+    case Operand::ShortR: in.value = CIL_TRY(r.u32()); break;
+    case Operand::R: in.value = static_cast<int64_t>(CIL_TRY(r.u64())); break;
     case Operand::ShortBr: {
       int8_t delta = static_cast<int8_t>(CIL_TRY(r.u8()));
       in.value = static_cast<int64_t>(r.position()) + delta;
