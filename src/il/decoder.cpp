@@ -10,7 +10,8 @@ namespace cil::il {
 Status decode_code_into(std::span<const uint8_t> code, uint64_t file_offset, DecodedCode& out) {
   out.instructions.clear();
   out.switch_targets.clear();
-  out.instructions.reserve(code.size() / 2 + 1);
+  // At most one instruction a byte: the buffer never grows (and copies) in the middle of a body.
+  out.instructions.reserve(code.size() + 1);
   ByteReader r(code, file_offset, "IL code");
   while (!r.at_end()) {
     Instruction in;

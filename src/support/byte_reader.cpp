@@ -13,11 +13,8 @@ Error ByteReader::error_at(size_t pos, std::string message) const {
   return make_error(ErrorKind::Format, std::string(structure_), std::move(message), file_offset_ + pos);
 }
 
-Status ByteReader::seek(size_t pos) {
-  if (pos > data_.size())
-    return error_at(pos, fmt::format("position {:#x} is past the end (size {:#x})", pos, data_.size()));
-  pos_ = pos;
-  return ok();
+Error ByteReader::past_end(size_t pos) const {
+  return error_at(pos, fmt::format("position {:#x} is past the end (size {:#x})", pos, data_.size()));
 }
 
 Error ByteReader::truncated(size_t wanted) const { return error_here(truncated_message(wanted)); }

@@ -53,7 +53,11 @@ class ByteReader {
     return offset <= data_.size() && length <= data_.size() - offset;
   }
 
-  Status seek(size_t pos);
+  [[gnu::always_inline]] Status seek(size_t pos) {
+    if (pos > data_.size()) [[unlikely]] return past_end(pos);
+    pos_ = pos;
+    return ok();
+  }
   /// Moves the cursor over `count` bytes that a check through contains() or remaining() has just
   /// shown to be there (the decoder's fast path: one check for a whole instruction).
   void advance_checked(size_t count) { pos_ += count; }
@@ -112,6 +116,7 @@ class ByteReader {
     return value;
   }
   [[gnu::cold, gnu::noinline]] Error truncated(size_t wanted) const;
+  [[gnu::cold, gnu::noinline]] Error past_end(size_t pos) const;
   std::string truncated_message(size_t wanted) const;
   Expected<uint32_t> compressed_u32_long();
 
