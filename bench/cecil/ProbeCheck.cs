@@ -1,7 +1,11 @@
 // Checks an instrumented assembly with System.Reflection.Metadata, independently of both
 // instrumenters: every IL body must decode into whole instructions, and the bodies that start
-// with the count probe (ldsfld <CilInstrument>::counts; ldc.i4 slot; ldelema; call
-// Interlocked::Increment; pop) must use distinct slots and a max stack of at least 2.
+// with the count probe must use distinct slots and a max stack of at least 2, and an output with
+// the helper type must have probes. The probe has two shapes: `ldsfld <CilInstrument>::counts;
+// ldc.i4 slot; ldelema; call Interlocked::Increment; pop` on an int64[] (the peers' drivers, and
+// cil-instrument for core libraries and .NET Framework-style modules), and `ldsfld counts;
+// ldc.i4 slot*8; add; call Interlocked::Increment; pop` on a native int (cil-instrument's live
+// counters since issue 20).
 //
 //   dotnet ProbeCheck.dll FILE...     prints "FILE: B bodies, P probed, ..." per file; exit 1 on a defect
 
@@ -90,7 +94,7 @@ static class ProbeCheck
         }
         bool helper = md.TypeDefinitions.Any(t => md.GetString(md.GetTypeDefinition(t).Name) == "<CilInstrument>");
         bool dense = probed == 0 || (slots.Min() == 0 && slots.Max() == probed - 1);
-        bool good = undecodable == 0 && duplicates == 0 && low_stack == 0 && helper && dense;
+        bool good = undecodable == 0 && duplicates == 0 && low_stack == 0 && helper && dense && probed > 0;
         Console.WriteLine($"{path}: {bodies} bodies, {probed} probed, {undecodable} undecodable, {duplicates} duplicate slots, " +
                           $"{low_stack} with max stack < 2, slots 0..N-1: {(dense ? "yes" : "no")}, helper type: {(helper ? "yes" : "no")}" +
                           (good ? "" : "  FAILED"));
@@ -130,7 +134,7 @@ static class ProbeCheck
     {
         int i = 0;
         int Token() { int t = BitConverter.ToInt32(il, i); i += 4; return t; }
-        if (il.Length < 17 || il[i++] != 0x7E)
+        if (il.Length < 13 || il[i++] != 0x7E)
             return null;
         var field = MetadataTokens.EntityHandle(Token());
         if (field.Kind != HandleKind.FieldDefinition || md.GetString(md.GetFieldDefinition((FieldDefinitionHandle)field).Name) != "counts")
@@ -145,10 +149,21 @@ static class ProbeCheck
             slot = Token();
         else
             return null;
-        if (il.Length - i < 11 || il[i++] != 0x8F)
-            return null;
-        Token();
-        if (il[i++] != 0x28)
+        if (il.Length - i >= 7 && il[i] == 0x58)
+        {
+            // ldc.i4 slot*8; add: the native-int shape
+            ++i;
+            if (slot % 8 != 0)
+                return null;
+            slot /= 8;
+        }
+        else
+        {
+            if (il.Length - i < 11 || il[i++] != 0x8F)
+                return null;
+            Token();
+        }
+        if (il.Length - i < 6 || il[i++] != 0x28)
             return null;
         var callee = MetadataTokens.EntityHandle(Token());
         string name = callee.Kind switch
