@@ -46,8 +46,8 @@ struct OpInfo {
   int8_t pushes;    ///< -1: depends on the operand
   Flow flow;
 
-  bool two_byte() const { return code > 0xFF; }
-  uint8_t opcode_size() const { return two_byte() ? 2 : 1; }
+  constexpr bool two_byte() const { return code > 0xFF; }
+  constexpr uint8_t opcode_size() const { return two_byte() ? 2 : 1; }
 };
 
 namespace detail {
@@ -127,6 +127,16 @@ constexpr uint8_t operand_size(Operand operand) {
   }
 }
 constexpr bool is_branch_operand(Operand operand) { return operand == Operand::ShortBr || operand == Operand::Br; }
+
+namespace detail {
+/// Opcode and operand bytes of each opcode (a switch's count only), from the one table: the
+/// encoder's layout asks for every instruction's size on every pass.
+inline constexpr auto kFixedSizes = [] {
+  std::array<uint8_t, kOpCount> sizes{};
+  for (size_t i = 0; i < kOpCount; ++i) sizes[i] = static_cast<uint8_t>(kOps[i].opcode_size() + operand_size(kOps[i].operand));
+  return sizes;
+}();
+}  // namespace detail
 
 /// The long form of a short branch (br.s -> br) and the reverse; identity otherwise.
 Op long_branch_form(Op op);

@@ -14,11 +14,16 @@
 
 namespace cil::il {
 
+static_assert([] {
+  for (const OpInfo& info : detail::kOps)
+    if ((info.operand == Operand::Switch) != (info.op == Op::Switch)) return false;
+  return true;
+}(), "instruction_size assumes Op::Switch is the only opcode with a switch operand");
+
 /// Bytes of `op` with its operand; a switch with `switch_targets` targets.
 inline uint32_t instruction_size(Op op, size_t switch_targets = 0) {
-  const OpInfo& info = op_info(op);
-  uint32_t size = info.opcode_size() + operand_size(info.operand);
-  if (info.operand == Operand::Switch) size += 4 * static_cast<uint32_t>(switch_targets);
+  uint32_t size = detail::kFixedSizes[static_cast<size_t>(op)];
+  if (op == Op::Switch) size += 4 * static_cast<uint32_t>(switch_targets);  // the only opcode with that operand
   return size;
 }
 
