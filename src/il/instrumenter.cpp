@@ -207,8 +207,9 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   DecodedCode decoded;  // buffers reused from body to body
   EncodedBody rewritten;
   std::vector<Instr> probe;
+  std::string name;  // reused from method to method
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
-    std::string name = printer.method_name(rid);
+    printer.method_name_into(name, rid);
     uint32_t rva = m.row<TableId::MethodDef>(rid).rva();
     bool selected = options.filter.selects(name) &&
                     (options.method_rvas.empty() ||

@@ -114,6 +114,10 @@ Printer::Printer(const Module& module) : module_(module) {
 std::string Printer::type_def_name(uint32_t rid) {
   const TablesStream& t = module_.tables();
   if (!t.valid_rid(TableId::TypeDef, rid)) return bad_token(make_token(TableId::TypeDef, rid));
+  return cached_type_def_name(rid);
+}
+
+const std::string& Printer::cached_type_def_name(uint32_t rid) {
   if (!type_def_names_[rid].empty()) return type_def_names_[rid];
   // Collect the chain of enclosing types, outermost last; a cycle stops at the depth cap.
   std::vector<uint32_t> chain{rid};
@@ -348,13 +352,25 @@ std::string Printer::owner_text(Token parent) {
 }
 
 std::string Printer::method_name(uint32_t rid) {
+  std::string out;
+  method_name_into(out, rid);
+  return out;
+}
+
+void Printer::method_name_into(std::string& out, uint32_t rid) {
   const TablesStream& t = module_.tables();
-  if (!t.valid_rid(TableId::MethodDef, rid)) return bad_token(make_token(TableId::MethodDef, rid));
+  out.clear();
+  if (!t.valid_rid(TableId::MethodDef, rid)) {
+    out = bad_token(make_token(TableId::MethodDef, rid));
+    return;
+  }
   uint32_t owner = module_.method_owner(rid);
-  std::string out = owner ? type_def_name(owner) : "?";
+  if (!owner) out += '?';
+  else if (t.valid_rid(TableId::TypeDef, owner)) out += cached_type_def_name(owner);
+  else out += bad_token(make_token(TableId::TypeDef, owner));
   out += "::";
   out += module_.row<TableId::MethodDef>(rid).name();
-  return clip(std::move(out));
+  if (out.size() > kMaxPrintedText) out = clip(std::move(out));
 }
 
 std::string Printer::field_name(uint32_t rid) {

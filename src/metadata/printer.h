@@ -32,6 +32,9 @@ class Printer {
   // Plain names, as patterns and JSON use them: Ns.Outer/Inner and Ns.Type::Method.
   std::string type_def_name(uint32_t rid);
   std::string method_name(uint32_t rid);      ///< Ns.Type::Method
+  /// method_name(rid) into `out` (replacing what it held): no allocation once `out` has room, for
+  /// loops over every method.
+  void method_name_into(std::string& out, uint32_t rid);
   std::string field_name(uint32_t rid);       ///< Ns.Type::Field
 
   // ildasm syntax.
@@ -59,6 +62,7 @@ class Printer {
 
   const Module& module_;
   std::vector<std::string> type_def_names_;   // plain, by rid; empty = not yet computed
+  const std::string& cached_type_def_name(uint32_t rid);  ///< a valid rid's, made once
   std::vector<std::string> type_def_quoted_;
   std::vector<std::string> type_ref_names_;
   std::unordered_map<uint32_t, std::string> type_spec_names_;
