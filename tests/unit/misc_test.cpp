@@ -2,6 +2,8 @@
 // and the file an error names.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "cli/json_writer.h"
 #include "metadata/name_pattern.h"
 #include "metadata/printer.h"
@@ -158,3 +160,46 @@ TEST(Checksum, WordSumMatchesTheWordByWordSum) {
     EXPECT_EQ(cil::pe::word_sum(random), naive(random)) << size;
   }
 }
+
+namespace cil {
+namespace {
+
+TEST(Json, QuoteSkipsPlainWordsAndStopsAtEveryEscape) {
+  // The quoter looks at eight bytes at a time: each character that needs an escape, and a byte
+  // over 0x7F, at every position of a long plain text, with texts of every length around eight.
+  auto reference = [](std::string_view text) {
+    std::string out = "\"";
+    for (char ch : text) {
+      auto c = static_cast<unsigned char>(ch);
+      if (c == '"') out += "\\\"";
+      else if (c == '\\') out += "\\\\";
+      else if (c == '\n') out += "\\n";
+      else if (c == '\r') out += "\\r";
+      else if (c == '\t') out += "\\t";
+      else if (c < 0x20) out += fmt::format("\\u{:04x}", c);
+      else out += ch;
+    }
+    return out + "\"";
+  };
+  for (size_t length = 0; length <= 40; ++length) {
+    std::string plain(length, 'x');
+    static constexpr std::string_view kPlain = "abcXYZ019 .,:;<>[]{}()!#$%&'*+-/=?@^_`|~";
+    for (size_t i = 0; i < length; ++i) plain[i] = kPlain[(i * 7) % kPlain.size()];
+    EXPECT_EQ(md::json_quote(plain), reference(plain)) << length;
+    for (size_t at = 0; at < length; ++at)
+      for (char special : {'"', '\\', '\n', '\t', '\x01', '\x1f', ' ', '~', '\x7f'}) {
+        std::string text = plain;
+        text[at] = special;
+        EXPECT_EQ(md::json_quote(text), reference(text)) << length << " " << at << " " << int(special);
+      }
+    for (size_t at = 0; at + 1 < length; ++at) {  // valid UTF-8 (an e with an acute accent) passes through
+      std::string text = plain;
+      text[at] = '\xC3';
+      text[at + 1] = '\xA9';
+      EXPECT_EQ(md::json_quote(text), reference(text)) << length << " " << at;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cil
