@@ -2,6 +2,7 @@
 #include "metadata/module_editor.h"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -104,34 +105,40 @@ std::string ModuleEditor::row_key(std::span<const Value> values) {
 
 std::string ModuleEditor::original_row_key(TableId table, uint32_t rid) const {
   const TableSchema& schema = table_schema(table);
-  std::vector<Value> values;
-  std::string bad;  // a heap index that does not resolve never matches anything
+  // On the stack: this runs for every row of a table the first time a row is looked up in it.
+  constexpr size_t kMaxColumns = 16;
+  std::array<Value, kMaxColumns> storage;
+  size_t count = 0;
+  auto push = [&](Value v) {
+    if (count < kMaxColumns) storage[count++] = v;
+  };
   for (uint8_t c = 0; c < schema.columns.size(); ++c) {
     uint32_t raw = module_.tables().get(table, rid, c);
     switch (schema.columns[c].kind) {
       case ColumnKind::String: {
         auto s = module_.strings().get(raw);
-        if (!s) return fmt::format("\xff bad row {}", rid);
-        values.push_back({Value::String, 0, *s});
+        if (!s) return fmt::format("\xff bad row {}", rid);  // a heap index that does not resolve never matches anything
+        push({Value::String, 0, *s});
         break;
       }
       case ColumnKind::Blob: {
         auto b = module_.blobs().get(raw);
         if (!b) return fmt::format("\xff bad row {}", rid);
-        values.push_back({Value::Blob, 0, std::string_view(reinterpret_cast<const char*>(b->data()), b->size())});
+        push({Value::Blob, 0, std::string_view(reinterpret_cast<const char*>(b->data()), b->size())});
         break;
       }
       default:
-        values.push_back({Value::Number, raw, {}});
+        push({Value::Number, raw, {}});
     }
   }
-  return row_key(values);
+  return row_key(std::span<const Value>(storage.data(), count));
 }
 
 Expected<Token> ModuleEditor::find_or_add(TableId table, std::span<const Value> values, std::vector<uint32_t> cells) {
   auto it = row_index_.find(table);
   if (it == row_index_.end()) {
     std::unordered_map<std::string, uint32_t> index;
+    index.reserve(module_.tables().rows(table));
     for (uint32_t rid = 1; rid <= module_.tables().rows(table); ++rid)
       index.emplace(original_row_key(table, rid), rid);  // the first row with these values wins
     it = row_index_.emplace(table, std::move(index)).first;
