@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -141,22 +142,28 @@ constexpr auto kJsonClass = [] {
 
 /// Appends `raw` to `out` with JSON's escapes, copying runs that need none whole. False, with
 /// `out` unfinished, at the first byte over 0x7F unless `utf8_valid`.
-/// True when no byte of `w` needs a look: none under 0x20, over 0x7F, '"' or '\\'. Eight bytes
-/// at a time (the classic "has a zero byte" test, (x - 0x01..) & ~x & 0x80..).
-bool all_plain(uint64_t w) {
+/// The bytes of `w` (eight, little-endian) that need a look: under 0x20, over 0x7F, '"' or '\\'.
+/// The classic "has a zero byte" test, (x - 0x01..) & ~x & 0x80..: a byte's high bit is set in the
+/// result when it needs a look, and above the first such byte a clear one may read as set too (a
+/// borrow), so the lowest set bit names the first byte exactly; zero when none does.
+uint64_t special_bytes(uint64_t w) {
   constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-  auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
-  uint64_t below_space = (w - kOnes * 0x20) & ~w & kHigh;  // a byte under 0x20 (bytes over 0x7F are caught below)
-  return ((w & kHigh) | below_space | has_zero(w ^ (kOnes * '"')) | has_zero(w ^ (kOnes * '\\'))) == 0;
+  auto zero_bytes = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  uint64_t below_space = (w - kOnes * 0x20) & ~w & kHigh;  // under 0x20 (bytes over 0x7F are caught below)
+  return (w & kHigh) | below_space | zero_bytes(w ^ (kOnes * '"')) | zero_bytes(w ^ (kOnes * '\\'));
 }
 
 bool escape_into(std::string& out, std::string_view raw, bool utf8_valid) {
   size_t run = 0;
   for (size_t i = 0; i < raw.size(); ++i) {
+    // Eight bytes at a time to the next byte that needs a look; the last few one by one.
     while (i + 8 <= raw.size()) {
       uint64_t w;
       std::memcpy(&w, raw.data() + i, 8);
-      if (!all_plain(w)) break;
+      if (uint64_t special = special_bytes(w)) {
+        i += static_cast<size_t>(std::countr_zero(special)) / 8;
+        break;
+      }
       i += 8;
     }
     if (i == raw.size()) break;
