@@ -180,7 +180,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   std::string last_document;
   uint32_t last_document_rid = 0;
   auto document_field = [&](uint32_t doc) -> std::string_view {
-    if (doc == last_document_rid && !last_document.empty()) return {};
+    if (doc == last_document_rid && !last_document.empty()) return std::string_view("", 0);  // empty, not null: fmt copies from it
     last_document_rid = doc;
     last_document = document(doc);
     return last_document;
