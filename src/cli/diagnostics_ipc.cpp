@@ -118,6 +118,27 @@ bool receive_all(int fd, unsigned char* out, size_t size, int timeout_ms) {
   return true;
 }
 
+/// The runtime names its socket dotnet-diagnostic-PID-KEY-socket, KEY the process's start time in
+/// clock ticks since boot (field 22 of /proc/PID/stat). A socket with the same PID and another KEY
+/// was left by an earlier process that had the same id (a killed one does not remove it), and
+/// nothing listens on it. Empty when the start time cannot be read.
+std::string start_time_of(pid_t pid) {
+  std::ifstream in(fmt::format("/proc/{}/stat", pid));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t close = text.rfind(')');  // the command name, field 2, may hold spaces and parentheses
+  if (close == std::string::npos) return "";
+  size_t at = close + 1;
+  for (int field = 3; field <= 22; ++field) {
+    size_t start = text.find_first_not_of(' ', at);
+    if (start == std::string::npos) return "";
+    size_t end = text.find(' ', start);
+    if (field == 22) return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (end == std::string::npos) return "";
+    at = end;
+  }
+  return "";
+}
+
 }  // namespace
 
 Expected<std::string> diagnostics_socket(pid_t pid) {
@@ -128,12 +149,18 @@ Expected<std::string> diagnostics_socket(pid_t pid) {
     return attach_error(fmt::format("process {} belongs to another user (uid {}): only its own user can attach", pid, proc.st_uid));
   std::string dir = temp_dir_of(pid);
   std::string prefix = fmt::format("dotnet-diagnostic-{}-", pid);
+  std::string started = start_time_of(pid);
   std::string found;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (name.rfind(prefix, 0) != 0 || name.size() < 7 || name.compare(name.size() - 7, 7, "-socket") != 0) continue;
-    // Several: a process id reused; the newest socket is the live one.
+    if (!started.empty()) {
+      // Only this process's own: the others are earlier processes' with the same id.
+      if (name == prefix + started + "-socket") found = it->path().string();
+      continue;
+    }
+    // The start time unknown: the newest socket is the live one.
     if (found.empty() || fs::last_write_time(it->path(), ec) > fs::last_write_time(found, ec)) found = it->path().string();
   }
   if (found.empty())

@@ -12,7 +12,8 @@
 #  - `report` reads the counts files;
 #  - the program's output and exit status equal those of a run without attach;
 #  - events mode detaches (no ReJIT), and its log says so;
-#  - errors, one line each with exit status 8: not a .NET process, no such process, a process
+#  - errors, one line each with exit status 8: not a .NET process (also with a stale socket of an
+#    earlier process with its id), no such process, a process
 #    without the diagnostics socket, and the loaded count profiler asked for events mode
 #    (golden: tests/golden/attach/errors.txt, process ids written PID).
 #   tests/scripts/attach_test.sh [TOOL]
@@ -204,7 +205,13 @@ attach_error() { # LABEL PID ARGS...
   sed -E "s/(process |pid )$pid/\1PID/g; s/-$pid-/-PID-/g; s| in /[^ ]*/ \(| in TMPDIR/ (|" "$work/error.out" >> "$errors"
   echo "status $status" >> "$errors"
 }
+# A socket that an earlier .NET process with the same id left behind (a killed one does not
+# remove it; with pid_max 32768 ids come round within a test run) is not this process's: its key
+# is not this process's start time. Made here for the non-.NET process, it must change nothing.
+stale_socket="${TMPDIR:-/tmp}/dotnet-diagnostic-$other-1-socket"
+touch "$stale_socket"
 attach_error "not a .NET process" "$other"
+rm -f "$stale_socket"
 # Another user's process: the client runs as nobody against this test's (root's) process. Only
 # root can start a client as another user, so elsewhere this check is skipped, and it stays out
 # of the golden file.
