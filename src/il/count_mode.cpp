@@ -124,8 +124,14 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
   std::string& quoted = quoted_;  // reused: coverage mode commits a piece per probe
   quoted.clear();
   md::json_quote_append(quoted, name);
-  size_t line = (slots_ ? contract::kCountsMethodClose.size() + contract::kCountsSeparator.size() : 0) + open.size() +
-                contract::kTokenDigits + name_piece.size() + quoted.size() + count_piece.size();
+  std::string digits;
+  contract::append_token_digits(digits, md::make_token(TableId::MethodDef, rid));
+  // The piece, once: its length and its bytes both come from this list.
+  const std::string_view pieces[] = {slots_ ? contract::kCountsMethodClose : std::string_view(""),
+                                     slots_ ? contract::kCountsSeparator : std::string_view(""),
+                                     open, digits, name_piece, quoted, count_piece};
+  size_t line = 0;
+  for (std::string_view piece : pieces) line += piece.size();
   if (table_.empty() || table_.back().bytes.size() + line > kChunkSize) {
     if (!table_.empty()) {
       TableChunk& full = table_.back();
@@ -142,18 +148,7 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
   // One resize for the whole piece, then plain copies: coverage mode commits a piece per probe.
   bytes.resize(start + line);
   char* at = reinterpret_cast<char*>(bytes.data() + start);
-  auto append = [&at](std::string_view text) { at = std::copy(text.begin(), text.end(), at); };
-  if (slots_) {
-    append(contract::kCountsMethodClose);
-    append(contract::kCountsSeparator);
-  }
-  append(open);
-  std::string digits;
-  contract::append_token_digits(digits, md::make_token(TableId::MethodDef, rid));
-  append(digits);
-  append(name_piece);
-  append(quoted);
-  append(count_piece);
+  for (std::string_view piece : pieces) at = std::copy(piece.begin(), piece.end(), at);
   // The piece's length as a little-endian int32 (II.16.3.2: the int[] of InitializeArray).
   auto length = static_cast<uint32_t>(line);
   for (int shift = 0; shift < 32; shift += 8) table_.back().lengths.push_back(static_cast<uint8_t>(length >> shift));
