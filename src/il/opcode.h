@@ -138,6 +138,17 @@ inline constexpr auto kFixedSizes = [] {
 }();
 }  // namespace detail
 
+namespace detail {
+/// Each opcode's operand kind, one byte each: the loops over every instruction of a body ask for
+/// it, and a byte-a-row table stays in a few cache lines where kOps spans kilobytes.
+inline constexpr auto kOperands = [] {
+  std::array<Operand, kOpCount> operands{};
+  for (size_t i = 0; i < kOpCount; ++i) operands[i] = kOps[i].operand;
+  return operands;
+}();
+}  // namespace detail
+inline Operand operand_of(Op op) { return detail::kOperands[static_cast<size_t>(op)]; }
+
 /// The long form of a short branch (br.s -> br) and the reverse; identity otherwise.
 Op long_branch_form(Op op);
 Op short_branch_form(Op op);

@@ -32,7 +32,7 @@ inline uint32_t instruction_size(Op op, size_t switch_targets = 0) {
 /// (III.3.15). A switch's targets are appended to `switch_targets`. Inline: the decoder runs it
 /// for every instruction of every body.
 [[gnu::always_inline]] inline Status read_operand(ByteReader& r, Instruction& in, std::vector<int64_t>& switch_targets) {
-  switch (op_info(in.op).operand) {
+  switch (operand_of(in.op)) {
     case Operand::None: break;
     case Operand::ShortI: in.value = static_cast<int8_t>(CIL_TRY(r.u8())); break;
     case Operand::ShortU:

@@ -86,28 +86,35 @@ Status check_tables(const md::Metadata& metadata, bool pdb_only, OutputCheckStat
   return ok();
 }
 
-/// The tables an operand of kind `operand` may name (III.1.9, II.22); empty for no token.
-std::span<const TableId> token_tables(Operand operand) {
-  static constexpr TableId kMethod[] = {TableId::MethodDef, TableId::MemberRef, TableId::MethodSpec};
-  static constexpr TableId kField[] = {TableId::Field, TableId::MemberRef};
-  static constexpr TableId kType[] = {TableId::TypeDef, TableId::TypeRef, TableId::TypeSpec};
-  static constexpr TableId kSig[] = {TableId::StandAloneSig};
-  static constexpr TableId kTok[] = {TableId::TypeDef, TableId::TypeRef, TableId::TypeSpec, TableId::MethodDef,
-                                     TableId::Field, TableId::MemberRef, TableId::MethodSpec};
+/// The tables a token may name, one bit per table id (II.22).
+using TableMask = uint64_t;
+constexpr TableMask mask_of(std::initializer_list<TableId> tables) {
+  TableMask mask = 0;
+  for (TableId t : tables) mask |= TableMask{1} << static_cast<uint8_t>(t);
+  return mask;
+}
+constexpr TableMask kMethodTables = mask_of({TableId::MethodDef, TableId::MemberRef, TableId::MethodSpec});
+constexpr TableMask kFieldTables = mask_of({TableId::Field, TableId::MemberRef});
+constexpr TableMask kTypeTables = mask_of({TableId::TypeDef, TableId::TypeRef, TableId::TypeSpec});
+constexpr TableMask kSigTables = mask_of({TableId::StandAloneSig});
+constexpr TableMask kTokTables = kTypeTables | kMethodTables | kFieldTables;
+
+/// The tables an operand of kind `operand` may name (III.1.9, II.22); 0 for no token.
+constexpr TableMask token_tables(Operand operand) {
   switch (operand) {
-    case Operand::Method: return kMethod;
-    case Operand::Field: return kField;
-    case Operand::Type: return kType;
-    case Operand::Sig: return kSig;
-    case Operand::Tok: return kTok;
-    default: return {};
+    case Operand::Method: return kMethodTables;
+    case Operand::Field: return kFieldTables;
+    case Operand::Type: return kTypeTables;
+    case Operand::Sig: return kSigTables;
+    case Operand::Tok: return kTokTables;
+    default: return 0;
   }
 }
 
 /// True when `token` names a row of one of the `allowed` tables.
-bool token_resolves(const md::Module& m, md::Token token, std::span<const TableId> allowed) {
-  bool table_ok = std::find(allowed.begin(), allowed.end(), md::token_table(token)) != allowed.end();
-  return table_ok && m.tables().valid_rid(md::token_table(token), md::token_rid(token));
+bool token_resolves(const md::Module& m, md::Token token, TableMask allowed) {
+  uint8_t table = md::token_type(token);
+  return table < 64 && (allowed >> table & 1) && m.tables().valid_rid(static_cast<TableId>(table), md::token_rid(token));
 }
 
 Error unresolved(std::string what, md::Token token, uint64_t offset) {
@@ -145,10 +152,8 @@ Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vec
   pages.read(body.code_file_offset + body.code.size() - body.file_offset);
   // Formatted only for an error: the check reads every new body of large assemblies.
   auto where = [rid] { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); };
-  static constexpr TableId kSig[] = {TableId::StandAloneSig};
-  static constexpr TableId kType[] = {TableId::TypeDef, TableId::TypeRef, TableId::TypeSpec};
   if (body.local_sig_token) {
-    if (!token_resolves(m, body.local_sig_token, kSig)) return unresolved(where() + " local signature", body.local_sig_token, body.file_offset + 8);
+    if (!token_resolves(m, body.local_sig_token, kSigTables)) return unresolved(where() + " local signature", body.local_sig_token, body.file_offset + 8);
     ++stats.tokens;
   }
   if (Status decoded = decode_code_into(body.code, body.code_file_offset, code); !decoded) {
@@ -160,27 +165,27 @@ Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vec
   for (const auto& in : code.instructions) starts[in.offset] = 1;
   auto on_start = [&](int64_t target) { return target >= 0 && static_cast<uint64_t>(target) < body.code.size() && starts[target]; };
   for (const auto& in : code.instructions) {
-    uint64_t at = body.code_file_offset + in.offset;
-    Operand operand = in.info().operand;
+    auto at = [&] { return body.code_file_offset + in.offset; };  // for an error only
+    Operand operand = operand_of(in.op);
     if (operand == Operand::ShortBr || operand == Operand::Br) {
-      if (!on_start(in.value)) return make_error(ErrorKind::Format, where(), fmt::format("{} at IL_{:04x} jumps to {}, not an instruction", in.info().name, in.offset, in.value), at);
+      if (!on_start(in.value)) return make_error(ErrorKind::Format, where(), fmt::format("{} at IL_{:04x} jumps to {}, not an instruction", in.info().name, in.offset, in.value), at());
     } else if (operand == Operand::Switch) {
       for (int64_t target : code.targets_of(in))
-        if (!on_start(target)) return make_error(ErrorKind::Format, where(), fmt::format("switch at IL_{:04x} jumps to {}, not an instruction", in.offset, target), at);
+        if (!on_start(target)) return make_error(ErrorKind::Format, where(), fmt::format("switch at IL_{:04x} jumps to {}, not an instruction", in.offset, target), at());
     } else if (operand == Operand::String) {
       auto token = static_cast<md::Token>(in.value);
-      if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().get(md::token_rid(token), 1))
-        return make_error(ErrorKind::Format, where(), fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at);
+      if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().reads(md::token_rid(token)))
+        return make_error(ErrorKind::Format, where(), fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at());
       ++stats.tokens;
-    } else if (auto allowed = token_tables(operand); !allowed.empty()) {
+    } else if (TableMask allowed = token_tables(operand)) {
       auto token = static_cast<md::Token>(in.value);
-      if (!token_resolves(m, token, allowed)) return unresolved(fmt::format("{} at IL_{:04x}", where(), in.offset), token, at);
+      if (!token_resolves(m, token, allowed)) return unresolved(fmt::format("{} at IL_{:04x}", where(), in.offset), token, at());
       ++stats.tokens;
     }
   }
   for (const auto& clause : body.clauses) {
     if (clause.kind != ClauseKind::Catch) continue;
-    if (!token_resolves(m, clause.class_token, kType)) return unresolved(where() + " catch clause", clause.class_token, body.file_offset);
+    if (!token_resolves(m, clause.class_token, kTypeTables)) return unresolved(where() + " catch clause", clause.class_token, body.file_offset);
     ++stats.tokens;
   }
   ++stats.bodies;

@@ -58,7 +58,7 @@ Status resolve_targets(const MethodBody& body, const DecodedCode& code, Visit&& 
   const auto& ins = code.instructions;
   for (size_t i = 0; i < ins.size(); ++i) {
     const Instruction& in = ins[i];
-    Operand kind = in.info().operand;
+    Operand kind = operand_of(in.op);
     if (is_branch_operand(kind)) {
       std::optional<size_t> index = instruction_at(code, body.code_size, in.value);
       if (!index) return detail::branch_target_error(in, in.value);

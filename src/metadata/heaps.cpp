@@ -68,6 +68,13 @@ Expected<std::u16string> UserStringHeap::get(uint32_t index, size_t max_units) c
   return text;
 }
 
+bool UserStringHeap::reads(uint32_t index) const {
+  if (index >= data_.size()) return false;
+  ByteReader heap(data_.subspan(index), file_offset_ + index, "#US heap");
+  Expected<uint32_t> length = heap.compressed_u32();
+  return length && heap.contains(heap.position(), *length);
+}
+
 Expected<Guid> GuidHeap::get(uint32_t index) const {
   Guid guid{};
   if (index == 0) return guid;

@@ -57,6 +57,8 @@ class UserStringHeap : public Heap {
   using Heap::Heap;
   /// The UTF-16 string at `index` (its trailing flag byte dropped), at most `max_units` of it.
   Expected<std::u16string> get(uint32_t index, size_t max_units = SIZE_MAX) const;
+  /// True when get(index) would succeed: an entry whose length and bytes lie inside the heap.
+  bool reads(uint32_t index) const;
 };
 
 class GuidHeap : public Heap {
