@@ -20,7 +20,7 @@ Error ByteReader::past_end(size_t pos) const {
 Error ByteReader::truncated(size_t wanted) const { return error_here(truncated_message(wanted)); }
 
 Expected<uint32_t> ByteReader::compressed_u32_long() {
-  if (!contains(pos_, 1)) return error_here(truncated_message(1));
+  if (!contains(pos_, 1)) return truncated(1);
   const uint8_t* p = data_.data() + pos_;
   uint8_t first = p[0];
   if ((first & 0x80) == 0) {
@@ -28,12 +28,12 @@ Expected<uint32_t> ByteReader::compressed_u32_long() {
     return uint32_t{first};
   }
   if ((first & 0xC0) == 0x80) {
-    if (!contains(pos_, 2)) return error_here(truncated_message(2));
+    if (!contains(pos_, 2)) return truncated(2);
     pos_ += 2;
     return (uint32_t{first & 0x3Fu} << 8) | p[1];
   }
   if ((first & 0xE0) == 0xC0) {
-    if (!contains(pos_, 4)) return error_here(truncated_message(4));
+    if (!contains(pos_, 4)) return truncated(4);
     pos_ += 4;
     return (uint32_t{first & 0x1Fu} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
   }
@@ -58,7 +58,7 @@ Expected<uint32_t> ByteReader::index(uint8_t width) {
 }
 
 Expected<std::span<const uint8_t>> ByteReader::bytes(size_t count) {
-  if (!contains(pos_, count)) return error_here(truncated_message(count));
+  if (!contains(pos_, count)) return truncated(count);
   auto result = data_.subspan(pos_, count);
   pos_ += count;
   return result;

@@ -58,9 +58,6 @@ class ByteReader {
     pos_ = pos;
     return ok();
   }
-  /// Moves the cursor over `count` bytes that a check through contains() or remaining() has just
-  /// shown to be there (the decoder's fast path: one check for a whole instruction).
-  void advance_checked(size_t count) { pos_ += count; }
   [[gnu::always_inline]] Status skip(size_t count) {
     if (!contains(pos_, count)) [[unlikely]] return truncated(count);
     pos_ += count;
