@@ -40,7 +40,7 @@ Expected<uint32_t> ByteReader::compressed_u32_long() {
   return error_here(fmt::format("invalid compressed integer lead byte {:#04x}", first));
 }
 
-Expected<int32_t> ByteReader::compressed_i32() {
+Expected<int32_t> ByteReader::compressed_i32_long() {
   // II.23.2: the value is rotated left by one within its encoded width, sign bit last.
   size_t start = pos_;
   uint32_t raw = CIL_TRY(compressed_u32());

@@ -83,8 +83,16 @@ class ByteReader {
       return uint32_t{data_[pos_++]};
     return compressed_u32_long();
   }
-  /// Reads a compressed signed integer (ECMA-335 II.23.2).
-  Expected<int32_t> compressed_i32();
+  /// Reads a compressed signed integer (ECMA-335 II.23.2). The one-byte form inline: sequence
+  /// points are mostly such deltas.
+  [[gnu::always_inline]] Expected<int32_t> compressed_i32() {
+    if (pos_ < data_.size() && (data_[pos_] & 0x80) == 0) [[likely]] {
+      uint32_t raw = data_[pos_++];
+      // Rotated left by one within its 7 bits, the sign last.
+      return static_cast<int32_t>((raw & 1) ? (raw >> 1) | (~uint32_t{0} << 6) : raw >> 1);
+    }
+    return compressed_i32_long();
+  }
   /// Reads a 2- or 4-byte heap or table index (II.24.2.6).
   Expected<uint32_t> index(uint8_t width);
   /// Takes the next `count` bytes.
@@ -116,6 +124,7 @@ class ByteReader {
   [[gnu::cold, gnu::noinline]] Error past_end(size_t pos) const;
   std::string truncated_message(size_t wanted) const;
   Expected<uint32_t> compressed_u32_long();
+  Expected<int32_t> compressed_i32_long();
 
   std::span<const uint8_t> data_;
   size_t pos_ = 0;
