@@ -154,7 +154,11 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
     for (const auto& s : report.skipped) ++reasons[counted_by_reason(s.reason) ? std::string(s.text()) : "could not be rewritten"];
     for (const auto& [reason, count] : reasons) p.field(Key::text_only(), fmt::format("  {:>6}  {}", count, printable(reason)));
     for (const auto& s : report.skipped) {
-      ObjectScope method(p, Key().text_if(!counted_by_reason(s.reason)), Layout::one_row("          {} {}: {}"));
+      // Text shows only those not counted above: the rest are not formatted at all (mscorlib skips
+      // thousands of abstract methods).
+      Key key = Key().text_if(!counted_by_reason(s.reason));
+      if (!p.shows(key)) continue;
+      ObjectScope method(p, key, Layout::one_row("          {} {}: {}"));
       p.field("token", fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, s.rid)));
       p.field("name", Value(s.name).text(printable(s.name)));
       p.field("reason", Value(s.text()).text(printable(s.text())));

@@ -107,11 +107,15 @@ std::optional<uint32_t> StringHeapBuilder::search_original(std::string_view text
 void StringHeapBuilder::index_original() {
   indexed_ = true;
   std::vector<uint32_t> offsets;
-  size_t start = 0;
-  for (size_t i = 0; i < original_.size(); ++i) {
-    if (original_[i] != 0) continue;
-    offsets.push_back(static_cast<uint32_t>(start));
-    start = i + 1;
+  // Each entry ends at the next NUL (memchr finds it many bytes a step); the bytes after the
+  // last NUL are no entry.
+  const uint8_t* begin = original_.data();
+  const uint8_t* end = begin + original_.size();
+  for (const uint8_t* start = begin; start < end;) {
+    const auto* nul = static_cast<const uint8_t*>(std::memchr(start, 0, static_cast<size_t>(end - start)));
+    if (!nul) break;
+    offsets.push_back(static_cast<uint32_t>(start - begin));
+    start = nul + 1;
   }
   original_index_.build(original_, offsets, string_at, string_is);
 }

@@ -74,22 +74,55 @@ Expected<pe::OutputImage> write_tables(const Metadata& md, const TableEdits& edi
     const auto& old_info = old.layout().tables[id];
     uint32_t old_rows = old.rows(t);
     bool same_shape = new_info.row_size == old_info.row_size && new_info.width == old_info.width;
+    // The changed columns of this table, found once (not per cell).
+    std::array<const TableEdits::Column*, kMaxColumns> changes{};
     bool any_change = false;
     for (const auto& [key, column] : edits.changed)
-      if (key.first == id) any_change = true;
+      if (key.first == id && key.second < kMaxColumns) {
+        changes[key.second] = &column;
+        any_change = true;
+      }
     if (same_shape && !any_change) {
       stream.append_owned(std::move(out));
       out = {};
       stream.append_view(old.table_bytes(t));
     } else {
-      out.reserve(out.size() + (uint64_t{old_rows} + edits.added[id].size() / std::max<size_t>(schema.columns.size(), 1)) *
-                                   new_info.row_size);
-      for (uint32_t rid = 1; rid <= old_rows; ++rid) {
+      size_t start = out.size();
+      size_t added_rows = edits.added[id].size() / std::max<size_t>(schema.columns.size(), 1);
+      out.reserve(start + (uint64_t{old_rows} + added_rows) * new_info.row_size);
+      // Same shape: the old rows as they are, then each changed cell stored over its place. A
+      // value that does not fit sends the table to the cell-by-cell loop, whose error names the
+      // first such cell in row order.
+      bool patched = false;
+      if (same_shape) {
+        auto bytes = old.table_bytes(t);
+        out.insert(out.end(), bytes.begin(), bytes.end());
+        patched = true;
+        for (uint8_t c = 0; c < schema.columns.size() && patched; ++c) {
+          const TableEdits::Column* column = changes[c];
+          if (!column) continue;
+          uint8_t width = new_info.width[c];
+          uint8_t* cell = out.data() + start + new_info.offset[c];
+          uint32_t last = std::min<uint32_t>(old_rows, static_cast<uint32_t>(column->set.size()) - 1);
+          for (uint32_t rid = 1; rid <= last; ++rid) {
+            if (!column->set[rid]) continue;
+            uint32_t value = column->values[rid];
+            if (value > max_value(width)) {
+              patched = false;
+              break;
+            }
+            uint8_t* at = cell + size_t{rid - 1} * new_info.row_size;
+            if (width == 2) store_le(at, static_cast<uint16_t>(value));
+            else store_le(at, value);
+          }
+        }
+        if (!patched) out.resize(start);
+      }
+      for (uint32_t rid = 1; rid <= old_rows && !patched; ++rid) {
         for (uint8_t c = 0; c < schema.columns.size(); ++c) {
           uint32_t value = old.get(t, rid, c);
-          if (any_change) {
-            if (const uint32_t* changed = edits.changed_value(t, rid, c)) value = *changed;
-          }
+          if (const TableEdits::Column* column = changes[c]; column && rid < column->set.size() && column->set[rid])
+            value = column->values[rid];
           if (value > max_value(new_info.width[c]))
             return make_error(ErrorKind::Limit, "#~ stream", fmt::format("{} row {} column {} does not fit", schema.name, rid, schema.columns[c].name));
           put(out, value, new_info.width[c]);

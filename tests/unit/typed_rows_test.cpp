@@ -11,6 +11,7 @@
 
 #include "metadata/flags.h"
 #include "metadata/module.h"
+#include "metadata/metadata_writer.h"
 #include "metadata/module_editor.h"
 #include "metadata/rows.h"
 #include "support/synthetic_image.h"
@@ -273,6 +274,42 @@ TEST(TypedRows, BuilderRefusesATokenItsColumnCannotHold) {
   auto data = editor.add_section_data({1, 2, 3}, 8, 3);
   ASSERT_FALSE(data);
   EXPECT_EQ(data.error().to_string(), "metadata: no FieldRVA row 3");
+}
+
+// Cells of existing rows, changed in place: each lands where it was set and nowhere else, and a
+// value its column cannot hold is refused, naming the first such cell in row order.
+TEST(TypedRows, ChangedCellsLandInTheirRows) {
+  auto m = every_table_module();
+  ASSERT_TRUE(m);
+  {
+    md::ModuleEditor editor(*m);
+    const uint8_t body[] = {0x0A, 0x2A};  // tiny header, 2 bytes of code: ret
+    ASSERT_TRUE(editor.set_method_body(2, body));
+    auto output = editor.write();
+    ASSERT_TRUE(output) << output.error().to_string();
+    auto written = md::Module::parse(output->flatten());
+    ASSERT_TRUE(written) << written.error().to_string();
+    const md::Module& w = **written;
+    EXPECT_NE(w.row<TableId::MethodDef>(2).rva(), m->row<TableId::MethodDef>(2).rva());
+    EXPECT_EQ(w.row<TableId::MethodDef>(1).rva(), m->row<TableId::MethodDef>(1).rva());
+    EXPECT_EQ(w.row<TableId::MethodDef>(2).impl_flags(), m->row<TableId::MethodDef>(2).impl_flags());
+    EXPECT_EQ(w.row<TableId::MethodDef>(2).name(), m->row<TableId::MethodDef>(2).name());
+    EXPECT_EQ(check_all_views(w), check_all_views(*m));
+  }
+  const md::Metadata& original = m->metadata();
+  md::TableEdits edits;
+  uint32_t rows = original.tables().rows(TableId::MethodDef);
+  edits.change(TableId::MethodDef, rows, 2, col::MethodDef::ImplFlags, 0x10000);
+  edits.change(TableId::MethodDef, rows, 1, col::MethodDef::Flags, 0x10001);
+  md::HeapContents heaps;
+  heaps.strings.original = original.strings().data();
+  heaps.user_strings.original = original.user_strings().data();
+  heaps.blobs.original = original.blobs().data();
+  heaps.guids.original = original.guids().data();
+  pe::OutputImage out;
+  auto written = md::write_metadata(original, edits, std::move(heaps), out);
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error().to_string(), "#~ stream: MethodDef row 1 column Flags does not fit");
 }
 
 // The flag enums against ECMA-335 Partition II, 23.1 (6th edition), and the CLR's extensions
