@@ -72,7 +72,7 @@ Status check_tables(const md::Metadata& metadata, bool pdb_only, OutputCheckStat
             break;
           case ColumnKind::Blob:
             if (value == last_blob && rid > 1) break;
-            if (!metadata.blobs().get(value)) problem = fmt::format("#Blob index {:#x} does not read", value);
+            if (!metadata.blobs().reads(value)) problem = fmt::format("#Blob index {:#x} does not read", value);
             last_blob = value;
             break;
           default: break;

@@ -50,6 +50,14 @@ Expected<ByteReader> BlobHeap::reader(uint32_t index, std::string_view structure
   return heap.sub(heap.position(), length, structure);
 }
 
+bool BlobHeap::reads(uint32_t index) const {
+  if (index == 0 && data_.empty()) return true;
+  if (index >= data_.size()) return false;
+  ByteReader heap(data_.subspan(index), file_offset_ + index, "#Blob heap");
+  Expected<uint32_t> length = heap.compressed_u32();
+  return length && heap.contains(heap.position(), *length);
+}
+
 Expected<std::span<const uint8_t>> BlobHeap::get(uint32_t index) const {
   ByteReader r = CIL_TRY(reader(index, "blob"));
   return r.data();

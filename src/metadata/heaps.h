@@ -50,6 +50,8 @@ class BlobHeap : public Heap {
   Expected<std::span<const uint8_t>> get(uint32_t index) const;
   /// A reader over the blob at `index`, named `structure`.
   Expected<ByteReader> reader(uint32_t index, std::string_view structure) const;
+  /// True when get(index) would succeed: the length and the bytes lie inside the heap.
+  bool reads(uint32_t index) const;
 };
 
 class UserStringHeap : public Heap {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/json_writer.h"
+#include "metadata/heaps.h"
 #include "metadata/name_pattern.h"
 #include "metadata/printer.h"
 #include "metadata/text_encoding.h"
@@ -203,3 +204,31 @@ TEST(Json, QuoteSkipsPlainWordsAndStopsAtEveryEscape) {
 
 }  // namespace
 }  // namespace cil
+
+// The self-check asks whether a heap index reads without copying the entry: reads() must agree
+// with get() at every index of heaps with whole, truncated and invalid entries.
+TEST(Heaps, ReadsAgreesWithGetAtEveryIndex) {
+  // #Blob: empty blob, a 2-byte blob, a 2-byte length form (0x80 0x03) with 3 bytes, an invalid
+  // lead byte (0xE0), then a length that runs past the end.
+  const std::vector<uint8_t> blobs = {0x00, 0x02, 0xAA, 0xBB, 0x80, 0x03, 1, 2, 3, 0xE0, 0x05, 0x09, 0x01};
+  cil::md::BlobHeap blob_heap(blobs, 0x100);
+  // #US: empty, "A" (2 bytes and the flag byte), a length past the end.
+  const std::vector<uint8_t> us = {0x00, 0x03, 'A', 0, 0, 0x7F, 0x41};
+  cil::md::UserStringHeap us_heap(us, 0x200);
+  size_t blob_reads = 0, us_reads = 0;
+  for (uint32_t i = 0; i <= blobs.size() + 1; ++i) {
+    EXPECT_EQ(blob_heap.reads(i), static_cast<bool>(blob_heap.get(i))) << "#Blob index " << i;
+    blob_reads += blob_heap.reads(i);
+  }
+  for (uint32_t i = 0; i <= us.size() + 1; ++i) {
+    EXPECT_EQ(us_heap.reads(i), static_cast<bool>(us_heap.get(i))) << "#US index " << i;
+    us_reads += us_heap.reads(i);
+  }
+  EXPECT_GT(blob_reads, 3u);
+  EXPECT_LT(blob_reads, blobs.size());
+  EXPECT_GT(us_reads, 1u);
+  EXPECT_LT(us_reads, us.size());
+  cil::md::BlobHeap empty({}, 0);
+  EXPECT_TRUE(empty.reads(0));
+  EXPECT_EQ(empty.reads(1), static_cast<bool>(empty.get(1)));
+}
