@@ -150,6 +150,17 @@ Expected<ByteReader> PeImage::reader_at(uint32_t rva, uint32_t size, std::string
 }
 
 Expected<ByteReader> PeImage::reader_from(uint32_t rva, std::string_view what) const {
+  // Inside a section's file data, the common case (every method body): the section is found
+  // once and no error value is built. Anything else takes the general path, which names it.
+  if (const SectionHeader* s = section_for_rva(rva)) {
+    uint32_t delta = rva - s->virtual_address;
+    uint32_t in_file = std::min(s->raw_size, s->mapped_size());
+    uint64_t offset = uint64_t{s->raw_offset} + delta;
+    if (delta <= in_file && offset <= file_.size()) [[likely]] {
+      uint64_t end = std::min<uint64_t>(file_.size(), uint64_t{s->raw_offset} + in_file);
+      return ByteReader(file_.subspan(offset, end - offset), offset, what);
+    }
+  }
   uint32_t offset = CIL_TRY(rva_to_offset(rva, 0, what));
   const SectionHeader* s = section_for_rva(rva);
   size_t end = file_.size();
