@@ -38,19 +38,15 @@ Status check_tables(const md::Metadata& metadata, bool pdb_only, OutputCheckStat
     ++stats.tables;
     stats.rows += rows;
     const auto& layout = tables.layout().table(table);
-    const uint8_t* data = tables.table_bytes(table).data();
     // Column by column: the kind is decided once per column, and each cell is read in place.
     for (uint8_t c = 0; c < schema.columns.size(); ++c) {
       const md::ColumnSchema& column = schema.columns[c];
       if (column.kind != ColumnKind::Table && column.kind != ColumnKind::Coded && column.kind != ColumnKind::Blob &&
           !(column.kind == ColumnKind::String && !strings_terminated))
         continue;
-      const uint8_t* cell = data + layout.offset[c];
-      bool wide = layout.width[c] != 2;
       uint32_t last_blob = 0;  // a run of rows naming the same blob reads it once
-      for (uint32_t rid = 1; rid <= rows; ++rid, cell += layout.row_size) {
-        uint32_t value = wide ? load_le<uint32_t>(cell) : load_le<uint16_t>(cell);
-        std::string problem;
+      std::string problem;
+      uint32_t rid = tables.first_cell_where(table, c, [&](uint32_t row, uint32_t value) {
         switch (column.kind) {
           case ColumnKind::Table: {
             auto target = static_cast<TableId>(column.target);
@@ -63,24 +59,24 @@ Status check_tables(const md::Metadata& metadata, bool pdb_only, OutputCheckStat
             if (value == 0) break;
             md::Token token = tables.decode(static_cast<md::CodedIndex>(column.target), value);
             if (pdb_only && token && static_cast<uint8_t>(md::token_table(token)) < 0x30) break;
-            if (!token || !tables.valid_token(token))
-              problem = fmt::format("coded index {:#x} names no row", value);
+            if (!token || !tables.valid_token(token)) problem = fmt::format("coded index {:#x} names no row", value);
             break;
           }
           case ColumnKind::String:
             if (!strings_terminated && !metadata.strings().get(value)) problem = fmt::format("#Strings index {:#x} does not read", value);
             break;
           case ColumnKind::Blob:
-            if (value == last_blob && rid > 1) break;
+            if (value == last_blob && row > 1) break;
             if (!metadata.blobs().reads(value)) problem = fmt::format("#Blob index {:#x} does not read", value);
             last_blob = value;
             break;
           default: break;
         }
-        if (!problem.empty())
-          return make_error(ErrorKind::Format, fmt::format("{} row {} {}", schema.name, rid, column.name), problem,
-                            tables.table_file_offset(table) + uint64_t{rid - 1} * layout.row_size + layout.offset[c]);
-      }
+        return !problem.empty();
+      });
+      if (rid)
+        return make_error(ErrorKind::Format, fmt::format("{} row {} {}", schema.name, rid, column.name), problem,
+                          tables.table_file_offset(table) + uint64_t{rid - 1} * layout.row_size + layout.offset[c]);
     }
   }
   return ok();

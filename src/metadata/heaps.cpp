@@ -50,13 +50,14 @@ Expected<ByteReader> BlobHeap::reader(uint32_t index, std::string_view structure
   return heap.sub(heap.position(), length, structure);
 }
 
-bool BlobHeap::reads(uint32_t index) const {
-  if (index == 0 && data_.empty()) return true;
+bool Heap::prefixed_entry_fits(uint32_t index) const {
   if (index >= data_.size()) return false;
-  ByteReader heap(data_.subspan(index), file_offset_ + index, "#Blob heap");
-  Expected<uint32_t> length = heap.compressed_u32();
-  return length && heap.contains(heap.position(), *length);
+  ByteReader entry(data_.subspan(index), file_offset_ + index, "heap entry");
+  Expected<uint32_t> length = entry.compressed_u32();
+  return length && entry.contains(entry.position(), *length);
 }
+
+bool BlobHeap::reads(uint32_t index) const { return (index == 0 && data_.empty()) || prefixed_entry_fits(index); }
 
 Expected<std::span<const uint8_t>> BlobHeap::get(uint32_t index) const {
   ByteReader r = CIL_TRY(reader(index, "blob"));
@@ -76,12 +77,7 @@ Expected<std::u16string> UserStringHeap::get(uint32_t index, size_t max_units) c
   return text;
 }
 
-bool UserStringHeap::reads(uint32_t index) const {
-  if (index >= data_.size()) return false;
-  ByteReader heap(data_.subspan(index), file_offset_ + index, "#US heap");
-  Expected<uint32_t> length = heap.compressed_u32();
-  return length && heap.contains(heap.position(), *length);
-}
+bool UserStringHeap::reads(uint32_t index) const { return prefixed_entry_fits(index); }
 
 Expected<Guid> GuidHeap::get(uint32_t index) const {
   Guid guid{};

@@ -29,6 +29,9 @@ class Heap {
 
  protected:
   Error index_error(std::string_view heap, uint32_t index) const;
+  /// True when a compressed length at `index` and that many bytes after it lie inside the heap
+  /// (a #Blob or #US entry that reads).
+  bool prefixed_entry_fits(uint32_t index) const;
   std::span<const uint8_t> data_;
   uint64_t file_offset_ = 0;
 };

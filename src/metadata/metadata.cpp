@@ -145,30 +145,25 @@ Status Metadata::check_heap_indexes() const {
   for (unsigned id = 0; id < kTableSlots; ++id) {
     auto table = static_cast<TableId>(id);
     const TableSchema& schema = table_schema(table);
-    uint32_t rows = tables_.rows(table);
-    if (!rows) continue;
+    if (!tables_.rows(table)) continue;
     const auto& layout = tables_.layout().table(table);
-    const uint8_t* data = tables_.table_bytes(table).data();
-    // Column by column, each cell read in place (as the self-check reads them).
     for (uint8_t c = 0; c < schema.columns.size(); ++c) {
       ColumnKind kind = schema.columns[c].kind;
       if (kind != ColumnKind::String && kind != ColumnKind::Blob && kind != ColumnKind::Guid) continue;
       const Heap& heap = kind == ColumnKind::String ? static_cast<const Heap&>(strings_)
                          : kind == ColumnKind::Blob ? static_cast<const Heap&>(blobs_)
                                                     : static_cast<const Heap&>(guids_);
-      bool wide = layout.width[c] != 2;
       // A 2-byte index into a #Strings or #Blob heap of more than 0xFFFF bytes is always inside it.
-      if (!wide && kind != ColumnKind::Guid && heap.size() > 0xFFFF) continue;
-      const uint8_t* cell = data + layout.offset[c];
-      for (uint32_t rid = 1; rid <= rows; ++rid, cell += layout.row_size) {
-        uint32_t index = wide ? load_le<uint32_t>(cell) : load_le<uint16_t>(cell);
-        bool valid = kind == ColumnKind::Guid ? uint64_t{index} * 16 <= heap.size() : index == 0 || index < heap.size();
-        if (valid) [[likely]] continue;
-        const char* heap_name = kind == ColumnKind::String ? "#Strings" : kind == ColumnKind::Blob ? "#Blob" : "#GUID";
-        return make_error(ErrorKind::Format, fmt::format("{} row {} {}", schema.name, rid, schema.columns[c].name),
-                          fmt::format("{} index {:#x} is past the end of the heap (size {:#x})", heap_name, index, heap.size()),
-                          tables_.table_file_offset(table) + uint64_t{rid - 1} * layout.row_size + layout.offset[c]);
-      }
+      if (layout.width[c] == 2 && kind != ColumnKind::Guid && heap.size() > 0xFFFF) continue;
+      uint32_t rid = tables_.first_cell_where(table, c, [&](uint32_t, uint32_t index) {
+        return kind == ColumnKind::Guid ? uint64_t{index} * 16 > heap.size() : index != 0 && index >= heap.size();
+      });
+      if (!rid) continue;
+      const char* heap_name = kind == ColumnKind::String ? "#Strings" : kind == ColumnKind::Blob ? "#Blob" : "#GUID";
+      return make_error(ErrorKind::Format, fmt::format("{} row {} {}", schema.name, rid, schema.columns[c].name),
+                        fmt::format("{} index {:#x} is past the end of the heap (size {:#x})", heap_name,
+                                    tables_.get(table, rid, c), heap.size()),
+                        tables_.table_file_offset(table) + uint64_t{rid - 1} * layout.row_size + layout.offset[c]);
     }
   }
   return ok();

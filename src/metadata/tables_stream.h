@@ -58,6 +58,17 @@ class TablesStream {
   uint32_t get_checked(TableId t, uint32_t rid, uint8_t column) const {
     return valid_rid(t, rid) ? get(t, rid, column) : 0;
   }
+  /// The first row (1-based) whose cell in `column` satisfies `found(rid, value)`, the cells read
+  /// in place, in row order; 0 when none does. For checks that walk a whole column.
+  template <class Found>
+  uint32_t first_cell_where(TableId t, uint8_t column, Found&& found) const {
+    const auto& info = layout_.table(t);
+    const uint8_t* cell = table_data_[static_cast<uint8_t>(t)] + info.offset[column];
+    bool wide = info.width[column] != 2;
+    for (uint32_t rid = 1, n = rows(t); rid <= n; ++rid, cell += info.row_size)
+      if (found(rid, wide ? load_le<uint32_t>(cell) : load_le<uint16_t>(cell))) return rid;
+    return 0;
+  }
   /// The raw bytes of a whole table.
   std::span<const uint8_t> table_bytes(TableId t) const {
     return {table_data_[static_cast<uint8_t>(t)], size_t{rows(t)} * layout_.table(t).row_size};

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -87,6 +88,10 @@ class PeImage {
   ByteReader file_reader(std::string_view what) const { return ByteReader(file_, 0, what); }
 
  private:
+  /// File offset of [rva, rva+size) when it lies in the file bytes of section `s` (which holds
+  /// `rva`) and in the file; nullopt otherwise (rva_to_offset says which limit it crosses).
+  std::optional<uint64_t> offset_in(const SectionHeader& s, uint32_t rva, uint32_t size) const;
+
   std::span<const uint8_t> file_;
   PeHeaders headers_;
   std::vector<SectionHeader> sections_;
