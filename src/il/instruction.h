@@ -51,5 +51,9 @@ struct DecodedCode {
 Expected<DecodedCode> decode_code(std::span<const uint8_t> code, uint64_t file_offset);
 /// The same into `out`, whose buffers are reused (for loops over many bodies).
 Status decode_code_into(std::span<const uint8_t> code, uint64_t file_offset, DecodedCode& out);
+/// The same, with every instruction read through the checked path that decode_code_into keeps
+/// for what its fast loop leaves (a switch, an unknown opcode, the end of the code): the
+/// reference the tests hold the fast loop to. Same result, same errors.
+Status decode_code_checked_into(std::span<const uint8_t> code, uint64_t file_offset, DecodedCode& out);
 
 }  // namespace cil::il
