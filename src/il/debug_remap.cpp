@@ -30,6 +30,12 @@ void put_u32(std::vector<uint8_t>& out, uint32_t value) {
 
 Expected<md::MethodSequencePoints> remap_sequence_points(const md::MethodSequencePoints& in, const OffsetMap& map) {
   md::MethodSequencePoints out;
+  CIL_TRY(remap_sequence_points_into(in, map, out));
+  return out;
+}
+
+Status remap_sequence_points_into(const md::MethodSequencePoints& in, const OffsetMap& map, md::MethodSequencePoints& out) {
+  out.points.clear();
   out.local_signature = in.local_signature;
   out.initial_document = in.initial_document;
   out.points.reserve(in.points.size() + 1);
@@ -44,7 +50,7 @@ Expected<md::MethodSequencePoints> remap_sequence_points(const md::MethodSequenc
   if (!out.points.empty() && map.new_code_size() > map.new_end_of_original() &&
       out.points.back().offset < map.new_end_of_original())
     out.points.push_back(md::SequencePoint::make_hidden(map.new_end_of_original(), out.points.back().document));
-  return out;
+  return ok();
 }
 
 Expected<ScopeRange> remap_scope(ScopeRange scope, const OffsetMap& map) {

@@ -25,6 +25,8 @@ using OffsetMapLookup = std::function<const OffsetMap*(uint32_t rid)>;
 /// The point of an instruction an edit removed (its boundary shares the next one's new offset)
 /// goes. Fails when a point does not name an instruction.
 Expected<md::MethodSequencePoints> remap_sequence_points(const md::MethodSequencePoints& points, const OffsetMap& map);
+/// The same into `out` (not `points`), whose storage is reused.
+Status remap_sequence_points_into(const md::MethodSequencePoints& points, const OffsetMap& map, md::MethodSequencePoints& out);
 
 struct ScopeRange {
   uint32_t start = 0;

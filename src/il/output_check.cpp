@@ -198,7 +198,8 @@ Status check_pdb(std::unique_ptr<md::PortablePdb> pdb, const md::Module& m, Outp
   uint32_t infos = pdb->tables().rows(TableId::MethodDebugInformation);
   if (infos != 0 && infos != methods)
     return make_error(ErrorKind::Format, "MethodDebugInformation table", fmt::format("has {} rows for {} methods", infos, methods));
-  for (uint32_t rid = 1; rid <= infos; ++rid) CIL_TRY(pdb->sequence_points(rid));
+  md::MethodSequencePoints points;  // reused from method to method
+  for (uint32_t rid = 1; rid <= infos; ++rid) CIL_TRY(pdb->sequence_points_into(rid, points));
   stats.pdb = true;
   return ok();
 }

@@ -73,15 +73,15 @@ Status PdbRewriter::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_
   if (resume_methods_.count(rid)) kept_maps_.insert_or_assign(rid, map);
   if (t.valid_rid(TableId::MethodDebugInformation, rid) &&
       md::MethodDebugInformationView(pdb_.metadata(), rid).sequence_points_index() != 0) {
-    auto points = pdb_.sequence_points(rid);
-    if (!points) return fail(points.error());
-    auto moved = remap_sequence_points(*points, map);
-    if (!moved) return fail(in_row(moved.error(), TableId::MethodDebugInformation, rid));
-    moved->local_signature = local_signature;
+    // Through buffers kept from method to method: the rewriter sees every method.
+    if (Status read = pdb_.sequence_points_into(rid, points_); !read) return fail(read.error());
+    if (Status moved = remap_sequence_points_into(points_, map, moved_); !moved)
+      return fail(in_row(moved.error(), TableId::MethodDebugInformation, rid));
+    moved_.local_signature = local_signature;
     uint32_t document = md::MethodDebugInformationView(pdb_.metadata(), rid).document();
-    auto blob = md::encode_sequence_points(*moved, document);
-    if (!blob) return fail(in_row(blob.error(), TableId::MethodDebugInformation, rid));
-    editor_.set_sequence_points(rid, *blob);
+    if (Status encoded = md::encode_sequence_points_into(moved_, document, blob_); !encoded)
+      return fail(in_row(encoded.error(), TableId::MethodDebugInformation, rid));
+    editor_.set_sequence_points(rid, blob_);
   }
   auto [first, last] = pdb_.scopes_of(rid);
   for (uint32_t row = first; row < last; ++row) {

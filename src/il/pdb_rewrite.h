@@ -56,6 +56,9 @@ class PdbRewriter {
     uint32_t row;
   };
   std::vector<PendingAsync> pending_async_;
+  /// method_rewritten's buffers, reused: the points read, the points moved, their new blob.
+  md::MethodSequencePoints points_, moved_;
+  std::vector<uint8_t> blob_;
 };
 
 /// A method whose body the instrument job replaced.

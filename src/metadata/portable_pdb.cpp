@@ -65,6 +65,8 @@ Status PortablePdb::index() {
   uint32_t methods = method_count();
   // LocalScope must be sorted by Method (Portable PDB v1.0): scopes_of() searches it.
   uint32_t previous = 0;
+  scope_methods_.clear();
+  scope_methods_.reserve(t.rows(TableId::LocalScope));
   for (uint32_t row = 1; row <= t.rows(TableId::LocalScope); ++row) {
     uint32_t method = t.get(TableId::LocalScope, row, col::LocalScope::Method);
     uint64_t at = t.table_file_offset(TableId::LocalScope) + uint64_t{row - 1} * t.layout().table(TableId::LocalScope).row_size;
@@ -72,6 +74,7 @@ Status PortablePdb::index() {
       return pdb_error(fmt::format("LocalScope row {}", row), fmt::format("method {} is not a MethodDef row (the assembly has {})", method, methods), at);
     if (method < previous) return pdb_error(fmt::format("LocalScope row {}", row), "the table is not sorted by method", at);
     previous = method;
+    scope_methods_.push_back(method);
   }
   // CustomDebugInformation is sorted by Parent too, but nothing here depends on it.
   std::vector<std::pair<uint32_t, uint32_t>> by_method;
@@ -91,36 +94,35 @@ Status PortablePdb::index() {
 }
 
 Expected<MethodSequencePoints> PortablePdb::sequence_points(uint32_t rid) const {
+  MethodSequencePoints out;
+  CIL_TRY(sequence_points_into(rid, out));
+  return out;
+}
+
+Status PortablePdb::sequence_points_into(uint32_t rid, MethodSequencePoints& out) const {
+  out.local_signature = 0;
+  out.initial_document = 0;
+  out.points.clear();
   const TablesStream& t = tables();
-  if (!t.valid_rid(TableId::MethodDebugInformation, rid)) return MethodSequencePoints{};
+  if (!t.valid_rid(TableId::MethodDebugInformation, rid)) return ok();
   uint32_t blob = t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::SequencePoints);
-  if (blob == 0) return MethodSequencePoints{};
+  if (blob == 0) return ok();
   uint32_t document = t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::Document);
   ByteReader r = CIL_TRY(metadata_.blobs().reader(blob, "sequence points"));
-  auto decoded = decode_sequence_points(r, document);
-  if (!decoded)
+  if (Status decoded = decode_sequence_points_into(r, document, out); !decoded)
     return make_error(decoded.error().kind, fmt::format("MethodDebugInformation row {} sequence points", rid), decoded.error().message,
                       decoded.error().offset);
-  for (const auto& p : decoded->points)
+  for (const auto& p : out.points)
     if (p.document == 0 || p.document > t.rows(TableId::Document))
       return pdb_error(fmt::format("MethodDebugInformation row {} sequence points", rid),
                        fmt::format("document {} is not a Document row", p.document), r.base_offset());
-  return decoded;
+  return ok();
 }
 
 std::pair<uint32_t, uint32_t> PortablePdb::scopes_of(uint32_t rid) const {
-  const TablesStream& t = tables();
-  // The first row whose method is at least `m`, by binary search over the sorted column.
-  auto first_at_least = [&](uint64_t m) {
-    uint32_t lo = 1, hi = t.rows(TableId::LocalScope) + 1;
-    while (lo < hi) {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (t.get(TableId::LocalScope, mid, col::LocalScope::Method) < m) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return {first_at_least(rid), first_at_least(uint64_t{rid} + 1)};
+  // The rows whose method is `rid`, by binary search over the column (sorted, checked by index()).
+  auto [first, last] = std::equal_range(scope_methods_.begin(), scope_methods_.end(), rid);
+  return {static_cast<uint32_t>(first - scope_methods_.begin()) + 1, static_cast<uint32_t>(last - scope_methods_.begin()) + 1};
 }
 
 std::span<const uint32_t> PortablePdb::method_custom_debug_info(uint32_t rid) const {

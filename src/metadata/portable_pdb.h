@@ -56,6 +56,8 @@ class PortablePdb {
 
   /// The sequence points of MethodDef `rid` (none when it has no MethodDebugInformation row or no blob).
   Expected<MethodSequencePoints> sequence_points(uint32_t rid) const;
+  /// The same into `out`, whose storage is reused (for loops over every method).
+  Status sequence_points_into(uint32_t rid, MethodSequencePoints& out) const;
   /// LocalScope rows of MethodDef `rid`: [first, last).
   std::pair<uint32_t, uint32_t> scopes_of(uint32_t rid) const;
   /// CustomDebugInformation rows whose parent is MethodDef `rid`, ascending.
@@ -75,8 +77,9 @@ class PortablePdb {
   std::span<const uint8_t> bytes_;
   Metadata metadata_;
   // Nothing here is sized by the #Pdb stream's method count, which describes the assembly, not
-  // bytes of this file: LocalScope is searched (it is sorted by method), and the custom debug
-  // information of methods is a list sorted by method.
+  // bytes of this file: LocalScope's method column is copied out and searched (it is sorted by
+  // method), and the custom debug information of methods is a list sorted by method.
+  std::vector<uint32_t> scope_methods_;  ///< the Method of each LocalScope row, in row order
   std::vector<uint32_t> cdi_methods_;  ///< MethodDef rid of each row with a MethodDef parent, ascending
   std::vector<uint32_t> cdi_rows_;     ///< those rows, in the same order
 };

@@ -23,6 +23,14 @@ Error encode_error(std::string message) { return make_error(ErrorKind::Format, "
 
 Expected<MethodSequencePoints> decode_sequence_points(ByteReader r, uint32_t row_document) {
   MethodSequencePoints out;
+  CIL_TRY(decode_sequence_points_into(r, row_document, out));
+  return out;
+}
+
+Status decode_sequence_points_into(ByteReader r, uint32_t row_document, MethodSequencePoints& out) {
+  out.local_signature = 0;
+  out.initial_document = 0;
+  out.points.clear();
   out.points.reserve(r.remaining() / 4);  // a point takes at least 3 bytes, usually about 5
   out.local_signature = CIL_TRY(r.compressed_u32());
   uint32_t document = row_document;
@@ -59,7 +67,7 @@ Expected<MethodSequencePoints> decode_sequence_points(ByteReader r, uint32_t row
     first_visible = false;
     out.points.push_back({offset, document, line, static_cast<uint32_t>(end_line), column, static_cast<uint32_t>(end_column)});
   }
-  return out;
+  return ok();
 }
 
 uint32_t single_document(const MethodSequencePoints& points) {
@@ -72,6 +80,12 @@ uint32_t single_document(const MethodSequencePoints& points) {
 
 Expected<std::vector<uint8_t>> encode_sequence_points(const MethodSequencePoints& in, uint32_t row_document) {
   std::vector<uint8_t> out;
+  CIL_TRY(encode_sequence_points_into(in, row_document, out));
+  return out;
+}
+
+Status encode_sequence_points_into(const MethodSequencePoints& in, uint32_t row_document, std::vector<uint8_t>& out) {
+  out.clear();
   out.reserve(8 + in.points.size() * 6);  // a point takes 3 to 20 bytes, usually about 5
   encode_compressed_u32(out, in.local_signature);
   uint32_t document = row_document;
@@ -122,7 +136,7 @@ Expected<std::vector<uint8_t>> encode_sequence_points(const MethodSequencePoints
     column = p.start_column;
     first_visible = false;
   }
-  return out;
+  return ok();
 }
 
 }  // namespace cil::md

@@ -38,11 +38,15 @@ struct MethodSequencePoints {
 /// blob names its initial document itself. Fails on values the format forbids (offsets that do
 /// not ascend, lines or columns out of range, a hidden point that is not hidden...).
 Expected<MethodSequencePoints> decode_sequence_points(ByteReader blob, uint32_t row_document);
+/// The same into `out`, whose storage is reused (for loops over every method).
+Status decode_sequence_points_into(ByteReader blob, uint32_t row_document, MethodSequencePoints& out);
 
 /// Encodes `points` for a row whose Document column is `row_document` (0: several documents, or
 /// none, so the blob names the first). Fails when the points break the format's rules (the
 /// offsets must ascend strictly; a non-hidden point must end after it starts).
 Expected<std::vector<uint8_t>> encode_sequence_points(const MethodSequencePoints& points, uint32_t row_document);
+/// The same into `out` (cleared first), whose storage is reused.
+Status encode_sequence_points_into(const MethodSequencePoints& points, uint32_t row_document, std::vector<uint8_t>& out);
 
 /// The Document column for `points`: the one document they all name, or 0.
 uint32_t single_document(const MethodSequencePoints& points);
