@@ -5,7 +5,8 @@
 //  - edited (nops inserted before one instruction): every original instruction, branch target
 //    and clause boundary is found again, moved by the insertion, where the offset map says;
 //    short branches may widen;
-//  - at entry, the fast path of rewrite_body gives the model's bytes and map.
+//  - at entry, the fast path of rewrite_body gives the model's bytes and map;
+//  - the decoder's fast loop gives what its checked path gives: instructions, or the error.
 #include <algorithm>
 #include <string>
 
@@ -160,6 +161,25 @@ void check_fast_path(const MethodBody& body, const DecodedCode& code, size_t pad
 
 }  // namespace
 
+/// The decoder's fast loop against its checked path: the same instructions, or the same error.
+void check_decoder_paths(std::span<const uint8_t> code, uint64_t file_offset, const Expected<DecodedCode>& fast) {
+  DecodedCode checked;
+  Status c = decode_code_checked_into(code, file_offset, checked);
+  CIL_FUZZ_CHECK(static_cast<bool>(c) == static_cast<bool>(fast), "the fast loop and the checked path disagree on success");
+  if (!c) {
+    CIL_FUZZ_CHECK(c.error().message == fast.error().message && c.error().offset == fast.error().offset,
+                   fmt::format("different errors: {} / {}", fast.error().to_string(), c.error().to_string()));
+    return;
+  }
+  CIL_FUZZ_CHECK(fast->instructions.size() == checked.instructions.size() && fast->switch_targets == checked.switch_targets,
+                 "the fast loop and the checked path decode different instructions");
+  for (size_t i = 0; i < checked.instructions.size(); ++i) {
+    const Instruction &x = fast->instructions[i], &y = checked.instructions[i];
+    CIL_FUZZ_CHECK(x.offset == y.offset && x.size == y.size && x.value == y.value && x.count == y.count && x.op == y.op,
+                   fmt::format("instruction {} differs between the fast loop and the checked path", i));
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 3) return 0;
   size_t at = data[0];
@@ -170,6 +190,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CIL_FUZZ_CHECK(body->clauses.size() <= kMaxEhClauses, "more clauses than the cap");
   CIL_FUZZ_CHECK(body->total_size <= bytes.size(), "body runs past its input");
   auto code = decode_code(body->code, body->code_file_offset);
+  check_decoder_paths(body->code, body->code_file_offset, code);
   if (!code) return 0;
   auto model = BodyModel::from(*body, *code);
   if (!model) return 0;
