@@ -93,12 +93,14 @@ Status decode_checked(ByteReader& r, DecodedCode& out) {
   CIL_TRY(read_operand(r, in, out.switch_targets));
   in.size = static_cast<uint32_t>(r.position()) - in.offset;
   out.instructions.push_back(in);
+  ++out.checked;
   return ok();
 }
 
 void start(std::span<const uint8_t> code, DecodedCode& out) {
   out.instructions.clear();
   out.switch_targets.clear();
+  out.checked = 0;
   // At most one instruction a byte: the buffer never grows (and copies) in the middle of a body.
   out.instructions.reserve(code.size() + 1);
 }

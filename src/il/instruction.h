@@ -40,6 +40,9 @@ static_assert(sizeof(Instruction) == 24, "decoded bodies are arrays of these: ke
 struct DecodedCode {
   std::vector<Instruction> instructions;
   std::vector<int64_t> switch_targets;  ///< absolute targets of every switch, in order
+  /// How many instructions decode_code_into read through its checked path (switches, the end
+  /// of a malformed code) rather than its fast loop: work done, for the tests.
+  size_t checked = 0;
 
   std::span<const int64_t> targets_of(const Instruction& in) const {
     return std::span<const int64_t>(switch_targets).subspan(static_cast<size_t>(in.value), in.count);

@@ -159,8 +159,6 @@ void check_fast_path(const MethodBody& body, const DecodedCode& code, size_t pad
   CIL_FUZZ_CHECK(fast->map == model->map, "fast path: offset map differs from the model's");
 }
 
-}  // namespace
-
 /// The decoder's fast loop against its checked path: the same instructions, or the same error.
 void check_decoder_paths(std::span<const uint8_t> code, uint64_t file_offset, const Expected<DecodedCode>& fast) {
   DecodedCode checked;
@@ -179,6 +177,8 @@ void check_decoder_paths(std::span<const uint8_t> code, uint64_t file_offset, co
                    fmt::format("instruction {} differs between the fast loop and the checked path", i));
   }
 }
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 3) return 0;

@@ -40,7 +40,21 @@ std::string compare_paths(std::span<const uint8_t> code, uint64_t file_offset) {
   return same_instructions(fast, checked) ? "" : "different instructions";
 }
 
-/// The installed .NET's shared framework, whose assemblies hold a large variety of real IL.
+/// A version folder's name as numbers ("10.0.12" -> {10, 0, 12}), to find the newest.
+std::vector<unsigned long> version_of(const std::filesystem::path& dir) {
+  std::vector<unsigned long> parts;
+  std::string name = dir.filename().string();
+  for (size_t at = 0; at < name.size();) {
+    size_t dot = name.find('.', at);
+    parts.push_back(std::strtoul(name.substr(at, dot - at).c_str(), nullptr, 10));
+    if (dot == std::string::npos) break;
+    at = dot + 1;
+  }
+  return parts;
+}
+
+/// The installed .NET's shared framework (its newest version), whose assemblies hold a large
+/// variety of real IL.
 std::filesystem::path framework_dir() {
   std::vector<std::filesystem::path> roots;
   if (const char* root = std::getenv("DOTNET_ROOT")) roots.emplace_back(root);
@@ -50,7 +64,8 @@ std::filesystem::path framework_dir() {
     std::error_code ec;
     std::filesystem::path best;
     for (const auto& entry : std::filesystem::directory_iterator(root / "shared" / "Microsoft.NETCore.App", ec))
-      if (std::filesystem::exists(entry.path() / "System.Private.CoreLib.dll") && entry.path() > best) best = entry.path();
+      if (std::filesystem::exists(entry.path() / "System.Private.CoreLib.dll") && (best.empty() || version_of(entry.path()) > version_of(best)))
+        best = entry.path();
     if (!best.empty()) return best;
   }
   return {};
@@ -60,7 +75,7 @@ TEST(Decoder, FastLoopAgreesWithCheckedPathOnTheFramework) {
   std::filesystem::path dir = framework_dir();
   if (dir.empty()) GTEST_SKIP() << "no .NET shared framework installed";
   std::mt19937 random(18);
-  size_t bodies = 0, switches = 0, variants = 0;
+  size_t bodies = 0, switches = 0, variants = 0, instructions = 0, checked = 0, switch_instructions = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".dll") continue;
     auto module = md::Module::load(entry.path().string());
@@ -76,6 +91,9 @@ TEST(Decoder, FastLoopAgreesWithCheckedPathOnTheFramework) {
       DecodedCode d;
       ASSERT_TRUE(decode_code_into(code, 0, d));
       switches += d.switch_targets.empty() ? 0 : 1;
+      instructions += d.instructions.size();
+      checked += d.checked;
+      for (const Instruction& in : d.instructions) switch_instructions += in.op == Op::Switch ? 1 : 0;
       // Every tenth body also cut short at a random point and with a random byte changed: the
       // errors (truncated operands, unknown opcodes) must be the same, at the same offsets.
       if (rid % 10 || code.empty()) continue;
@@ -90,6 +108,9 @@ TEST(Decoder, FastLoopAgreesWithCheckedPathOnTheFramework) {
   EXPECT_GT(bodies, 50000u) << "the framework's assemblies hold well over 50,000 method bodies";
   EXPECT_GT(switches, 100u);
   EXPECT_GT(variants, 10000u);
+  // The fast loop does the work: only switches go through the checked path in valid code.
+  EXPECT_EQ(checked, switch_instructions) << "of " << instructions << " instructions";
+  EXPECT_GT(instructions, 1000000u);
 }
 
 TEST(Decoder, FastLoopAgreesWithCheckedPathOnRandomBytes) {
@@ -111,24 +132,25 @@ TEST(Decoder, FastLoopAgreesWithCheckedPathOnRandomBytes) {
 }
 
 TEST(Decoder, FastLoopKeepsEveryOperandKind) {
-  // One instruction of each operand kind, far enough from the end for the fast loop, then the
-  // same near the end (the zero-padded copy).
+  // One instruction of each operand kind, the whole code and every prefix of it: each kind is
+  // decoded far from the end (the fast loop on the code itself), near it (the zero-padded copy)
+  // and cut short (the checked path's error).
   std::vector<uint8_t> code{
       0x1F, 0x80,                                      // ldc.i4.s -128
       0x20, 0xFF, 0xFF, 0xFF, 0xFF,                    // ldc.i4 -1
       0x21, 1, 2, 3, 4, 5, 6, 7, 0x88,                 // ldc.i8
-      0x22, 0, 0, 0x80, 0x3F,                          // ldc.r4 1.0
+      0x22, 0, 0, 0x80, 0xBF,                          // ldc.r4 -1.0 (its bits, not sign-extended)
       0x23, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F,              // ldc.r8 1.0
       0x2B, 0x80,                                      // br.s -128
       0x38, 0xFE, 0xFF, 0xFF, 0xFF,                    // br -2
       0x0E, 0xFF,                                      // ldarg.s 255
       0xFE, 0x09, 0xFF, 0xFF,                          // ldarg 65535
-      0xFE, 0x12, 0x04,                                // unaligned. 4
+      0xFE, 0x12, 0x81,                                // unaligned. 0x81 (unsigned)
       0x28, 0x01, 0x00, 0x00, 0x0A,                    // call
-      0xD0, 0x02, 0x00, 0x00, 0x02,                    // ldtoken
+      0xD0, 0x02, 0x00, 0x00, 0xF2,                    // ldtoken, a token with its high bit set
       0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // nops
   };
-  for (size_t end : {code.size(), size_t{7}, size_t{16}, size_t{21}}) {
+  for (size_t end = 0; end <= code.size(); ++end) {
     std::span<const uint8_t> part(code.data(), end);
     ASSERT_EQ(compare_paths(part, 0), "") << end;
   }
@@ -137,15 +159,15 @@ TEST(Decoder, FastLoopKeepsEveryOperandKind) {
   EXPECT_EQ(d->instructions[0].value, -128);
   EXPECT_EQ(d->instructions[1].value, -1);
   EXPECT_EQ(static_cast<uint64_t>(d->instructions[2].value), 0x8807060504030201u);
-  EXPECT_EQ(d->instructions[3].value, 0x3F800000);
+  EXPECT_EQ(d->instructions[3].value, 0xBF800000);
   EXPECT_EQ(d->instructions[4].real(), 1.0);
   EXPECT_EQ(d->instructions[5].value, 32 - 128);  // from the end of br.s at 30
   EXPECT_EQ(d->instructions[6].value, 37 - 2);  // from the end of br at 32
   EXPECT_EQ(d->instructions[7].value, 255);
   EXPECT_EQ(d->instructions[8].value, 65535);
-  EXPECT_EQ(d->instructions[9].value, 4);
+  EXPECT_EQ(d->instructions[9].value, 0x81);
   EXPECT_EQ(d->instructions[10].value, 0x0A000001);
-  EXPECT_EQ(d->instructions[11].value, 0x02000002);
+  EXPECT_EQ(d->instructions[11].value, 0xF2000002);
 }
 
 }  // namespace
