@@ -120,12 +120,12 @@ const SectionHeader* PeImage::section_for_rva(uint32_t rva) const {
   return nullptr;
 }
 
-std::optional<uint64_t> PeImage::offset_in(const SectionHeader& s, uint32_t rva, uint32_t size) const {
+PeImage::Placement PeImage::place(const SectionHeader& s, uint32_t rva, uint32_t size) const {
   uint32_t delta = rva - s.virtual_address;
   uint32_t in_file = std::min(s.raw_size, s.mapped_size());
   uint64_t offset = uint64_t{s.raw_offset} + delta;
-  if (delta > in_file || size > in_file - delta || offset > file_.size() || size > file_.size() - offset) return std::nullopt;
-  return offset;
+  return {offset, uint64_t{s.raw_offset} + in_file, delta > in_file || size > in_file - delta,
+          offset > file_.size() || size > file_.size() - offset};
 }
 
 Expected<uint32_t> PeImage::rva_to_offset(uint32_t rva, uint32_t size, std::string_view what) const {
@@ -138,17 +138,15 @@ Expected<uint32_t> PeImage::rva_to_offset(uint32_t rva, uint32_t size, std::stri
     return make_error(ErrorKind::Format, std::string(what),
                       fmt::format("RVA {:#x} is not inside any section", rva));
   }
-  if (std::optional<uint64_t> offset = offset_in(*s, rva, size)) return static_cast<uint32_t>(*offset);
-  uint32_t delta = rva - s->virtual_address;
-  uint32_t in_file = std::min(s->raw_size, s->mapped_size());
-  if (delta > in_file || size > in_file - delta)
+  Placement at = place(*s, rva, size);
+  if (at.past_section_data)
     return make_error(ErrorKind::Format, std::string(what),
-                      fmt::format("RVA range {:#x}+{:#x} runs past the file data of section '{}'", rva, size, s->name),
-                      uint64_t{s->raw_offset} + delta);
-  uint64_t offset = uint64_t{s->raw_offset} + delta;
-  return make_error(ErrorKind::Format, std::string(what),
-                    fmt::format("RVA range {:#x}+{:#x} runs past the end of the file (section '{}')", rva, size, s->name),
-                    std::min<uint64_t>(offset, file_.size()));
+                      fmt::format("RVA range {:#x}+{:#x} runs past the file data of section '{}'", rva, size, s->name), at.offset);
+  if (at.past_file)
+    return make_error(ErrorKind::Format, std::string(what),
+                      fmt::format("RVA range {:#x}+{:#x} runs past the end of the file (section '{}')", rva, size, s->name),
+                      std::min<uint64_t>(at.offset, file_.size()));
+  return static_cast<uint32_t>(at.offset);
 }
 
 Expected<ByteReader> PeImage::reader_at(uint32_t rva, uint32_t size, std::string_view what) const {
@@ -159,13 +157,15 @@ Expected<ByteReader> PeImage::reader_at(uint32_t rva, uint32_t size, std::string
 Expected<ByteReader> PeImage::reader_from(uint32_t rva, std::string_view what) const {
   // The section is found once, and no error value is built when the RVA lies in its file data
   // (every method body); rva_to_offset takes the headers and names what is wrong.
-  const SectionHeader* s = section_for_rva(rva);
-  std::optional<uint64_t> offset = s ? offset_in(*s, rva, 0) : std::nullopt;
-  if (!offset) offset = CIL_TRY(rva_to_offset(rva, 0, what));
-  size_t end = file_.size();
-  if (s) end = std::min<uint64_t>(end, uint64_t{s->raw_offset} + std::min(s->raw_size, s->mapped_size()));
-  else end = std::min<uint64_t>(end, headers_.size_of_headers);
-  return ByteReader(file_.subspan(*offset, end - *offset), *offset, what);
+  if (const SectionHeader* s = section_for_rva(rva)) {
+    Placement at = place(*s, rva, 0);
+    if (at.past_section_data || at.past_file) return rva_to_offset(rva, 0, what).error();
+    size_t end = std::min<uint64_t>(file_.size(), at.section_data_end);
+    return ByteReader(file_.subspan(at.offset, end - at.offset), at.offset, what);
+  }
+  uint32_t offset = CIL_TRY(rva_to_offset(rva, 0, what));
+  size_t end = std::min<uint64_t>(file_.size(), headers_.size_of_headers);
+  return ByteReader(file_.subspan(offset, end - offset), offset, what);
 }
 
 }  // namespace cil::pe

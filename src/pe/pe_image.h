@@ -3,7 +3,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -88,9 +87,16 @@ class PeImage {
   ByteReader file_reader(std::string_view what) const { return ByteReader(file_, 0, what); }
 
  private:
-  /// File offset of [rva, rva+size) when it lies in the file bytes of section `s` (which holds
-  /// `rva`) and in the file; nullopt otherwise (rva_to_offset says which limit it crosses).
-  std::optional<uint64_t> offset_in(const SectionHeader& s, uint32_t rva, uint32_t size) const;
+  /// Where [rva, rva+size) lies, for section `s` (which holds `rva`): its file offset, the end
+  /// of the section's file data, and which limit the range crosses, if any. The one computation
+  /// behind rva_to_offset (which names the limit) and reader_from.
+  struct Placement {
+    uint64_t offset = 0;
+    uint64_t section_data_end = 0;
+    bool past_section_data = false;  ///< checked first: it names the section's data
+    bool past_file = false;
+  };
+  Placement place(const SectionHeader& s, uint32_t rva, uint32_t size) const;
 
   std::span<const uint8_t> file_;
   PeHeaders headers_;

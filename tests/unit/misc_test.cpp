@@ -232,3 +232,56 @@ TEST(Heaps, ReadsAgreesWithGetAtEveryIndex) {
   EXPECT_TRUE(empty.reads(0));
   EXPECT_EQ(empty.reads(1), static_cast<bool>(empty.get(1)));
 }
+
+#include "pe/pe_image.h"
+#include "support/synthetic_image.h"
+
+namespace cil {
+namespace {
+
+// rva_to_offset, reader_at and reader_from share one placement of an RVA in its section; each
+// limit it can cross gets its own message, and reader_from reads to the end of the section's
+// file data.
+TEST(PeImage, RvaPlacementAndItsLimits) {
+  std::vector<uint8_t> file = testing::pe_image(testing::metadata_root({}));
+  constexpr uint32_t kSectionHeader = testing::kCoffOffset + 20 + 0xE0;
+  uint32_t raw_size = load_le<uint32_t>(file.data() + kSectionHeader + 16);
+  ASSERT_EQ(file.size(), testing::kSectionFileOffset + raw_size);
+  // The section maps 0x1000 bytes more than its file data (zero-filled by the loader).
+  store_le<uint32_t>(file.data() + kSectionHeader + 8, raw_size + 0x1000);
+  auto image = pe::PeImage::parse(file);
+  ASSERT_TRUE(image) << image.error().to_string();
+
+  // Inside the file data: the offset, and a reader to the end of the data.
+  auto offset = image->rva_to_offset(testing::kCodeRva, 4, "probe");
+  ASSERT_TRUE(offset);
+  EXPECT_EQ(*offset, testing::kSectionFileOffset + (testing::kCodeRva - 0x2000));
+  auto from = image->reader_from(testing::kCodeRva, "probe");
+  ASSERT_TRUE(from);
+  EXPECT_EQ(from->base_offset(), *offset);
+  EXPECT_EQ(from->remaining(), file.size() - *offset);
+
+  // In the section, past its file data.
+  uint32_t past_data = 0x2000 + raw_size + 0x10;
+  for (auto result : {image->rva_to_offset(past_data, 0, "probe").error(), image->reader_from(past_data, "probe").error()}) {
+    EXPECT_EQ(result.message, fmt::format("RVA range {:#x}+0x0 runs past the file data of section '.text'", past_data));
+    EXPECT_EQ(result.offset, testing::kSectionFileOffset + raw_size + 0x10);
+  }
+  // A range that starts in the data and runs past it.
+  auto across = image->reader_at(0x2000 + raw_size - 4, 8, "probe");
+  ASSERT_FALSE(across);
+  EXPECT_NE(across.error().message.find("runs past the file data of section '.text'"), std::string::npos);
+
+  // The file cut short: the section's data claims bytes the file does not have.
+  std::vector<uint8_t> cut(file.begin(), file.end() - 0x100);
+  auto short_image = pe::PeImage::parse(cut);
+  ASSERT_TRUE(short_image) << short_image.error().to_string();
+  uint32_t past_file = 0x2000 + raw_size - 0x80;
+  for (auto result : {short_image->rva_to_offset(past_file, 0x10, "probe").error(), short_image->reader_from(past_file, "probe").error()}) {
+    EXPECT_NE(result.message.find("runs past the end of the file (section '.text')"), std::string::npos) << result.message;
+    EXPECT_EQ(result.offset, cut.size());
+  }
+}
+
+}  // namespace
+}  // namespace cil
