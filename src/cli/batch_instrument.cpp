@@ -14,6 +14,7 @@
 
 #include "cli/common.h"
 #include "cli/file_copy.h"
+#include "cli/heap_policy.h"
 #include "cli/interrupts.h"
 #include "cli/json_writer.h"
 #include "metadata/text_encoding.h"
@@ -140,6 +141,7 @@ int run_batch(const std::vector<PlannedFile>& files, const std::string& out_dir,
     return kExitOutput;
   }
   if (setup.instrument.interruptible) interruptible_output();  // the handlers, before any thread
+  keep_heap();  // memory kept from file to file, set before any thread starts
   auto started = std::chrono::steady_clock::now();
   bool tty = ::isatty(STDOUT_FILENO) == 1 && !setup.json;
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };

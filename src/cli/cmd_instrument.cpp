@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/heap_policy.h"
 #include "cli/batch_instrument.h"
 #include "cli/instrument_job.h"
 #include "cli/instrument_options.h"
@@ -254,6 +255,7 @@ int run_instrument(int argc, char** argv) {
   }
   if (int status = load_hooks(parsed); status != kExitOk) return status;
 
+  keep_heap();
   InstrumentOutcome outcome = instrument_file(input, output, parsed.batch.instrument);
   std::fwrite(outcome.diagnostics.data(), 1, outcome.diagnostics.size(), stderr);
   if (outcome.error) return outcome.exit;

@@ -11,6 +11,7 @@
 #include "cli/common.h"
 #include "cli/deps_file.h"
 #include "cli/file_copy.h"
+#include "cli/heap_policy.h"
 #include "cli/interrupts.h"
 #include "cli/pdb_options.h"
 #include "metadata/sha1.h"
@@ -129,6 +130,17 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
   }
   outcome.module = std::move(module);
   const md::Module& m = *outcome.module;
+  {
+    // The heap the job will touch, made ready at once; the PDB counted is the one the job reads
+    // when it is where it is looked for first.
+    std::error_code ec;
+    uint64_t pdb_bytes = 0;
+    if (setup.pdb_arg != "none") {
+      pdb_bytes = std::filesystem::file_size(setup.pdb_arg.empty() ? without_extension(input) + ".pdb" : setup.pdb_arg, ec);
+      if (ec) pdb_bytes = 0;
+    }
+    ready_heap(expected_heap(m.tables().rows(md::TableId::MethodDef), pdb_bytes));
+  }
   auto key = signing_key(m, setup.key_path, setup.delay_sign);
   if (!key) return failed(std::move(outcome), in_file(std::move(key).error(), input), output);
   // Written to a file beside OUTPUT that takes its name only when complete (FILES in the man page).
