@@ -168,11 +168,27 @@ uint64_t word_sum(std::span<const uint8_t> bytes) {
   return sum;
 }
 
-Expected<uint32_t> OutputImage::checksum(uint64_t checksum_offset) const {
+Expected<uint32_t> OutputImage::checksum(uint64_t checksum_offset, std::span<const uint8_t> base,
+                                         uint64_t base_checksum_offset) const {
   // Sum of 16-bit little-endian words with end-around carry, the CheckSum field read as zero,
   // plus the file length (the algorithm of IMAGEHLP's CheckSumMappedFile). Words are summed
   // into a 64-bit accumulator and folded at the end; a piece of odd length passes its last
   // byte on as the low half of the next word.
+  //
+  // The folded sum of a file is its word sum modulo 0xFFFF (0xFFFF standing for 0, the sum of
+  // any real file being more than 0), so a base whose CheckSum C is right for its length L has
+  // a word sum of C - L modulo 0xFFFF, and the views of it that are not read add up to that less
+  // the words of the base outside them.
+  uint64_t base_sum = 0;
+  bool incremental = false;
+  if (!base.empty() && base_checksum_offset % 2 == 0 && base_checksum_offset + 4 <= base.size()) {
+    uint32_t stored = load_le<uint32_t>(base.data() + base_checksum_offset);
+    if (stored != 0 && stored >= base.size() && stored - base.size() <= 0xFFFF) {
+      incremental = true;
+      base_sum = (stored - base.size()) % 0xFFFF;
+    }
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> unread;  // ranges of the base, in pieces not read
   uint64_t sum = 0, position = 0;
   int pending = -1;
   for (const auto& p : pieces_) {
@@ -186,6 +202,21 @@ Expected<uint32_t> OutputImage::checksum(uint64_t checksum_offset) const {
       continue;
     }
     std::span<const uint8_t> piece = bytes_of(p);
+    if (incremental && p.owned == SIZE_MAX && pending < 0 && position % 2 == 0 && piece.size() % 2 == 0 &&
+        piece.data() >= base.data() && piece.data() + piece.size() <= base.data() + base.size()) {
+      uint64_t from = static_cast<uint64_t>(piece.data() - base.data());
+      uint64_t to = from + piece.size();
+      bool clear_of_fields = (checksum_offset + 4 <= position || checksum_offset >= position + piece.size()) &&
+                             (base_checksum_offset + 4 <= from || base_checksum_offset >= to);
+      // A base byte counts once: a view of bytes already left unread (the new metadata's copies of
+      // unchanged tables, for one) is read.
+      bool first_view = std::none_of(unread.begin(), unread.end(), [&](const auto& r) { return from < r.second && r.first < to; });
+      if (from % 2 == 0 && clear_of_fields && first_view && !piece.empty()) {
+        unread.emplace_back(from, from + piece.size());
+        position += piece.size();
+        continue;
+      }
+    }
     size_t i = 0;
     auto byte_at = [&](size_t k) -> uint32_t {
       uint64_t at = position + k;
@@ -208,6 +239,26 @@ Expected<uint32_t> OutputImage::checksum(uint64_t checksum_offset) const {
     position += piece.size();
   }
   if (pending >= 0) sum += static_cast<uint32_t>(pending);
+  if (!unread.empty()) {
+    std::sort(unread.begin(), unread.end());
+    // The base's words outside the unread ranges (every range starts and ends at an even
+    // offset), its CheckSum field read as zero.
+    uint64_t rest = 0, at = 0;
+    auto add = [&](uint64_t from, uint64_t to) {
+      if (from < base_checksum_offset + 4 && to > base_checksum_offset) {
+        if (from < base_checksum_offset) rest += word_sum(base.subspan(from, base_checksum_offset - from));
+        from = std::max(from, base_checksum_offset + 4);
+      }
+      if (to > from) rest += word_sum(base.subspan(from, to - from));
+    };
+    for (const auto& [from, to] : unread) {
+      add(at, from);
+      at = to;
+    }
+    add(at, base.size());
+    sum += (base_sum + 0xFFFF - rest % 0xFFFF) % 0xFFFF;
+    if (sum == 0) sum = 0xFFFF;  // the residue of a file whose word sum is more than 0
+  }
   while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
   return static_cast<uint32_t>(sum + position);
 }
@@ -335,7 +386,8 @@ Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan,
 
   if (h.checksum != 0) {
     uint8_t checksum[4];
-    store_le<uint32_t>(checksum, CIL_TRY(out.checksum(opt + kOptCheckSum)));
+    // The input's CheckSum field is where the output's is: the headers keep their layout.
+    store_le<uint32_t>(checksum, CIL_TRY(out.checksum(opt + kOptCheckSum, in, opt + kOptCheckSum)));
     out.overwrite(opt + kOptCheckSum, checksum);  // inside the headers piece, which is owned
   }
   return out;

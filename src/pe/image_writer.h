@@ -64,8 +64,15 @@ class OutputImage {
   bool complete() const;
   /// The whole file in one buffer (tests and small files); pieces in place read as zeros.
   std::vector<uint8_t> flatten() const;
-  /// The PE checksum of the file (the CheckSum field at `checksum_offset` read as zero).
-  Expected<uint32_t> checksum(uint64_t checksum_offset) const;
+  /// The PE checksum of the file (the CheckSum field at `checksum_offset` read as zero). With
+  /// `base`, the file the pieces' views are views of, whose own CheckSum is at
+  /// `base_checksum_offset`: when that CheckSum is plausible (within 0xFFFF above the file's
+  /// length), the views that keep the parity of their offset are not read. Their sum is the
+  /// base's, known from its CheckSum, less the base's bytes outside them (an incremental update,
+  /// as RFC 1624 does for IP). The result is then the full computation's whenever the base's
+  /// CheckSum was right, and off by as much as the base's was when it was wrong.
+  Expected<uint32_t> checksum(uint64_t checksum_offset, std::span<const uint8_t> base = {},
+                              uint64_t base_checksum_offset = 0) const;
   /// Overwrites bytes that lie inside one owned piece; false when they do not.
   bool overwrite(uint64_t offset, std::span<const uint8_t> bytes);
   /// Appends every piece of `other`.
@@ -106,7 +113,8 @@ struct DebugDirectoryEdit {
 /// The new file: the original with `patches` applied, the section (holding `data`) added, the
 /// Authenticode directory cleared (the signature cannot survive an edit), `debug` written over
 /// the debug directory when given, and SizeOfImage, SizeOfHeaders, SizeOfInitializedData and the
-/// checksum (when non-zero) updated.
+/// checksum (when non-zero) updated from the input's (OutputImage::checksum with the input as
+/// its base: the bytes copied from the input are not read again).
 Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
                                   OutputImage data, std::vector<Patch> patches, const DebugDirectoryEdit* debug = nullptr);
 

@@ -162,6 +162,67 @@ TEST(Checksum, WordSumMatchesTheWordByWordSum) {
   }
 }
 
+TEST(Checksum, IncrementalFromTheBaseAgreesAndReadsNoCopiedByte) {
+  using cil::pe::OutputImage;
+  // A base file with its CheckSum at 0x98, made right by the full computation.
+  uint32_t x = 777;
+  std::vector<uint8_t> base(300000);
+  for (auto& b : base) b = static_cast<uint8_t>((x = x * 1103515245 + 12345) >> 16);
+  const uint64_t field = 0x98;
+  auto sum_of = [](const OutputImage& image, uint64_t at, std::span<const uint8_t> from = {}) {
+    auto sum = image.checksum(at, from, at);
+    EXPECT_TRUE(sum) << sum.error().to_string();
+    return sum ? *sum : 0u;
+  };
+  OutputImage whole;
+  whole.append_view(base);
+  uint32_t right = sum_of(whole, field);
+  for (int k = 0; k < 4; ++k) base[field + k] = static_cast<uint8_t>(right >> (8 * k));
+  std::span<const uint8_t> in(base);
+  // An output like write_image's: new headers, views of the base with patches between them (one
+  // of odd size, so that the view after it lies at an odd offset and is read), padding, a part
+  // already in place, a second view of bytes already viewed (read: each base byte counts once).
+  auto make = [&](uint64_t growth) {
+    OutputImage out;
+    std::vector<uint8_t> headers(base.begin(), base.begin() + 0x400);
+    headers.resize(0x400 + growth, 0x11);
+    out.append_owned(headers);
+    out.append_view(in.subspan(0x400, 0x1000 - 0x400));
+    out.append_owned(std::vector<uint8_t>(10, 0xAB));
+    out.append_view(in.subspan(0x100A, 0x20000 - 0x100A));
+    out.append_owned(std::vector<uint8_t>(9, 0xCD));
+    out.append_view(in.subspan(0x20009));
+    out.append_zeros(0x200);
+    std::vector<uint8_t> in_place(0x200, 0x5C);
+    out.append_in_place(in_place.size(), cil::pe::word_sum(in_place));
+    out.append_view(in.subspan(0x5000, 0x100));
+    out.append_owned(std::vector<uint8_t>(0x33, 0x7E));
+    return out;
+  };
+  for (uint64_t growth : {0u, 0x200u}) {
+    OutputImage out = make(growth);
+    uint32_t full = sum_of(out, field);
+    EXPECT_EQ(sum_of(out, field, in), full) << growth;
+    // The copied bytes are not read: changed under a view at an even offset, the incremental sum
+    // stays (the full one moves), as long as the base's CheckSum is what it was.
+    std::vector<uint8_t> saved = base;
+    for (size_t i = 0x2000; i < 0x3000; ++i) base[i] ^= 0x5A;
+    EXPECT_EQ(sum_of(out, field, in), full) << growth;
+    EXPECT_NE(sum_of(out, field), full) << growth;
+    base = saved;
+  }
+  // A base whose CheckSum is wrong by 5 gives a result off by 5; an implausible one (less than
+  // the length, or more than 0xFFFF above it) or none is not used: the full computation's.
+  OutputImage out = make(0);
+  uint32_t full = sum_of(out, field);
+  for (int k = 0; k < 4; ++k) base[field + k] = static_cast<uint8_t>((right - 5) >> (8 * k));
+  EXPECT_EQ(sum_of(out, field, in), full - 5);
+  for (int k = 0; k < 4; ++k) base[field + k] = 0x01;
+  EXPECT_EQ(sum_of(out, field, in), full);
+  for (int k = 0; k < 4; ++k) base[field + k] = 0;
+  EXPECT_EQ(sum_of(out, field, in), full);
+}
+
 namespace cil {
 namespace {
 
