@@ -21,7 +21,6 @@
 #include <cxxopts.hpp>
 
 #include "cli/batch_instrument.h"
-#include "cli/heap_policy.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/exec_journal.h"
@@ -278,7 +277,6 @@ int run_exec(int argc, char** argv) {
   }
   std::vector<FileDone> dones(plan.size());
   size_t instrumented = 0, failed = 0;
-  keep_heap();  // memory kept from file to file, set before any thread starts
   OrderedRun run = run_ordered(
       plan.size(), setup.threads, setup.fail_fast,
       [&](size_t i) {
@@ -291,7 +289,6 @@ int run_exec(int argc, char** argv) {
         std::string text = r.err + r.out;
         std::fwrite(text.data(), 1, text.size(), stderr);
       });
-  give_back_heap();  // the command runs for long, and the tool waits for it
   if (g_signal || (setup.fail_fast && run.first_failure)) {
     int sig = g_signal;
     restore_all(folders);

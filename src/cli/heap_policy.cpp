@@ -3,8 +3,10 @@
 
 #include <malloc.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 
 #ifndef MADV_POPULATE_WRITE
@@ -41,7 +43,12 @@ uint64_t expected_heap(uint64_t methods, uint64_t pdb_bytes) {
   return std::min(bytes, kMaxPrepared);
 }
 
+namespace {
+std::atomic<bool> g_kept{false};
+}  // namespace
+
 void keep_heap() {
+  g_kept = true;
   // Blocks up to 32 MiB come from the heap (the default maps each one over 128 KiB, or the
   // last size freed, and unmaps it on free: fresh pages, a fault each, for every big buffer),
   // and the heap's top is never given back during a run.
@@ -50,17 +57,15 @@ void keep_heap() {
   mallopt(M_TOP_PAD, 1 << 20);
 }
 
-void give_back_heap() { malloc_trim(0); }
-
 bool ready_heap(uint64_t expected_bytes) {
   expected_bytes = std::min(expected_bytes, kMaxPrepared);
-  if (expected_bytes == 0) return false;
+  if (expected_bytes == 0 || !g_kept) return false;
   // One block as large as the expected heap, its pages made ready in one call, then freed to
   // the top of the thread's heap, where the job's allocations find them (keep_heap keeps them
   // there; without it a large block is mapped on its own and made ready for nothing).
   void* block = std::malloc(expected_bytes);
   if (!block) return false;
-  const uintptr_t page = 4096;
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   uintptr_t begin = (reinterpret_cast<uintptr_t>(block) + page - 1) & ~(page - 1);
   uintptr_t end = (reinterpret_cast<uintptr_t>(block) + expected_bytes) & ~(page - 1);
   bool ready = end > begin && ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE) == 0;

@@ -202,9 +202,10 @@ Expected<uint32_t> OutputImage::checksum(uint64_t checksum_offset, std::span<con
       continue;
     }
     std::span<const uint8_t> piece = bytes_of(p);
+    auto at = reinterpret_cast<uintptr_t>(piece.data()), base_at = reinterpret_cast<uintptr_t>(base.data());
     if (incremental && p.owned == SIZE_MAX && pending < 0 && position % 2 == 0 && piece.size() % 2 == 0 &&
-        piece.data() >= base.data() && piece.data() + piece.size() <= base.data() + base.size()) {
-      uint64_t from = static_cast<uint64_t>(piece.data() - base.data());
+        at >= base_at && at + piece.size() <= base_at + base.size()) {
+      uint64_t from = at - base_at;
       uint64_t to = from + piece.size();
       bool clear_of_fields = (checksum_offset + 4 <= position || checksum_offset >= position + piece.size()) &&
                              (base_checksum_offset + 4 <= from || base_checksum_offset >= to);

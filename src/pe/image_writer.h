@@ -67,10 +67,11 @@ class OutputImage {
   /// The PE checksum of the file (the CheckSum field at `checksum_offset` read as zero). With
   /// `base`, the file the pieces' views are views of, whose own CheckSum is at
   /// `base_checksum_offset`: when that CheckSum is plausible (within 0xFFFF above the file's
-  /// length), the views that keep the parity of their offset are not read. Their sum is the
+  /// length), the views of it at an even offset in both files, of even size, clear of both
+  /// CheckSum fields and of bytes another such view left unread, are not read. Their sum is the
   /// base's, known from its CheckSum, less the base's bytes outside them (an incremental update,
   /// as RFC 1624 does for IP). The result is then the full computation's whenever the base's
-  /// CheckSum was right, and off by as much as the base's was when it was wrong.
+  /// CheckSum was right, and off by as much (modulo 0xFFFF) as the base's was when it was wrong.
   Expected<uint32_t> checksum(uint64_t checksum_offset, std::span<const uint8_t> base = {},
                               uint64_t base_checksum_offset = 0) const;
   /// Overwrites bytes that lie inside one owned piece; false when they do not.

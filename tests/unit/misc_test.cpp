@@ -164,9 +164,9 @@ TEST(Checksum, WordSumMatchesTheWordByWordSum) {
 
 TEST(Checksum, IncrementalFromTheBaseAgreesAndReadsNoCopiedByte) {
   using cil::pe::OutputImage;
-  // A base file with its CheckSum at 0x98, made right by the full computation.
+  // A base file of odd length with its CheckSum at 0x98, made right by the full computation.
   uint32_t x = 777;
-  std::vector<uint8_t> base(300000);
+  std::vector<uint8_t> base(300001);
   for (auto& b : base) b = static_cast<uint8_t>((x = x * 1103515245 + 12345) >> 16);
   const uint64_t field = 0x98;
   auto sum_of = [](const OutputImage& image, uint64_t at, std::span<const uint8_t> from = {}) {
@@ -191,8 +191,11 @@ TEST(Checksum, IncrementalFromTheBaseAgreesAndReadsNoCopiedByte) {
     out.append_owned(std::vector<uint8_t>(10, 0xAB));
     out.append_view(in.subspan(0x100A, 0x20000 - 0x100A));
     out.append_owned(std::vector<uint8_t>(9, 0xCD));
-    out.append_view(in.subspan(0x20009));
-    out.append_zeros(0x200);
+    out.append_view(in.subspan(0x20009, 0x30000 - 0x20009));
+    // At an even offset of the output and an odd one of the base, of bytes no other view has: read.
+    out.append_view(in.subspan(0x20001, 8));
+    out.append_view(in.subspan(0x30000));  // to the base's odd end
+    out.append_zeros(out.size() % 2 ? 0x1FF : 0x200);
     std::vector<uint8_t> in_place(0x200, 0x5C);
     out.append_in_place(in_place.size(), cil::pe::word_sum(in_place));
     out.append_view(in.subspan(0x5000, 0x100));
@@ -211,13 +214,16 @@ TEST(Checksum, IncrementalFromTheBaseAgreesAndReadsNoCopiedByte) {
     EXPECT_NE(sum_of(out, field), full) << growth;
     base = saved;
   }
-  // A base whose CheckSum is wrong by 5 gives a result off by 5; an implausible one (less than
-  // the length, or more than 0xFFFF above it) or none is not used: the full computation's.
+  // A base whose CheckSum is wrong by 5 gives a result off by 5; an implausible one (below the
+  // length, or more than 0xFFFF above it) or none is not used: the full computation's.
   OutputImage out = make(0);
   uint32_t full = sum_of(out, field);
   for (int k = 0; k < 4; ++k) base[field + k] = static_cast<uint8_t>((right - 5) >> (8 * k));
   EXPECT_EQ(sum_of(out, field, in), full - 5);
   for (int k = 0; k < 4; ++k) base[field + k] = 0x01;
+  EXPECT_EQ(sum_of(out, field, in), full);
+  base[field] = 5;
+  base[field + 1] = base[field + 2] = base[field + 3] = 0;
   EXPECT_EQ(sum_of(out, field, in), full);
   for (int k = 0; k < 4; ++k) base[field + k] = 0;
   EXPECT_EQ(sum_of(out, field, in), full);
