@@ -21,14 +21,15 @@ namespace {
 // and System.Runtime, Mono's mscorlib, System, System.Core and System.Xml, Mono.Cecil with its
 // PDB, a test app), as the range of heap addresses a count run writes to: about 256 KB, plus
 // 0.7 KB for each of the first 4,000 methods (the output's buffers grow up to their chunk
-// sizes), plus 0.11 KB for each further method, plus 3 bytes per byte of a portable PDB
-// (bench/README.md, "Page faults"). Guessing high costs less than guessing low: a page made
+// sizes), plus 0.11 KB for each further method, plus a byte per byte of a portable PDB
+// (bench/README.md, "Page faults"; Mono.Cecil's PDB takes 2.5 bytes a byte, a generated Debug
+// assembly's much less, and more would lift coverage mode's peak past issue 15's bound). Guessing high costs less than guessing low: a page made
 // ready and not used costs about a third of a page fault.
 constexpr uint64_t kBaseHeap = 256 << 10;
 constexpr uint64_t kFirstMethods = 4000;
 constexpr uint64_t kHeapPerFirstMethod = 700;
 constexpr uint64_t kHeapPerMethod = 110;
-constexpr uint64_t kHeapPerPdbByte = 3;
+constexpr uint64_t kHeapPerPdbByte = 1;
 // Blocks from this size up are mapped on their own (and unmapped when freed); the most
 // mallopt allows on 64-bit.
 constexpr int kMmapThreshold = 32 << 20;
@@ -55,6 +56,10 @@ void keep_heap() {
   mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   mallopt(M_TOP_PAD, 1 << 20);
+}
+
+void release_free_heap() {
+  if (g_kept) malloc_trim(0);
 }
 
 bool ready_heap(uint64_t expected_bytes) {

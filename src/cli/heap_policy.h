@@ -12,6 +12,10 @@ namespace cil::cli {
 /// its threads start; the libraries never call it. See bench/README.md, "Page faults".
 void keep_heap();
 
+/// Gives the heap's free pages back to the system (malloc_trim): between a job's writing and its
+/// self-check, whose mappings of the output would otherwise add to the memory the writing kept.
+void release_free_heap();
+
 /// Makes `bytes` of the calling thread's heap ready at once (one madvise instead of a page
 /// fault per page as they are first written), for the allocations that follow. Only after
 /// keep_heap (otherwise the block would be mapped on its own and unmapped when freed). Advice
