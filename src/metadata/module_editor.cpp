@@ -103,51 +103,100 @@ std::string ModuleEditor::row_key(std::span<const Value> values) {
   return key;
 }
 
-std::string ModuleEditor::original_row_key(TableId table, uint32_t rid) const {
+namespace {
+
+/// One column's share of a row's hash: numbers by value, heap cells by what they spell.
+size_t mix_cell(size_t h, uint32_t kind, uint32_t number, std::string_view bytes, bool is_number) {
+  size_t cell = is_number ? std::hash<uint32_t>{}(number) : std::hash<std::string_view>{}(bytes);
+  return (h ^ (cell + kind)) * 0x100000001b3ULL;
+}
+
+}  // namespace
+
+size_t ModuleEditor::row_hash(std::span<const Value> values) {
+  size_t h = 0xcbf29ce484222325ULL;
+  for (const auto& v : values) h = mix_cell(h, v.kind, v.number, v.bytes, v.kind == Value::Number);
+  return h;
+}
+
+std::optional<size_t> ModuleEditor::original_row_hash(TableId table, uint32_t rid) const {
   const TableSchema& schema = table_schema(table);
-  // On the stack: this runs for every row of a table the first time a row is looked up in it.
-  constexpr size_t kMaxColumns = 16;
-  std::array<Value, kMaxColumns> storage;
-  size_t count = 0;
-  auto push = [&](Value v) {
-    if (count < kMaxColumns) storage[count++] = v;
-  };
+  size_t h = 0xcbf29ce484222325ULL;
   for (uint8_t c = 0; c < schema.columns.size(); ++c) {
     uint32_t raw = module_.tables().get(table, rid, c);
     switch (schema.columns[c].kind) {
       case ColumnKind::String: {
         auto s = module_.strings().get(raw);
-        if (!s) return fmt::format("\xff bad row {}", rid);  // a heap index that does not resolve never matches anything
-        push({Value::String, 0, *s});
+        if (!s) return std::nullopt;
+        h = mix_cell(h, Value::String, 0, *s, false);
         break;
       }
       case ColumnKind::Blob: {
         auto b = module_.blobs().get(raw);
-        if (!b) return fmt::format("\xff bad row {}", rid);
-        push({Value::Blob, 0, std::string_view(reinterpret_cast<const char*>(b->data()), b->size())});
+        if (!b) return std::nullopt;
+        h = mix_cell(h, Value::Blob, 0, std::string_view(reinterpret_cast<const char*>(b->data()), b->size()), false);
+        break;
+      }
+      default: h = mix_cell(h, Value::Number, raw, {}, true);
+    }
+  }
+  return h;
+}
+
+bool ModuleEditor::original_row_is(TableId table, uint32_t rid, std::span<const Value> values) const {
+  const TableSchema& schema = table_schema(table);
+  if (values.size() != schema.columns.size()) return false;
+  for (uint8_t c = 0; c < schema.columns.size(); ++c) {
+    uint32_t raw = module_.tables().get(table, rid, c);
+    const Value& v = values[c];
+    switch (schema.columns[c].kind) {
+      case ColumnKind::String: {
+        if (v.kind != Value::String) return false;
+        auto s = module_.strings().get(raw);
+        if (!s || *s != v.bytes) return false;
+        break;
+      }
+      case ColumnKind::Blob: {
+        if (v.kind != Value::Blob) return false;
+        auto b = module_.blobs().get(raw);
+        if (!b || std::string_view(reinterpret_cast<const char*>(b->data()), b->size()) != v.bytes) return false;
         break;
       }
       default:
-        push({Value::Number, raw, {}});
+        if (v.kind != Value::Number || v.number != raw) return false;
     }
   }
-  return row_key(std::span<const Value>(storage.data(), count));
+  return true;
 }
 
 Expected<Token> ModuleEditor::find_or_add(TableId table, std::span<const Value> values, std::vector<uint32_t> cells) {
   auto it = row_index_.find(table);
   if (it == row_index_.end()) {
-    std::unordered_map<std::string, uint32_t> index;
-    index.reserve(module_.tables().rows(table));
-    for (uint32_t rid = 1; rid <= module_.tables().rows(table); ++rid)
-      index.emplace(original_row_key(table, rid), rid);  // the first row with these values wins
+    // Rows are placed in ascending order, so of equal rows (equal hashes) the first one sits
+    // earlier on the probe sequence and is the one found: the first row with these values wins.
+    RowIndex index;
+    uint32_t rows = module_.tables().rows(table);
+    size_t slots = 16;
+    while (slots < size_t{rows} * 2) slots *= 2;  // at most half full
+    index.slots.assign(slots, 0);
+    for (uint32_t rid = 1; rid <= rows; ++rid) {
+      std::optional<size_t> h = original_row_hash(table, rid);
+      if (!h) continue;  // a heap index that does not resolve never matches anything
+      size_t i = *h & (slots - 1);
+      while (index.slots[i] != 0) i = (i + 1) & (slots - 1);
+      index.slots[i] = rid;
+    }
     it = row_index_.emplace(table, std::move(index)).first;
   }
+  RowIndex& index = it->second;
+  size_t mask = index.slots.size() - 1;
+  for (size_t i = row_hash(values) & mask; index.slots[i] != 0; i = (i + 1) & mask)
+    if (original_row_is(table, index.slots[i], values)) return make_token(table, index.slots[i]);
   std::string key = row_key(values);
-  auto found = it->second.find(key);
-  if (found != it->second.end()) return make_token(table, found->second);
+  auto found = index.added.find(key);
+  if (found != index.added.end()) return make_token(table, found->second);
   Token token = CIL_TRY(add_row(table, std::move(cells)));
-  it->second.emplace(std::move(key), token_rid(token));
+  index.added.emplace(std::move(key), token_rid(token));
   return token;
 }
 

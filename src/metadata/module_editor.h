@@ -118,7 +118,13 @@ class ModuleEditor final : public MetadataSink {
   Expected<uint32_t> coded_cell(CodedIndex kind, Token token, TableId table, uint8_t column) const;
 
   static std::string row_key(std::span<const Value> values);
-  std::string original_row_key(TableId table, uint32_t rid) const;
+  /// The values' hash, the same as original_row_hash's for a row that holds them.
+  static size_t row_hash(std::span<const Value> values);
+  /// An original row's hash by value; nullopt when a heap cell does not resolve (such a row
+  /// never matches).
+  std::optional<size_t> original_row_hash(TableId table, uint32_t rid) const;
+  /// Whether original row `rid` holds `values`.
+  bool original_row_is(TableId table, uint32_t rid, std::span<const Value> values) const;
   /// Finds a row whose values equal `values`, or appends one with `cells`.
   Expected<Token> find_or_add(TableId table, std::span<const Value> values, std::vector<uint32_t> cells);
   Expected<std::vector<uint8_t>> blob_at(uint32_t index) const;
@@ -157,8 +163,15 @@ class ModuleEditor final : public MetadataSink {
   std::vector<pe::DataDirectoryIndex> cleared_directories_;
   std::optional<Guid> mvid_;
   std::optional<std::vector<DebugEntrySpec>> debug_;
-  /// Rows by value, per table, built on first use; appended rows join as they are added.
-  std::map<TableId, std::unordered_map<std::string, uint32_t>> row_index_;
+  /// Rows by value, per table, built on first use. The original rows are in an open-addressing
+  /// table of row numbers (4 bytes a slot, the values read from the tables when compared: an
+  /// index of a thousand MemberRefs is built in tens of microseconds, without an allocation per
+  /// row); appended rows are keyed by row_key as they are added.
+  struct RowIndex {
+    std::vector<uint32_t> slots;  ///< rid, or 0 for an empty slot; a power of two in size
+    std::unordered_map<std::string, uint32_t> added;
+  };
+  std::map<TableId, RowIndex> row_index_;
   std::unordered_map<std::string, Token> added_assemblies_;
 };
 
