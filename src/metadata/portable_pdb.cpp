@@ -100,23 +100,30 @@ Expected<MethodSequencePoints> PortablePdb::sequence_points(uint32_t rid) const 
 }
 
 Status PortablePdb::sequence_points_into(uint32_t rid, MethodSequencePoints& out) const {
-  out.local_signature = 0;
-  out.initial_document = 0;
   out.points.clear();
+  return read_sequence_points(rid, out, [&](const SequencePoint& p) -> Status {
+    out.points.push_back(p);
+    return ok();
+  });
+}
+
+Expected<bool> PortablePdb::sequence_points_reader(uint32_t rid, ByteReader& reader, uint32_t& document) const {
   const TablesStream& t = tables();
-  if (!t.valid_rid(TableId::MethodDebugInformation, rid)) return ok();
+  if (!t.valid_rid(TableId::MethodDebugInformation, rid)) return false;
   uint32_t blob = t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::SequencePoints);
-  if (blob == 0) return ok();
-  uint32_t document = t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::Document);
-  ByteReader r = CIL_TRY(metadata_.blobs().reader(blob, "sequence points"));
-  if (Status decoded = decode_sequence_points_into(r, document, out); !decoded)
-    return make_error(decoded.error().kind, fmt::format("MethodDebugInformation row {} sequence points", rid), decoded.error().message,
-                      decoded.error().offset);
-  for (const auto& p : out.points)
-    if (p.document == 0 || p.document > t.rows(TableId::Document))
-      return pdb_error(fmt::format("MethodDebugInformation row {} sequence points", rid),
-                       fmt::format("document {} is not a Document row", p.document), r.base_offset());
-  return ok();
+  if (blob == 0) return false;
+  document = t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::Document);
+  reader = CIL_TRY(metadata_.blobs().reader(blob, "sequence points"));
+  return true;
+}
+
+Error PortablePdb::in_sequence_points(uint32_t rid, Error decoded) {
+  return make_error(decoded.kind, fmt::format("MethodDebugInformation row {} sequence points", rid), decoded.message, decoded.offset);
+}
+
+Error PortablePdb::bad_point_document(uint32_t rid, uint32_t document, uint64_t offset) {
+  return pdb_error(fmt::format("MethodDebugInformation row {} sequence points", rid), fmt::format("document {} is not a Document row", document),
+                   offset);
 }
 
 std::pair<uint32_t, uint32_t> PortablePdb::scopes_of(uint32_t rid) const {

@@ -58,6 +58,29 @@ class PortablePdb {
   Expected<MethodSequencePoints> sequence_points(uint32_t rid) const;
   /// The same into `out`, whose storage is reused (for loops over every method).
   Status sequence_points_into(uint32_t rid, MethodSequencePoints& out) const;
+  /// The same a point at a time, without storing them (md::read_sequence_points): `header` gets
+  /// the local signature and initial document, then `on_point(const SequencePoint&) -> Status`
+  /// runs for each point, whose document has been checked. The first problem in blob order is
+  /// the error; one of `on_point` is returned as it is.
+  template <class OnPoint>
+  Status read_sequence_points(uint32_t rid, MethodSequencePoints& header, OnPoint&& on_point) const {
+    header.local_signature = 0;
+    header.initial_document = 0;
+    ByteReader r;
+    uint32_t document = 0;
+    if (!CIL_TRY(sequence_points_reader(rid, r, document))) return ok();
+    uint32_t documents = tables().rows(TableId::Document);
+    bool passed_on = false;  // the error is on_point's or names its row already
+    Status read = md::read_sequence_points(r, document, header, [&](const SequencePoint& p) -> Status {
+      passed_on = true;
+      if (p.document == 0 || p.document > documents) return bad_point_document(rid, p.document, r.base_offset());
+      CIL_TRY(on_point(p));
+      passed_on = false;
+      return ok();
+    });
+    if (!read && !passed_on) return in_sequence_points(rid, std::move(read).error());
+    return read;
+  }
   /// LocalScope rows of MethodDef `rid`: [first, last).
   std::pair<uint32_t, uint32_t> scopes_of(uint32_t rid) const;
   /// CustomDebugInformation rows whose parent is MethodDef `rid`, ascending.
@@ -72,6 +95,11 @@ class PortablePdb {
   /// Parses bytes_ (set, and kept alive by owned_ or the caller).
   static Expected<std::unique_ptr<PortablePdb>> parse_bytes(std::unique_ptr<PortablePdb> pdb);
   Status index();
+  /// The reader of MethodDef `rid`'s sequence points blob and the row's Document; false when
+  /// the method has no row or no blob.
+  Expected<bool> sequence_points_reader(uint32_t rid, ByteReader& reader, uint32_t& document) const;
+  static Error in_sequence_points(uint32_t rid, Error decoded);
+  static Error bad_point_document(uint32_t rid, uint32_t document, uint64_t offset);
 
   std::shared_ptr<const std::vector<uint8_t>> owned_;  ///< the bytes, unless the caller keeps them
   std::span<const uint8_t> bytes_;

@@ -21,6 +21,18 @@ Error encode_error(std::string message) { return make_error(ErrorKind::Format, "
 
 }  // namespace
 
+namespace detail {
+Error point_offset_error(const ByteReader& r, size_t at, uint64_t offset) {
+  return r.error_at(at, fmt::format("IL offset {:#x} is out of range", offset));
+}
+Error point_lines_error(const ByteReader& r, size_t at, int64_t start_line, int64_t end_line) {
+  return r.error_at(at, fmt::format("line {}..{} is out of range", start_line, end_line));
+}
+Error point_columns_error(const ByteReader& r, size_t at, int64_t start_column, int64_t end_column) {
+  return r.error_at(at, fmt::format("column {}..{} is out of range", start_column, end_column));
+}
+}  // namespace detail
+
 Expected<MethodSequencePoints> decode_sequence_points(ByteReader r, uint32_t row_document) {
   MethodSequencePoints out;
   CIL_TRY(decode_sequence_points_into(r, row_document, out));
@@ -32,42 +44,10 @@ Status decode_sequence_points_into(ByteReader r, uint32_t row_document, MethodSe
   out.initial_document = 0;
   out.points.clear();
   out.points.reserve(r.remaining() / 4);  // a point takes at least 3 bytes, usually about 5
-  out.local_signature = CIL_TRY(r.compressed_u32());
-  uint32_t document = row_document;
-  if (!row_document) out.initial_document = document = CIL_TRY(r.compressed_u32());
-  bool first = true, first_visible = true;
-  uint32_t offset = 0, line = 0, column = 0;
-  while (!r.at_end()) {
-    size_t at = r.position();
-    uint32_t delta_offset = CIL_TRY(r.compressed_u32());
-    if (delta_offset == 0 && !first) {
-      document = CIL_TRY(r.compressed_u32());  // a document record
-      continue;
-    }
-    if (uint64_t{offset} + delta_offset >= kMaxOffset)
-      return r.error_at(at, fmt::format("IL offset {:#x} is out of range", uint64_t{offset} + delta_offset));
-    offset += delta_offset;
-    first = false;
-    uint32_t delta_lines = CIL_TRY(r.compressed_u32());
-    int64_t delta_columns = delta_lines == 0 ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{CIL_TRY(r.compressed_i32())};
-    if (delta_lines == 0 && delta_columns == 0) {
-      out.points.push_back(SequencePoint::make_hidden(offset, document));
-      continue;
-    }
-    int64_t start_line = first_visible ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{line} + CIL_TRY(r.compressed_i32());
-    int64_t start_column = first_visible ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{column} + CIL_TRY(r.compressed_i32());
-    int64_t end_line = start_line + delta_lines;
-    int64_t end_column = start_column + delta_columns;
-    if (start_line < 0 || end_line >= kMaxLine || start_line == kHiddenLine || end_line == kHiddenLine)
-      return r.error_at(at, fmt::format("line {}..{} is out of range", start_line, end_line));
-    if (start_column < 0 || start_column >= kMaxColumn || end_column < 0 || end_column >= kMaxColumn)
-      return r.error_at(at, fmt::format("column {}..{} is out of range", start_column, end_column));
-    line = static_cast<uint32_t>(start_line);
-    column = static_cast<uint32_t>(start_column);
-    first_visible = false;
-    out.points.push_back({offset, document, line, static_cast<uint32_t>(end_line), column, static_cast<uint32_t>(end_column)});
-  }
-  return ok();
+  return read_sequence_points(r, row_document, out, [&](const SequencePoint& p) -> Status {
+    out.points.push_back(p);
+    return ok();
+  });
 }
 
 uint32_t single_document(const MethodSequencePoints& points) {
@@ -85,57 +65,64 @@ Expected<std::vector<uint8_t>> encode_sequence_points(const MethodSequencePoints
 }
 
 Status encode_sequence_points_into(const MethodSequencePoints& in, uint32_t row_document, std::vector<uint8_t>& out) {
-  out.clear();
-  out.reserve(8 + in.points.size() * 6);  // a point takes 3 to 20 bytes, usually about 5
-  encode_compressed_u32(out, in.local_signature);
+  // Written through a pointer into room for the worst case, then cut to size: the header's two
+  // values, and per point a document record and five values, each value at most 4 bytes.
+  constexpr size_t kMaxHeader = 8, kMaxPoint = 28;
+  out.resize(kMaxHeader + in.points.size() * kMaxPoint);
+  uint8_t* w = out.data();
+  auto fail = [&](std::string message) {
+    out.clear();
+    return encode_error(std::move(message));
+  };
+  w = put_compressed_u32(w, in.local_signature);
   uint32_t document = row_document;
   if (!row_document) {
     document = in.points.empty() ? in.initial_document : in.points.front().document;
-    encode_compressed_u32(out, document);
+    w = put_compressed_u32(w, document);
   }
   bool first = true, first_visible = true;
   uint32_t offset = 0, line = 0, column = 0;
   for (const SequencePoint& p : in.points) {
-    if (!first && p.offset <= offset)
-      return encode_error(fmt::format("IL offset {:#x} does not come after {:#x}", p.offset, offset));
-    if (p.offset >= kMaxOffset) return encode_error(fmt::format("IL offset {:#x} is out of range", p.offset));
+    if (!first && p.offset <= offset) return fail(fmt::format("IL offset {:#x} does not come after {:#x}", p.offset, offset));
+    if (p.offset >= kMaxOffset) return fail(fmt::format("IL offset {:#x} is out of range", p.offset));
     if (p.document != document) {
-      if (first) return encode_error("the first point's document is not the row's");
-      encode_compressed_u32(out, 0);
-      encode_compressed_u32(out, p.document);
+      if (first) return fail("the first point's document is not the row's");
+      w = put_compressed_u32(w, 0);
+      w = put_compressed_u32(w, p.document);
       document = p.document;
     }
-    encode_compressed_u32(out, first ? p.offset : p.offset - offset);
+    w = put_compressed_u32(w, first ? p.offset : p.offset - offset);
     offset = p.offset;
     first = false;
     if (p.hidden()) {
-      encode_compressed_u32(out, 0);
-      encode_compressed_u32(out, 0);
+      w = put_compressed_u32(w, 0);
+      w = put_compressed_u32(w, 0);
       continue;
     }
     if (p.end_line < p.start_line || p.start_line >= kMaxLine || p.end_line >= kMaxLine || p.start_line == kHiddenLine ||
         p.end_line == kHiddenLine || p.start_column >= kMaxColumn || p.end_column >= kMaxColumn ||
         (p.end_line == p.start_line && p.end_column <= p.start_column))
-      return encode_error(fmt::format("the point at IL offset {:#x} has an impossible span", p.offset));
+      return fail(fmt::format("the point at IL offset {:#x} has an impossible span", p.offset));
     uint32_t delta_lines = p.end_line - p.start_line;
-    encode_compressed_u32(out, delta_lines);
+    w = put_compressed_u32(w, delta_lines);
     int32_t delta_columns = static_cast<int32_t>(p.end_column) - static_cast<int32_t>(p.start_column);
-    if (delta_lines == 0) encode_compressed_u32(out, static_cast<uint32_t>(delta_columns));
-    else encode_compressed_i32(out, delta_columns);
+    if (delta_lines == 0) w = put_compressed_u32(w, static_cast<uint32_t>(delta_columns));
+    else w = put_compressed_i32(w, delta_columns);
     if (first_visible) {
-      encode_compressed_u32(out, p.start_line);
-      encode_compressed_u32(out, p.start_column);
+      w = put_compressed_u32(w, p.start_line);
+      w = put_compressed_u32(w, p.start_column);
     } else {
       int64_t delta_line = int64_t{p.start_line} - line;
       if (delta_line < kMinSigned || delta_line > kMaxSigned)
-        return encode_error(fmt::format("line {} is too far from line {} for the delta encoding", p.start_line, line));
-      encode_compressed_i32(out, static_cast<int32_t>(p.start_line) - static_cast<int32_t>(line));
-      encode_compressed_i32(out, static_cast<int32_t>(p.start_column) - static_cast<int32_t>(column));
+        return fail(fmt::format("line {} is too far from line {} for the delta encoding", p.start_line, line));
+      w = put_compressed_i32(w, static_cast<int32_t>(p.start_line) - static_cast<int32_t>(line));
+      w = put_compressed_i32(w, static_cast<int32_t>(p.start_column) - static_cast<int32_t>(column));
     }
     line = p.start_line;
     column = p.start_column;
     first_visible = false;
   }
+  out.resize(static_cast<size_t>(w - out.data()));
   return ok();
 }
 

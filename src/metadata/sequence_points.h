@@ -34,6 +34,59 @@ struct MethodSequencePoints {
   friend bool operator==(const MethodSequencePoints&, const MethodSequencePoints&) = default;
 };
 
+namespace detail {
+Error point_offset_error(const ByteReader& r, size_t at, uint64_t offset);
+Error point_lines_error(const ByteReader& r, size_t at, int64_t start_line, int64_t end_line);
+Error point_columns_error(const ByteReader& r, size_t at, int64_t start_column, int64_t end_column);
+}  // namespace detail
+
+/// Reads a sequence points blob a point at a time, without storing the points: `header` gets the
+/// local signature and the initial document (its points are left alone), then
+/// `on_point(const SequencePoint&) -> Status` runs for each point in blob order. The checks of
+/// decode_sequence_points_into, which is this with a push_back; an error of `on_point` ends the
+/// reading and is returned as it is.
+template <class OnPoint>
+Status read_sequence_points(ByteReader r, uint32_t row_document, MethodSequencePoints& header, OnPoint&& on_point) {
+  // Limits of Portable PDB v1.0 for the values of a non-hidden point.
+  constexpr uint32_t kMaxOffset = 0x20000000, kMaxLine = 0x20000000, kMaxColumn = 0x10000;
+  header.local_signature = CIL_TRY(r.compressed_u32());
+  header.initial_document = 0;
+  uint32_t document = row_document;
+  if (!row_document) header.initial_document = document = CIL_TRY(r.compressed_u32());
+  bool first = true, first_visible = true;
+  uint32_t offset = 0, line = 0, column = 0;
+  while (!r.at_end()) {
+    size_t at = r.position();
+    uint32_t delta_offset = CIL_TRY(r.compressed_u32());
+    if (delta_offset == 0 && !first) {
+      document = CIL_TRY(r.compressed_u32());  // a document record
+      continue;
+    }
+    if (uint64_t{offset} + delta_offset >= kMaxOffset) return detail::point_offset_error(r, at, uint64_t{offset} + delta_offset);
+    offset += delta_offset;
+    first = false;
+    uint32_t delta_lines = CIL_TRY(r.compressed_u32());
+    int64_t delta_columns = delta_lines == 0 ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{CIL_TRY(r.compressed_i32())};
+    if (delta_lines == 0 && delta_columns == 0) {
+      CIL_TRY(on_point(SequencePoint::make_hidden(offset, document)));
+      continue;
+    }
+    int64_t start_line = first_visible ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{line} + CIL_TRY(r.compressed_i32());
+    int64_t start_column = first_visible ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{column} + CIL_TRY(r.compressed_i32());
+    int64_t end_line = start_line + delta_lines;
+    int64_t end_column = start_column + delta_columns;
+    if (start_line < 0 || end_line >= kMaxLine || start_line == kHiddenLine || end_line == kHiddenLine)
+      return detail::point_lines_error(r, at, start_line, end_line);
+    if (start_column < 0 || start_column >= kMaxColumn || end_column < 0 || end_column >= kMaxColumn)
+      return detail::point_columns_error(r, at, start_column, end_column);
+    line = static_cast<uint32_t>(start_line);
+    column = static_cast<uint32_t>(start_column);
+    first_visible = false;
+    CIL_TRY(on_point(SequencePoint{offset, document, line, static_cast<uint32_t>(end_line), column, static_cast<uint32_t>(end_column)}));
+  }
+  return ok();
+}
+
 /// Decodes a sequence points blob. `row_document` is the row's Document column: when it is 0 the
 /// blob names its initial document itself. Fails on values the format forbids (offsets that do
 /// not ascend, lines or columns out of range, a hidden point that is not hidden...).

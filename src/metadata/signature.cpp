@@ -171,39 +171,13 @@ Expected<std::vector<TypeSig>> decode_method_spec_sig(ByteReader r) {
 Expected<TypeSig> decode_type_spec(ByteReader r) { return decode_type(r, 0); }
 
 void encode_compressed_u32(std::vector<uint8_t>& out, uint32_t value) {
-  if (value < 0x80) {
-    out.push_back(static_cast<uint8_t>(value));
-  } else if (value < 0x4000) {
-    out.push_back(static_cast<uint8_t>(0x80 | (value >> 8)));
-    out.push_back(static_cast<uint8_t>(value));
-  } else {
-    out.push_back(static_cast<uint8_t>(0xC0 | ((value >> 24) & 0x1F)));
-    out.push_back(static_cast<uint8_t>(value >> 16));
-    out.push_back(static_cast<uint8_t>(value >> 8));
-    out.push_back(static_cast<uint8_t>(value));
-  }
+  uint8_t bytes[4];
+  out.insert(out.end(), bytes, put_compressed_u32(bytes, value));
 }
 
 void encode_compressed_i32(std::vector<uint8_t>& out, int32_t value) {
-  // II.23.2: rotate the two's-complement value left by one within the chosen width, and write it
-  // in that width: the rotated bits may be small enough for a shorter form, but the reader sign-
-  // extends by the width it finds, so the width must be the value's own.
-  if (value >= -64 && value <= 63) {
-    uint32_t v = static_cast<uint32_t>(value) & 0x7F;
-    out.push_back(static_cast<uint8_t>(((v << 1) | (v >> 6)) & 0x7F));
-  } else if (value >= -8192 && value <= 8191) {
-    uint32_t v = static_cast<uint32_t>(value) & 0x3FFF;
-    uint32_t raw = ((v << 1) | (v >> 13)) & 0x3FFF;
-    out.push_back(static_cast<uint8_t>(0x80 | (raw >> 8)));
-    out.push_back(static_cast<uint8_t>(raw));
-  } else {
-    uint32_t v = static_cast<uint32_t>(value) & 0x1FFFFFFF;
-    uint32_t raw = ((v << 1) | (v >> 28)) & 0x1FFFFFFF;
-    out.push_back(static_cast<uint8_t>(0xC0 | (raw >> 24)));
-    out.push_back(static_cast<uint8_t>(raw >> 16));
-    out.push_back(static_cast<uint8_t>(raw >> 8));
-    out.push_back(static_cast<uint8_t>(raw));
-  }
+  uint8_t bytes[4];
+  out.insert(out.end(), bytes, put_compressed_i32(bytes, value));
 }
 
 void encode_type_def_or_ref(std::vector<uint8_t>& out, Token token) {
