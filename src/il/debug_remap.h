@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -27,6 +28,18 @@ using OffsetMapLookup = std::function<const OffsetMap*(uint32_t rid)>;
 Expected<md::MethodSequencePoints> remap_sequence_points(const md::MethodSequencePoints& points, const OffsetMap& map);
 /// The same into `out` (not `points`), whose storage is reused.
 Status remap_sequence_points_into(const md::MethodSequencePoints& points, const OffsetMap& map, md::MethodSequencePoints& out);
+
+/// remap_sequence_points and encode_sequence_points for a map that moved every instruction a
+/// point names by the same number of bytes (the first instruction's) and appended nothing: count
+/// mode's entry probe. Done on the blob's bytes: they are copied with the local signature
+/// (`local_signature`) and the delta of the first point after offset 0 rewritten, and nothing
+/// else changes. Only for a blob in the form the encoder writes (every value in its shortest
+/// form; a document record only before a point, naming another document) that passes every
+/// check of decoding (documents among the PDB's `documents` rows), remapping and encoding: then
+/// `out` holds exactly what the long way writes, and the result is true. Otherwise false (`out`
+/// unspecified), and the caller takes the long way, which names what is wrong.
+bool shift_sequence_points_blob(std::span<const uint8_t> blob, uint32_t row_document, uint32_t documents, const OffsetMap& map,
+                                uint32_t local_signature, std::vector<uint8_t>& out);
 
 struct ScopeRange {
   uint32_t start = 0;

@@ -42,6 +42,9 @@ class PdbRewriter {
   Expected<md::WrittenPdb> finish(const std::array<uint32_t, md::kTableSlots>& rows);
 
  private:
+  /// The rest of method_rewritten after the sequence points: local scopes, hoisted local scopes
+  /// and async stepping records.
+  Status remap_scopes_and_records(uint32_t rid, const OffsetMap& map);
   Status remap_async(uint32_t rid, uint32_t row, const OffsetMap& map);
 
   const md::PortablePdb& pdb_;

@@ -154,6 +154,93 @@ OffsetMap entry_shift(const md::Module& m, uint32_t rid, uint32_t shift) {
   return OffsetMap(std::move(entries), body->code_size + shift);
 }
 
+/// The long way: decoded, moved, encoded.
+std::vector<uint8_t> long_way(const md::PortablePdb& pdb, uint32_t rid, const OffsetMap& map, uint32_t local_signature) {
+  auto points = pdb.sequence_points(rid);
+  EXPECT_TRUE(points);
+  auto moved = remap_sequence_points(*points, map);
+  EXPECT_TRUE(moved) << moved.error().to_string();
+  moved->local_signature = local_signature;
+  uint32_t document = md::MethodDebugInformationView(pdb.metadata(), rid).document();
+  auto bytes = md::encode_sequence_points(*moved, document);
+  EXPECT_TRUE(bytes) << bytes.error().to_string();
+  return *bytes;
+}
+
+TEST(DebugRemap, ShiftedBlobIsWhatTheLongWayWrites) {
+  // Every method of both fixtures' PDBs, with shifts that keep the first delta's width, widen it
+  // (past 0x7F and 0x3FFF) or are 0, and a changed local signature.
+  size_t fast = 0;
+  for (const char* name : {"debug/DebugLines.Portable", "debug/Coverage"}) {
+    SCOPED_TRACE(name);
+    auto module = md::Module::load(fixture(std::string(name) + ".dll"));
+    ASSERT_TRUE(module);
+    const md::Module& m = **module;
+    auto bytes = read_file(fixture(std::string(name) + ".pdb"));
+    ASSERT_TRUE(bytes);
+    auto parsed = md::PortablePdb::parse(std::move(*bytes));
+    ASSERT_TRUE(parsed) << parsed.error().to_string();
+    const md::PortablePdb& pdb = **parsed;
+    uint32_t documents = pdb.tables().rows(md::TableId::Document);
+    for (uint32_t rid = 1; rid <= pdb.tables().rows(md::TableId::MethodDebugInformation); ++rid) {
+      md::MethodDebugInformationView row(pdb.metadata(), rid);
+      if (!row.sequence_points_index() || !has_il_body(m, rid)) continue;
+      auto blob = pdb.metadata().blobs().get(row.sequence_points_index());
+      ASSERT_TRUE(blob);
+      for (uint32_t shift : {0u, 3u, 0x7Fu, 0x4000u}) {
+        for (uint32_t signature : {0u, 5u, 0x200u}) {
+          OffsetMap map = entry_shift(m, rid, shift);
+          std::vector<uint8_t> out;
+          ASSERT_TRUE(shift_sequence_points_blob(*blob, row.document(), documents, map, signature, out)) << rid;
+          EXPECT_EQ(out, long_way(pdb, rid, map, signature)) << rid << " shift " << shift;
+          ++fast;
+        }
+      }
+    }
+  }
+  EXPECT_GT(fast, 100u);
+}
+
+TEST(DebugRemap, ShiftedBlobRefusesWhatTheEncoderWouldNotWrite) {
+  // Instructions at 0, 2, 5 of an 8-byte body, moved by 4 bytes.
+  OffsetMap map({{0, 4}, {2, 6}, {5, 9}, {8, 12}}, 12);
+  std::vector<uint8_t> out;
+  // Local signature 0; points at 0 (line 1, columns 1-2) and 2 (line 2, columns 1-3), document 1.
+  const std::vector<uint8_t> good{0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x02, 0x00, 0x02, 0x02, 0x00};
+  ASSERT_TRUE(shift_sequence_points_blob(good, 1, 1, map, 0, out));
+  // The point at 2 is now at 6: its delta from 0 is 6.
+  EXPECT_EQ(out, (std::vector<uint8_t>{0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x06, 0x00, 0x02, 0x02, 0x00}));
+  std::vector<uint8_t> expected;
+  md::MethodSequencePoints points;
+  points.points = {{0, 1, 1, 1, 1, 2}, {6, 1, 2, 2, 1, 3}};
+  ASSERT_TRUE(md::encode_sequence_points_into(points, 1, expected));
+  EXPECT_EQ(out, expected);
+
+  auto refused_with = [&](std::vector<uint8_t> blob, const OffsetMap& with, uint32_t documents) {
+    return !shift_sequence_points_blob(blob, 1, documents, with, 0, out);
+  };
+  auto refused = [&](std::vector<uint8_t> blob) { return refused_with(std::move(blob), map, 1); };
+  // A value in a longer form than its own: the encoder would write it shorter.
+  EXPECT_TRUE(refused({0x80, 0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x02, 0x00, 0x02, 0x02, 0x00}));
+  // A document record naming the current document, one that no point follows, one naming no row.
+  EXPECT_TRUE(refused({0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x00, 0x01, 0x02, 0x00, 0x02, 0x02, 0x00}));
+  EXPECT_TRUE(refused_with({0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x00, 0x02}, map, 2));
+  EXPECT_TRUE(refused_with({0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x00, 0x03, 0x02, 0x00, 0x02, 0x02, 0x00}, map, 2));
+  // A point inside an instruction (at 3).
+  EXPECT_TRUE(refused({0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x03, 0x00, 0x02, 0x02, 0x00}));
+  // A truncated blob, a line out of range.
+  EXPECT_TRUE(refused({0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x02, 0x00}));
+  const std::vector<uint8_t> past_last_line{0x00, 0x00, 0x01, 0x02, 0xDF, 0xFF, 0xFF, 0xFF, 0x01};  // ends on line 0x20000000
+  EXPECT_FALSE(md::decode_sequence_points(ByteReader(past_last_line, 0, "sequence points"), 1));
+  EXPECT_TRUE(refused(past_last_line));
+  // Maps the short way does not serve: code appended (a hidden point follows), and an
+  // instruction a point names moved by another amount than the first.
+  EXPECT_TRUE(refused_with(good, OffsetMap({{0, 4}, {2, 6}, {5, 9}, {8, 12}}, 20), 1));
+  EXPECT_TRUE(refused_with(good, OffsetMap({{0, 4}, {2, 7}, {5, 10}, {8, 13}}, 13), 1));
+  // Where the point at 2 is not named by the map that moved by another amount, the blob serves.
+  EXPECT_FALSE(refused_with(good, OffsetMap({{0, 4}, {2, 6}, {5, 10}, {8, 13}}, 13), 1));
+}
+
 TEST(PdbRewrite, ShiftedBodiesMoveEveryOffsetAndKeepOtherRows) {
   auto module = md::Module::load(fixture("debug/DebugLines.Portable.dll"));
   ASSERT_TRUE(module);
