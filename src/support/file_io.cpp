@@ -1,7 +1,9 @@
 // File reading and atomic writing with POSIX calls (O_TMPFILE and linkat where they work), errors returned as values.
 #include "support/file_io.h"
 
+#include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -12,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -178,6 +181,29 @@ int write_all_at(int fd, uint64_t offset, std::span<const uint8_t> bytes) {
       return errno;
     }
     done += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+/// Writes every byte of `parts` from `offset` on (pwritev, continued after a short write).
+int write_all_at(int fd, uint64_t offset, std::vector<struct iovec>& parts) {
+  size_t first = 0;
+  while (first < parts.size()) {
+    int count = static_cast<int>(std::min<size_t>(parts.size() - first, IOV_MAX));
+    ssize_t n = ::pwritev(fd, parts.data() + first, count, static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    offset += static_cast<uint64_t>(n);
+    for (auto left = static_cast<size_t>(n); left > 0 && first < parts.size();) {
+      size_t take = std::min(left, parts[first].iov_len);
+      parts[first].iov_base = static_cast<uint8_t*>(parts[first].iov_base) + take;
+      parts[first].iov_len -= take;
+      left -= take;
+      if (parts[first].iov_len == 0) ++first;
+    }
+    while (first < parts.size() && parts[first].iov_len == 0) ++first;
   }
   return 0;
 }
@@ -367,25 +393,43 @@ Expected<OutputFile::Mapping> OutputFile::map_back(uint64_t size) {
 Status OutputFile::write_pieces(std::span<const FilePiece> pieces, const CopySource& source) {
   CIL_TRY(open());
   uint64_t at = 0;
+  // Consecutive pieces go out in one pwritev: the bytes the job made, and the small views of the
+  // input (a header field's neighbours, a few rows), which cost less to copy through user space
+  // than a copy_file_range each. Large views are copied by the kernel, without being mapped.
+  constexpr size_t kKernelCopyFrom = 32 * 1024;
+  std::vector<struct iovec> batch;
+  uint64_t batch_at = 0;
+  auto flush = [&]() -> int {
+    int err = batch.empty() ? 0 : write_all_at(fd_, batch_at, batch);
+    batch.clear();
+    return err;
+  };
   for (const auto& piece : pieces) {
     if (piece.in_place) {
+      if (int err = flush()) return fail("cannot write", err);
       at += piece.in_place;
       continue;
     }
     auto bytes = piece.bytes;
     const uint8_t* base = source.mapped.data();
-    bool inside = kernel_copy_ && source.fd >= 0 && !bytes.empty() && bytes.data() >= base &&
+    bool inside = kernel_copy_ && source.fd >= 0 && bytes.size() >= kKernelCopyFrom && bytes.data() >= base &&
                   bytes.data() + bytes.size() <= base + source.mapped.size();
-    // When the kernel cannot copy (or copies part), the piece is written again with pwrite,
-    // over whatever it wrote, and later pieces go through user space too.
-    if (inside && copy_range(source.fd, static_cast<uint64_t>(bytes.data() - base), fd_, at, bytes.size())) {
-      at += bytes.size();
-      continue;
+    if (inside) {
+      if (int err = flush()) return fail("cannot write", err);
+      // When the kernel cannot copy (or copies part), the piece is written again with pwrite,
+      // over whatever it wrote, and later pieces go through user space too.
+      if (copy_range(source.fd, static_cast<uint64_t>(bytes.data() - base), fd_, at, bytes.size())) {
+        at += bytes.size();
+        continue;
+      }
+      kernel_copy_ = false;
     }
-    if (inside) kernel_copy_ = false;
-    if (int err = write_all_at(fd_, at, bytes)) return fail("cannot write", err);
+    if (bytes.empty()) continue;
+    if (batch.empty()) batch_at = at;
+    batch.push_back({const_cast<uint8_t*>(bytes.data()), bytes.size()});
     at += bytes.size();
   }
+  if (int err = flush()) return fail("cannot write", err);
   // Pieces in place past the last written byte still count towards the length.
   if (::ftruncate(fd_, static_cast<off_t>(at)) != 0) return fail("cannot write", errno);
   return ok();

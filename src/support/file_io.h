@@ -107,9 +107,9 @@ class OutputFile {
 
   const std::string& path() const { return path_; }
   Status write_at(uint64_t offset, std::span<const uint8_t> bytes);
-  /// Writes consecutive pieces from offset 0, skipping those already in place. Pieces that lie
-  /// inside `source.mapped` are copied from `source.fd` with copy_file_range (falling back to
-  /// write).
+  /// Writes consecutive pieces from offset 0, skipping those already in place. Pieces of 32 KiB
+  /// or more that lie inside `source.mapped` are copied from `source.fd` with copy_file_range
+  /// (falling back to write); the others go out together, one pwritev for each run of them.
   Status write_pieces(std::span<const FilePiece> pieces, const CopySource& source = {});
   /// The file's first `size` bytes (all written), mapped shared and writable before commit():
   /// what finishing steps (signing, the self-check) read is what will be renamed, and what they

@@ -264,6 +264,60 @@ TEST(OutputFile, SpecialDestinationsAreRefusedNotReplaced) {
   EXPECT_EQ(dir.entries(), all) << "a refused commit left a temporary file";
 }
 
+TEST(OutputFile, PiecesAreWrittenInOrderWhicheverWayTheyGo) {
+  // Small views of the source and bytes of the job go out together (a pwritev per run, more than
+  // IOV_MAX of them here), large views through copy_file_range, and pieces in place are left as
+  // they are.
+  ScratchDir dir;
+  std::string source_text;
+  for (int i = 0; source_text.size() < 300 * 1024; ++i) source_text += fmt::format("line {:06}\n", i);
+  write_text(dir / "source", source_text);
+  auto source = MappedFile::open(dir / "source");
+  ASSERT_TRUE(source) << source.error().to_string();
+  std::span<const uint8_t> src = source->bytes();
+  std::vector<std::string> owned;
+  owned.reserve(3000);
+  std::vector<FilePiece> pieces;
+  std::string expected;
+  auto view = [&](size_t offset, size_t length) {
+    pieces.push_back({src.subspan(offset, length)});
+    expected += source_text.substr(offset, length);
+  };
+  auto mine = [&](std::string text) {
+    owned.push_back(std::move(text));
+    pieces.push_back({bytes_of(owned.back())});
+    expected += owned.back();
+  };
+  view(0, 100 * 1024);  // large: the kernel copies it
+  for (int i = 0; i < 1500; ++i) {  // 3,000 small pieces in one run
+    mine(fmt::format("<{}>", i));
+    view(static_cast<size_t>(i) * 7, 5);
+  }
+  const std::string already = "ALREADY THERE";
+  uint64_t in_place_at = expected.size();
+  pieces.push_back({{}, already.size()});
+  expected += already;
+  view(120 * 1024, 40 * 1024);  // large again, after a piece in place
+  mine("tail");
+  view(1, 0);  // empty
+
+  OutputFile out(dir / "out");
+  // What is in place was written before (as the streamed new section is).
+  ASSERT_TRUE(out.write_at(in_place_at, bytes_of(already)));
+  ASSERT_TRUE(out.write_pieces(pieces, CopySource{source->fd(), src}));
+  ASSERT_TRUE(out.commit());
+  std::string written = contents(dir / "out");
+  ASSERT_EQ(written.size(), expected.size());
+  EXPECT_TRUE(written == expected);
+
+  // Without a source to copy from, every piece goes through user space: the same file.
+  OutputFile plain(dir / "plain");
+  ASSERT_TRUE(plain.write_at(in_place_at, bytes_of(already)));
+  ASSERT_TRUE(plain.write_pieces(pieces));
+  ASSERT_TRUE(plain.commit());
+  EXPECT_TRUE(contents(dir / "plain") == expected);
+}
+
 TEST(OutputFile, NewFilesFollowTheUmaskAndExistingOnesKeepTheirMode) {
   for (bool unnamed : {true, false}) {
     ScratchDir dir;
