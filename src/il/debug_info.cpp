@@ -45,9 +45,10 @@ std::string renamed(const std::string& path, const std::string& file_name) {
 }  // namespace
 
 uint32_t body_local_signature(std::span<const uint8_t> body) {
+  // The header is enough: the body is the rewrite's own, whole.
   ByteReader r(body, 0, "method body");
-  auto parsed = parse_method_body(r);
-  return parsed ? md::token_rid(parsed->local_sig_token) : 0;
+  MethodBody parsed;
+  return parse_method_header(r, parsed) ? md::token_rid(parsed.local_sig_token) : 0;
 }
 
 PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& entries, const PdbOptions& options) {

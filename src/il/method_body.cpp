@@ -98,8 +98,7 @@ Status parse_sections(ByteReader& r, MethodBody& body) {
 
 }  // namespace
 
-Expected<MethodBody> parse_method_body(ByteReader r) {
-  MethodBody body;
+Status parse_method_header(ByteReader& r, MethodBody& body) {
   body.file_offset = r.base_offset();
   uint8_t first = CIL_TRY(r.u8());
   if ((first & kFormatMask) == kTinyFormat) {
@@ -123,6 +122,12 @@ Expected<MethodBody> parse_method_body(ByteReader r) {
   } else {
     return r.error_at(0, fmt::format("header byte {:#04x} is neither tiny nor fat", first));
   }
+  return ok();
+}
+
+Expected<MethodBody> parse_method_body(ByteReader r) {
+  MethodBody body;
+  CIL_TRY(parse_method_header(r, body));
   if (!r.contains(r.position(), body.code_size))
     return r.error_here(fmt::format("code of {:#x} bytes runs past the end of the section ({:#x} bytes left)",
                                     body.code_size, r.remaining()));

@@ -76,5 +76,8 @@ struct MethodBody {
 
 /// Parses a body from `r`, which starts at the header and runs to the end of the section data.
 Expected<MethodBody> parse_method_body(ByteReader r);
+/// Only its header (tiny or fat): the fields up to the code, which `r` is left at; the code,
+/// clauses and sections are not read.
+Status parse_method_header(ByteReader& r, MethodBody& body);
 
 }  // namespace cil::il

@@ -39,12 +39,6 @@ std::vector<uint8_t> joined(std::span<const uint8_t> original, const std::vector
 /// or two.
 constexpr uint32_t kScansBeforeIndex = 2;
 
-std::string_view string_at(std::span<const uint8_t> heap, uint32_t offset) {
-  const char* start = reinterpret_cast<const char*>(heap.data() + offset);
-  const void* nul = std::memchr(start, 0, heap.size() - offset);
-  return {start, nul ? static_cast<size_t>(static_cast<const char*>(nul) - start) : heap.size() - offset};
-}
-
 bool string_is(std::span<const uint8_t> heap, uint32_t offset, std::string_view key) {
   return offset + key.size() < heap.size() && heap[offset + key.size()] == 0 &&
          std::memcmp(heap.data() + offset, key.data(), key.size()) == 0;
@@ -63,21 +57,20 @@ bool blob_is(std::span<const uint8_t> heap, uint32_t offset, std::string_view ke
 
 }  // namespace
 
-void HeapIndex::build(std::span<const uint8_t> heap, const std::vector<uint32_t>& offsets, KeyAt key_at, KeyIs key_is) {
+void HeapIndex::build(std::span<const uint8_t> heap, std::span<const Entry> entries, KeyIs key_is) {
   heap_ = heap;
   key_is_ = key_is;
   size_t slots = 16;
-  while (slots < offsets.size() * 2) slots *= 2;  // at most half full
+  while (slots < entries.size() * 2) slots *= 2;  // at most half full
   slots_.assign(slots, 0);
   std::hash<std::string_view> hash;
-  for (uint32_t offset : offsets) {
-    std::string_view key = key_at(heap, offset);
-    for (size_t i = hash(key) & (slots - 1);; i = (i + 1) & (slots - 1)) {
+  for (const Entry& entry : entries) {
+    for (size_t i = hash(entry.key) & (slots - 1);; i = (i + 1) & (slots - 1)) {
       if (slots_[i] == 0) {
-        slots_[i] = offset + 1;
+        slots_[i] = entry.offset + 1;
         break;
       }
-      if (key_is(heap, slots_[i] - 1, key)) break;
+      if (key_is(heap, slots_[i] - 1, entry.key)) break;
     }
   }
 }
@@ -108,7 +101,7 @@ std::optional<uint32_t> StringHeapBuilder::search_original(std::string_view text
 
 void StringHeapBuilder::index_original() {
   indexed_ = true;
-  std::vector<uint32_t> offsets;
+  std::vector<HeapIndex::Entry> entries;
   // Each entry ends at the next NUL (memchr finds it many bytes a step); the bytes after the
   // last NUL are no entry.
   const uint8_t* begin = original_.data();
@@ -116,10 +109,11 @@ void StringHeapBuilder::index_original() {
   for (const uint8_t* start = begin; start < end;) {
     const auto* nul = static_cast<const uint8_t*>(std::memchr(start, 0, static_cast<size_t>(end - start)));
     if (!nul) break;
-    offsets.push_back(static_cast<uint32_t>(start - begin));
+    entries.push_back({static_cast<uint32_t>(start - begin),
+                       std::string_view(reinterpret_cast<const char*>(start), static_cast<size_t>(nul - start))});
     start = nul + 1;
   }
-  original_index_.build(original_, offsets, string_at, string_is);
+  original_index_.build(original_, entries, string_is);
 }
 
 uint32_t StringHeapBuilder::add(std::string_view text) {
@@ -159,16 +153,18 @@ uint32_t StringHeapBuilder::size() const { return base_size(original_) + static_
 
 void BlobHeapBuilder::index_original() {
   indexed_ = true;
-  std::vector<uint32_t> offsets;
+  std::vector<HeapIndex::Entry> entries;
   ByteReader r(original_, 0, "#Blob heap");
   if (r.size()) (void)r.skip(1);  // index 0: the empty blob
   while (!r.at_end()) {
     uint32_t start = static_cast<uint32_t>(r.position());
     auto length = r.compressed_u32();
-    if (!length || !r.bytes(*length)) break;
-    offsets.push_back(start);
+    if (!length) break;
+    auto bytes = r.bytes(*length);
+    if (!bytes) break;
+    entries.push_back({start, std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size())});
   }
-  original_index_.build(original_, offsets, blob_at, blob_is);
+  original_index_.build(original_, entries, blob_is);
 }
 
 std::optional<uint32_t> BlobHeapBuilder::search_original(std::string_view blob) const {

@@ -24,12 +24,16 @@ struct HeapData {
 /// entry offsets (4 bytes a slot), whose keys are read from the heap itself when compared.
 class HeapIndex {
  public:
-  /// The entry at `offset` of `heap` as bytes (a string without its NUL, a blob's content).
-  using KeyAt = std::string_view (*)(std::span<const uint8_t> heap, uint32_t offset);
   /// Whether the entry at `offset` is `key` (without reading the entry's whole extent first).
   using KeyIs = bool (*)(std::span<const uint8_t> heap, uint32_t offset, std::string_view key);
-  /// Indexes the entries at `offsets`; the first of equal entries wins.
-  void build(std::span<const uint8_t> heap, const std::vector<uint32_t>& offsets, KeyAt key_at, KeyIs key_is);
+  /// An entry to index: its offset and its key (a view of the heap).
+  struct Entry {
+    uint32_t offset;
+    std::string_view key;
+  };
+  /// Indexes `entries`, found by the caller's one pass over the heap; the first of equal entries
+  /// wins.
+  void build(std::span<const uint8_t> heap, std::span<const Entry> entries, KeyIs key_is);
   std::optional<uint32_t> find(std::string_view key) const;
   void clear() { std::vector<uint32_t>().swap(slots_); }
 

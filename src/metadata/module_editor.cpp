@@ -111,16 +111,28 @@ size_t mix_cell(size_t h, uint32_t kind, uint32_t number, std::string_view bytes
   return (h ^ (cell + kind)) * 0x100000001b3ULL;
 }
 
+/// Whether a table's rows hash their blob cells: only when they have nothing else (TypeSpec,
+/// StandAloneSig). A MemberRef's parent and name already tell most rows apart, and reading its
+/// signature blob would cost more than comparing the few overloads that share them.
+bool hashes_blobs(const TableSchema& schema) {
+  for (const auto& column : schema.columns)
+    if (column.kind != ColumnKind::Blob) return false;
+  return true;
+}
+
 }  // namespace
 
-size_t ModuleEditor::row_hash(std::span<const Value> values) {
+size_t ModuleEditor::row_hash(TableId table, std::span<const Value> values) {
+  bool blobs = hashes_blobs(table_schema(table));
   size_t h = 0xcbf29ce484222325ULL;
-  for (const auto& v : values) h = mix_cell(h, v.kind, v.number, v.bytes, v.kind == Value::Number);
+  for (const auto& v : values)
+    if (v.kind != Value::Blob || blobs) h = mix_cell(h, v.kind, v.number, v.bytes, v.kind == Value::Number);
   return h;
 }
 
 std::optional<size_t> ModuleEditor::original_row_hash(TableId table, uint32_t rid) const {
   const TableSchema& schema = table_schema(table);
+  const bool blobs = hashes_blobs(schema);
   size_t h = 0xcbf29ce484222325ULL;
   for (uint8_t c = 0; c < schema.columns.size(); ++c) {
     uint32_t raw = module_.tables().get(table, rid, c);
@@ -132,6 +144,7 @@ std::optional<size_t> ModuleEditor::original_row_hash(TableId table, uint32_t ri
         break;
       }
       case ColumnKind::Blob: {
+        if (!blobs) break;  // compared, not hashed (the loader checked that it reads)
         auto b = module_.blobs().get(raw);
         if (!b) return std::nullopt;
         h = mix_cell(h, Value::Blob, 0, std::string_view(reinterpret_cast<const char*>(b->data()), b->size()), false);
@@ -190,7 +203,7 @@ Expected<Token> ModuleEditor::find_or_add(TableId table, std::span<const Value> 
   }
   RowIndex& index = it->second;
   size_t mask = index.slots.size() - 1;
-  for (size_t i = row_hash(values) & mask; index.slots[i] != 0; i = (i + 1) & mask)
+  for (size_t i = row_hash(table, values) & mask; index.slots[i] != 0; i = (i + 1) & mask)
     if (original_row_is(table, index.slots[i], values)) return make_token(table, index.slots[i]);
   std::string key = row_key(values);
   auto found = index.added.find(key);

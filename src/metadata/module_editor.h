@@ -119,7 +119,7 @@ class ModuleEditor final : public MetadataSink {
 
   static std::string row_key(std::span<const Value> values);
   /// The values' hash, the same as original_row_hash's for a row that holds them.
-  static size_t row_hash(std::span<const Value> values);
+  static size_t row_hash(TableId table, std::span<const Value> values);
   /// An original row's hash by value; nullopt when a heap cell does not resolve (such a row
   /// never matches).
   std::optional<size_t> original_row_hash(TableId table, uint32_t rid) const;
