@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "il/body_reader.h"
+#include "il/decoder_loop.h"
 #include "il/instruction.h"
 #include "metadata/module.h"
 #include "metadata/portable_pdb.h"
@@ -141,9 +142,51 @@ class BodyPages {
   uint64_t read_ = 0;
 };
 
+/// What the check keeps of a body while it is decoded: where instructions start, the branches
+/// and switches (checked once every start is known), and the first instruction whose operand
+/// names nothing. No instruction is stored otherwise.
+struct CheckSink {
+  const md::Module& m;
+  std::vector<uint8_t>& starts;         ///< one byte per code byte and the end: 1 where one starts
+  std::vector<Instruction>& jumps;      ///< branches and switches, in order
+  std::vector<int64_t>& targets;        ///< the switches' targets
+  OutputCheckStats& stats;
+  std::optional<Instruction> unresolved;  ///< the first whose token or #US string does not resolve
+
+  [[gnu::always_inline]] void add(const Instruction& in) {
+    starts[in.offset] = 1;
+    Operand operand = operand_of(in.op);
+    if (operand == Operand::ShortBr || operand == Operand::Br || operand == Operand::Switch) {
+      jumps.push_back(in);
+    } else if (operand == Operand::String) {
+      auto token = static_cast<md::Token>(in.value);
+      if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().reads(md::token_rid(token)))
+        note(in);
+      else
+        ++stats.tokens;
+    } else if (TableMask allowed = token_tables(operand)) {
+      if (!token_resolves(m, static_cast<md::Token>(in.value), allowed)) note(in);
+      else ++stats.tokens;
+    }
+  }
+  std::vector<int64_t>& switch_targets() { return targets; }
+  void add_checked() {}
+  void note(const Instruction& in) {
+    if (!unresolved) unresolved = in;
+  }
+};
+
+/// The buffers check_body reuses from body to body.
+struct BodyBuffers {
+  std::vector<uint8_t> starts;
+  std::vector<Instruction> jumps;
+  std::vector<int64_t> targets;
+};
+
 /// The new body of MethodDef `rid`: decoded, branches on instruction starts, every token resolving.
-Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vector<uint8_t>& starts, OutputCheckStats& stats,
-                  BodyPages& pages) {
+/// Each instruction is checked as it is decoded (a branch once every start is known); the error
+/// is the first instruction's in code order, as a pass over the decoded body would find it.
+Status check_body(const md::Module& m, uint32_t rid, BodyBuffers& buffers, OutputCheckStats& stats, BodyPages& pages) {
   MethodBody body = CIL_TRY(read_body(m, rid));
   pages.read(body.code_file_offset + body.code.size() - body.file_offset);
   // Formatted only for an error: the check reads every new body of large assemblies.
@@ -152,32 +195,35 @@ Status check_body(const md::Module& m, uint32_t rid, DecodedCode& code, std::vec
     if (!token_resolves(m, body.local_sig_token, kSigTables)) return unresolved(where() + " local signature", body.local_sig_token, body.file_offset + 8);
     ++stats.tokens;
   }
-  if (Status decoded = decode_code_into(body.code, body.code_file_offset, code); !decoded) {
+  std::vector<uint8_t>& starts = buffers.starts;
+  starts.assign(body.code.size() + 1, 0);
+  buffers.jumps.clear();
+  buffers.targets.clear();
+  CheckSink sink{m, starts, buffers.jumps, buffers.targets, stats, std::nullopt};
+  if (Status decoded = decoder_loop::decode_code_with(body.code, body.code_file_offset, sink); !decoded) {
     Error e = std::move(decoded).error();
     e.structure = fmt::format("{}: {}", where(), e.structure);
     return e;
   }
-  starts.assign(body.code.size() + 1, 0);
-  for (const auto& in : code.instructions) starts[in.offset] = 1;
   auto on_start = [&](int64_t target) { return target >= 0 && static_cast<uint64_t>(target) < body.code.size() && starts[target]; };
-  for (const auto& in : code.instructions) {
-    auto at = [&] { return body.code_file_offset + in.offset; };  // for an error only
-    Operand operand = operand_of(in.op);
-    if (operand == Operand::ShortBr || operand == Operand::Br) {
-      if (!on_start(in.value)) return make_error(ErrorKind::Format, where(), fmt::format("{} at IL_{:04x} jumps to {}, not an instruction", in.info().name, in.offset, in.value), at());
-    } else if (operand == Operand::Switch) {
-      for (int64_t target : code.targets_of(in))
-        if (!on_start(target)) return make_error(ErrorKind::Format, where(), fmt::format("switch at IL_{:04x} jumps to {}, not an instruction", in.offset, target), at());
-    } else if (operand == Operand::String) {
-      auto token = static_cast<md::Token>(in.value);
-      if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().reads(md::token_rid(token)))
-        return make_error(ErrorKind::Format, where(), fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at());
-      ++stats.tokens;
-    } else if (TableMask allowed = token_tables(operand)) {
-      auto token = static_cast<md::Token>(in.value);
-      if (!token_resolves(m, token, allowed)) return unresolved(fmt::format("{} at IL_{:04x}", where(), in.offset), token, at());
-      ++stats.tokens;
+  for (const auto& in : buffers.jumps) {
+    if (sink.unresolved && sink.unresolved->offset < in.offset) break;  // an earlier instruction's error comes first
+    auto at = body.code_file_offset + in.offset;
+    if (operand_of(in.op) == Operand::Switch) {
+      std::span<const int64_t> targets = std::span<const int64_t>(buffers.targets).subspan(static_cast<size_t>(in.value), in.count);
+      for (int64_t target : targets)
+        if (!on_start(target)) return make_error(ErrorKind::Format, where(), fmt::format("switch at IL_{:04x} jumps to {}, not an instruction", in.offset, target), at);
+    } else if (!on_start(in.value)) {
+      return make_error(ErrorKind::Format, where(), fmt::format("{} at IL_{:04x} jumps to {}, not an instruction", in.info().name, in.offset, in.value), at);
     }
+  }
+  if (sink.unresolved) {
+    const Instruction& in = *sink.unresolved;
+    auto token = static_cast<md::Token>(in.value);
+    auto at = body.code_file_offset + in.offset;
+    if (operand_of(in.op) == Operand::String)
+      return make_error(ErrorKind::Format, where(), fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at);
+    return unresolved(fmt::format("{} at IL_{:04x}", where(), in.offset), token, at);
   }
   for (const auto& clause : body.clauses) {
     if (clause.kind != ClauseKind::Catch) continue;
@@ -225,11 +271,10 @@ Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const Ou
   CIL_TRY(check_tables(m->metadata(), false, stats));
   BodyPages pages(bytes, expect.release);
   pages.release_all();  // the tables were read whole; the bodies read a few rows and heaps again
-  DecodedCode code;
-  std::vector<uint8_t> starts;  // reused: which code offsets start an instruction
-  for (uint32_t rid : expect.rewritten) CIL_TRY(check_body(*m, rid, code, starts, stats, pages));
+  BodyBuffers buffers;  // reused from body to body
+  for (uint32_t rid : expect.rewritten) CIL_TRY(check_body(*m, rid, buffers, stats, pages));
   for (uint32_t rid = expect.input_methods + 1; rid <= m->tables().rows(TableId::MethodDef); ++rid)
-    if (has_il_body(*m, rid)) CIL_TRY(check_body(*m, rid, code, starts, stats, pages));
+    if (has_il_body(*m, rid)) CIL_TRY(check_body(*m, rid, buffers, stats, pages));
   pages.release_all();
   if (!expect.standalone_pdb.empty()) {
     // Read in place: the caller keeps the bytes alive for the whole check.
