@@ -12,6 +12,7 @@ namespace {
 struct DecodedSink {
   DecodedCode& out;
   [[gnu::always_inline]] void add(const Instruction& in) { out.instructions.push_back(in); }
+  void add_jump() { out.jumps.push_back(static_cast<uint32_t>(out.instructions.size() - 1)); }
   std::vector<int64_t>& switch_targets() { return out.switch_targets; }
   void add_checked() { ++out.checked; }
 };
@@ -19,6 +20,7 @@ struct DecodedSink {
 void start(std::span<const uint8_t> code, DecodedCode& out) {
   out.instructions.clear();
   out.switch_targets.clear();
+  out.jumps.clear();
   out.checked = 0;
   // At most one instruction a byte: the buffer never grows (and copies) in the middle of a body.
   out.instructions.reserve(code.size() + 1);

@@ -72,6 +72,7 @@ inline size_t decode_fast(const uint8_t* src, size_t first, size_t pos, size_t s
     size_t end = pos + f.size;
     if (f.relative) value += static_cast<int64_t>(end);
     out.add(Instruction{.offset = static_cast<uint32_t>(pos), .size = f.size, .value = value, .count = 0, .op = static_cast<Op>(f.op)});
+    if (f.relative) out.add_jump();
     pos = end;
   }
   return pos;
@@ -97,13 +98,15 @@ Status decode_checked(ByteReader& r, Sink& out) {
   CIL_TRY(read_operand(r, in, out.switch_targets()));
   in.size = static_cast<uint32_t>(r.position()) - in.offset;
   out.add(in);
+  if (is_branch_operand(operand_of(in.op)) || operand_of(in.op) == Operand::Switch) out.add_jump();
   out.add_checked();
   return ok();
 }
 
-/// Decodes every instruction of `code` into `out`: add(const Instruction&) for each, in order;
-/// switch_targets() the vector a switch's targets are appended to; add_checked() for each
-/// instruction read through the checked path. What decode_code_into does with a DecodedCode.
+/// Decodes every instruction of `code` into `out`: add(const Instruction&) for each, in order,
+/// followed by add_jump() for a branch or switch; switch_targets() the vector a switch's targets
+/// are appended to; add_checked() for each instruction read through the checked path. What
+/// decode_code_into does with a DecodedCode.
 template <class Sink>
 Status decode_code_with(std::span<const uint8_t> code, uint64_t file_offset, Sink& out) {
   ByteReader r(code, file_offset, "IL code");

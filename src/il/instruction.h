@@ -40,6 +40,9 @@ static_assert(sizeof(Instruction) == 24, "decoded bodies are arrays of these: ke
 struct DecodedCode {
   std::vector<Instruction> instructions;
   std::vector<int64_t> switch_targets;  ///< absolute targets of every switch, in order
+  /// Indexes in `instructions` of every branch and switch, in order: what has targets, so that
+  /// resolving them need not look at every instruction.
+  std::vector<uint32_t> jumps;
   /// How many instructions decode_code_into read through its checked path (switches, the end
   /// of a malformed code) rather than its fast loop: work done, for the tests.
   size_t checked = 0;

@@ -170,6 +170,7 @@ struct CheckSink {
     }
   }
   std::vector<int64_t>& switch_targets() { return targets; }
+  void add_jump() {}  // add() keeps them
   void add_checked() {}
   void note(const Instruction& in) {
     if (!unresolved) unresolved = in;

@@ -56,7 +56,7 @@ Error filter_start_error(uint32_t offset);
 template <class Visit>
 Status resolve_targets(const MethodBody& body, const DecodedCode& code, Visit&& visit) {
   const auto& ins = code.instructions;
-  for (size_t i = 0; i < ins.size(); ++i) {
+  for (uint32_t i : code.jumps) {
     const Instruction& in = ins[i];
     Operand kind = operand_of(in.op);
     if (is_branch_operand(kind)) {

@@ -17,8 +17,20 @@
 namespace cil::il {
 namespace {
 
+/// The branches and switches of `code`, found by looking at every instruction.
+std::vector<uint32_t> jumps_of(const DecodedCode& code) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < code.instructions.size(); ++i) {
+    Operand operand = operand_of(code.instructions[i].op);
+    if (is_branch_operand(operand) || operand == Operand::Switch) out.push_back(static_cast<uint32_t>(i));
+  }
+  return out;
+}
+
 bool same_instructions(const DecodedCode& a, const DecodedCode& b) {
   if (a.instructions.size() != b.instructions.size() || a.switch_targets != b.switch_targets) return false;
+  // Both paths list every branch and switch, and only those.
+  if (a.jumps != jumps_of(a) || b.jumps != jumps_of(b)) return false;
   for (size_t i = 0; i < a.instructions.size(); ++i) {
     const Instruction &x = a.instructions[i], &y = b.instructions[i];
     if (x.offset != y.offset || x.size != y.size || x.value != y.value || x.count != y.count || x.op != y.op) return false;

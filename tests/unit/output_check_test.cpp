@@ -134,9 +134,10 @@ TEST(OutputCheck, BranchesOffAnInstructionAndTokensNamingNothingAreCaught) {
     bool lands_on_instruction = false;
     for (const Found& g : all)
       if (g.rid == f.rid && g.in.offset == target) lands_on_instruction = true;
-    if (!lands_on_instruction)
+    if (!lands_on_instruction) {
       EXPECT_NE(message(bytes).find(fmt::format("at IL_{:04x} jumps to {}, not an instruction", f.in.offset, target)), std::string::npos)
           << message(bytes);
+    }
   }
   // A switch target off an instruction.
   if (const Found* sw = first_of([](const Found& f) { return operand_of(f.in.op) == Operand::Switch; })) {
@@ -172,8 +173,12 @@ TEST(OutputCheck, BranchesOffAnInstructionAndTokensNamingNothingAreCaught) {
       else bytes[jump.operand_at] = 0x80;
       return bytes;
     };
-    if (before) EXPECT_NE(message(broken(*before)).find(fmt::format("IL_{:04x}: token", before->in.offset)), std::string::npos);
-    if (after) EXPECT_NE(message(broken(*after)).find(fmt::format("IL_{:04x} jumps to", jump.in.offset)), std::string::npos);
+    if (before) {
+      EXPECT_NE(message(broken(*before)).find(fmt::format("IL_{:04x}: token", before->in.offset)), std::string::npos);
+    }
+    if (after) {
+      EXPECT_NE(message(broken(*after)).find(fmt::format("IL_{:04x} jumps to", jump.in.offset)), std::string::npos);
+    }
     if (before && after) return;
   }
   ADD_FAILURE() << "no body with calls before and after a branch";
