@@ -64,22 +64,21 @@ namespace {
   auto read = r.compressed_u32();
   if (!read) return false;
   v = *read;
-  return r.position() - at == (v < 0x80 ? 1u : v < 0x4000 ? 2u : 4u);
+  return r.position() - at == md::compressed_u32_size(v);
 }
 [[gnu::always_inline]] inline bool shortest_i32(ByteReader& r, int32_t& v) {
   size_t at = r.position();
   auto read = r.compressed_i32();
   if (!read) return false;
   v = *read;
-  return r.position() - at == (v >= -64 && v <= 63 ? 1u : v >= -8192 && v <= 8191 ? 2u : 4u);
+  return r.position() - at == md::compressed_i32_size(v);
 }
 
 }  // namespace
 
 bool shift_sequence_points_blob(std::span<const uint8_t> blob, uint32_t row_document, uint32_t documents, const OffsetMap& map,
                                 uint32_t local_signature, std::vector<uint8_t>& out) {
-  // The limits the decoder and the encoder hold points to (metadata/sequence_points.cpp).
-  constexpr uint32_t kMaxOffset = 0x20000000, kMaxLine = 0x20000000, kMaxColumn = 0x10000;
+  using md::kMaxPointColumn, md::kMaxPointLine, md::kMaxPointOffset;
   auto entries = map.entries();
   // Nothing appended (no hidden point to add), and the shift is the first instruction's.
   if (entries.empty() || map.new_code_size() != map.new_end_of_original() || entries.front().new_offset < entries.front().old_offset)
@@ -111,14 +110,14 @@ bool shift_sequence_points_blob(std::span<const uint8_t> blob, uint32_t row_docu
       continue;
     }
     last_was_document = false;
-    if (uint64_t{offset} + delta_offset >= kMaxOffset) return false;
+    if (uint64_t{offset} + delta_offset >= kMaxPointOffset) return false;
     offset += delta_offset;
     first = false;
     if (offset != 0) {
       while (cursor < entries.size() && entries[cursor].old_offset < offset) ++cursor;
       // Not an instruction, or one that moved by another amount than the first.
       if (cursor == entries.size() || entries[cursor].old_offset != offset || entries[cursor].new_offset != offset + shift) return false;
-      if (uint64_t{offset} + shift >= kMaxOffset) return false;
+      if (uint64_t{offset} + shift >= kMaxPointOffset) return false;
       if (patch_end == 0) {
         patch_at = at;
         patch_end = r.position();
@@ -152,8 +151,8 @@ bool shift_sequence_points_blob(std::span<const uint8_t> blob, uint32_t row_docu
     }
     int64_t end_line = start_line + delta_lines;
     int64_t end_column = start_column + delta_columns;
-    if (start_line < 0 || end_line >= kMaxLine || start_line == md::kHiddenLine || end_line == md::kHiddenLine) return false;
-    if (start_column < 0 || start_column >= kMaxColumn || end_column < 0 || end_column >= kMaxColumn) return false;
+    if (start_line < 0 || end_line >= kMaxPointLine || start_line == md::kHiddenLine || end_line == md::kHiddenLine) return false;
+    if (start_column < 0 || start_column >= kMaxPointColumn || end_column < 0 || end_column >= kMaxPointColumn) return false;
     // The encoder writes a point on one line only when it ends after it starts (so it is not
     // hidden): with delta_lines 0 the delta of columns is positive here.
     line = static_cast<uint32_t>(start_line);
@@ -164,7 +163,7 @@ bool shift_sequence_points_blob(std::span<const uint8_t> blob, uint32_t row_docu
   // The blob again, with its header's local signature and the one delta rewritten.
   out.resize(blob.size() + 8);
   uint8_t* w = md::put_compressed_u32(out.data(), local_signature);
-  size_t from = old_signature < 0x80 ? 1 : old_signature < 0x4000 ? 2 : 4;
+  size_t from = md::compressed_u32_size(old_signature);
   auto copy = [&](size_t begin, size_t end) { w = std::copy(blob.begin() + begin, blob.begin() + end, w); };
   if (patch_end == 0) {
     copy(from, blob.size());

@@ -142,22 +142,27 @@ class BodyPages {
   uint64_t read_ = 0;
 };
 
-/// What the check keeps of a body while it is decoded: where instructions start, the branches
-/// and switches (checked once every start is known), and the first instruction whose operand
-/// names nothing. No instruction is stored otherwise.
+/// What the check keeps of a body while it is decoded, reused from body to body.
+struct BodyBuffers {
+  std::vector<uint8_t> starts;     ///< one byte per code byte and the end: 1 where one starts
+  std::vector<Instruction> jumps;  ///< branches and switches, in order
+  std::vector<int64_t> targets;    ///< the switches' targets
+};
+
+/// Where the check's decoding puts each instruction: its start marked, a branch or switch kept
+/// (checked once every start is known), a token or #US string resolved at once, the first that
+/// names nothing noted. No instruction is stored otherwise.
 struct CheckSink {
   const md::Module& m;
-  std::vector<uint8_t>& starts;         ///< one byte per code byte and the end: 1 where one starts
-  std::vector<Instruction>& jumps;      ///< branches and switches, in order
-  std::vector<int64_t>& targets;        ///< the switches' targets
+  BodyBuffers& buffers;
   OutputCheckStats& stats;
   std::optional<Instruction> unresolved;  ///< the first whose token or #US string does not resolve
 
   [[gnu::always_inline]] void add(const Instruction& in) {
-    starts[in.offset] = 1;
+    buffers.starts[in.offset] = 1;
     Operand operand = operand_of(in.op);
-    if (operand == Operand::ShortBr || operand == Operand::Br || operand == Operand::Switch) {
-      jumps.push_back(in);
+    if (is_branch_operand(operand) || operand == Operand::Switch) {
+      buffers.jumps.push_back(in);
     } else if (operand == Operand::String) {
       auto token = static_cast<md::Token>(in.value);
       if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().reads(md::token_rid(token)))
@@ -169,19 +174,12 @@ struct CheckSink {
       else ++stats.tokens;
     }
   }
-  std::vector<int64_t>& switch_targets() { return targets; }
+  std::vector<int64_t>& switch_targets() { return buffers.targets; }
   void add_jump() {}  // add() keeps them
   void add_checked() {}
   void note(const Instruction& in) {
     if (!unresolved) unresolved = in;
   }
-};
-
-/// The buffers check_body reuses from body to body.
-struct BodyBuffers {
-  std::vector<uint8_t> starts;
-  std::vector<Instruction> jumps;
-  std::vector<int64_t> targets;
 };
 
 /// The new body of MethodDef `rid`: decoded, branches on instruction starts, every token resolving.
@@ -196,11 +194,11 @@ Status check_body(const md::Module& m, uint32_t rid, BodyBuffers& buffers, Outpu
     if (!token_resolves(m, body.local_sig_token, kSigTables)) return unresolved(where() + " local signature", body.local_sig_token, body.file_offset + 8);
     ++stats.tokens;
   }
-  std::vector<uint8_t>& starts = buffers.starts;
-  starts.assign(body.code.size() + 1, 0);
+  const std::vector<uint8_t>& starts = buffers.starts;
+  buffers.starts.assign(body.code.size() + 1, 0);
   buffers.jumps.clear();
   buffers.targets.clear();
-  CheckSink sink{m, starts, buffers.jumps, buffers.targets, stats, std::nullopt};
+  CheckSink sink{m, buffers, stats, std::nullopt};
   if (Status decoded = decoder_loop::decode_code_with(body.code, body.code_file_offset, sink); !decoded) {
     Error e = std::move(decoded).error();
     e.structure = fmt::format("{}: {}", where(), e.structure);

@@ -62,42 +62,39 @@ PdbRewriter::PdbRewriter(const md::PortablePdb& pdb) : pdb_(pdb), editor_(pdb) {
   }
 }
 
-Status PdbRewriter::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_signature) {
-  if (failed_) return *failed_;
-  auto fail = [&](Error e) -> Status {
-    failed_ = e;
-    return e;
-  };
-  const md::TablesStream& t = pdb_.tables();
-  if (rid == 0 || rid > pdb_.method_count()) return ok();  // a method the tool added
-  if (resume_methods_.count(rid)) kept_maps_.insert_or_assign(rid, map);
-  if (t.valid_rid(TableId::MethodDebugInformation, rid) &&
-      md::MethodDebugInformationView(pdb_.metadata(), rid).sequence_points_index() != 0) {
-    uint32_t document = md::MethodDebugInformationView(pdb_.metadata(), rid).document();
-    // A body moved as a whole (count mode's entry probe): the blob's own bytes with two values
-    // rewritten, when it is in the encoder's form; otherwise the long way below.
-    auto blob = pdb_.metadata().blobs().get(md::MethodDebugInformationView(pdb_.metadata(), rid).sequence_points_index());
-    if (blob && shift_sequence_points_blob(*blob, document, t.rows(TableId::Document), map, local_signature, blob_)) {
-      editor_.set_sequence_points(rid, blob_);
-      return remap_scopes_and_records(rid, map);
-    }
-    // Through buffers kept from method to method: the rewriter sees every method.
-    if (Status read = pdb_.sequence_points_into(rid, points_); !read) return fail(read.error());
-    if (Status moved = remap_sequence_points_into(points_, map, moved_); !moved)
-      return fail(in_row(moved.error(), TableId::MethodDebugInformation, rid));
-    moved_.local_signature = local_signature;
-    if (Status encoded = md::encode_sequence_points_into(moved_, document, blob_); !encoded)
-      return fail(in_row(encoded.error(), TableId::MethodDebugInformation, rid));
-    editor_.set_sequence_points(rid, blob_);
-  }
-  return remap_scopes_and_records(rid, map);
+Status PdbRewriter::fail(Error e) {
+  failed_ = e;
+  return e;
 }
 
-Status PdbRewriter::remap_scopes_and_records(uint32_t rid, const OffsetMap& map) {
-  auto fail = [&](Error e) -> Status {
-    failed_ = e;
-    return e;
-  };
+Status PdbRewriter::move_sequence_points(uint32_t rid, const OffsetMap& map, uint32_t local_signature) {
+  const md::TablesStream& t = pdb_.tables();
+  if (!t.valid_rid(TableId::MethodDebugInformation, rid)) return ok();
+  md::MethodDebugInformationView row(pdb_.metadata(), rid);
+  if (row.sequence_points_index() == 0) return ok();
+  // A body moved as a whole (count mode's entry probe): the blob's own bytes with two values
+  // rewritten, when it is in the encoder's form; otherwise the long way below.
+  auto blob = pdb_.metadata().blobs().get(row.sequence_points_index());
+  if (blob && shift_sequence_points_blob(*blob, row.document(), t.rows(TableId::Document), map, local_signature, blob_)) {
+    editor_.set_sequence_points(rid, blob_);
+    return ok();
+  }
+  // Through buffers kept from method to method: the rewriter sees every method.
+  CIL_TRY(pdb_.sequence_points_into(rid, points_));
+  if (Status moved = remap_sequence_points_into(points_, map, moved_); !moved)
+    return in_row(moved.error(), TableId::MethodDebugInformation, rid);
+  moved_.local_signature = local_signature;
+  if (Status encoded = md::encode_sequence_points_into(moved_, row.document(), blob_); !encoded)
+    return in_row(encoded.error(), TableId::MethodDebugInformation, rid);
+  editor_.set_sequence_points(rid, blob_);
+  return ok();
+}
+
+Status PdbRewriter::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_signature) {
+  if (failed_) return *failed_;
+  if (rid == 0 || rid > pdb_.method_count()) return ok();  // a method the tool added
+  if (resume_methods_.count(rid)) kept_maps_.insert_or_assign(rid, map);
+  if (Status moved = move_sequence_points(rid, map, local_signature); !moved) return fail(moved.error());
   auto [first, last] = pdb_.scopes_of(rid);
   for (uint32_t row = first; row < last; ++row) {
     md::LocalScopeView local_scope(pdb_.metadata(), row);

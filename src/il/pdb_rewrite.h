@@ -42,9 +42,11 @@ class PdbRewriter {
   Expected<md::WrittenPdb> finish(const std::array<uint32_t, md::kTableSlots>& rows);
 
  private:
-  /// The rest of method_rewritten after the sequence points: local scopes, hoisted local scopes
-  /// and async stepping records.
-  Status remap_scopes_and_records(uint32_t rid, const OffsetMap& map);
+  /// Records the first failure: the PDB cannot be written after it.
+  Status fail(Error e);
+  /// method_rewritten's sequence points (the short way of shift_sequence_points_blob, or decoded,
+  /// moved and encoded).
+  Status move_sequence_points(uint32_t rid, const OffsetMap& map, uint32_t local_signature);
   Status remap_async(uint32_t rid, uint32_t row, const OffsetMap& map);
 
   const md::PortablePdb& pdb_;

@@ -60,27 +60,15 @@ bool blob_is(std::span<const uint8_t> heap, uint32_t offset, std::string_view ke
 void HeapIndex::build(std::span<const uint8_t> heap, std::span<const Entry> entries, KeyIs key_is) {
   heap_ = heap;
   key_is_ = key_is;
-  size_t slots = 16;
-  while (slots < entries.size() * 2) slots *= 2;  // at most half full
-  slots_.assign(slots, 0);
+  ids_.reset(entries.size());
   std::hash<std::string_view> hash;
-  for (const Entry& entry : entries) {
-    for (size_t i = hash(entry.key) & (slots - 1);; i = (i + 1) & (slots - 1)) {
-      if (slots_[i] == 0) {
-        slots_[i] = entry.offset + 1;
-        break;
-      }
-      if (key_is(heap, slots_[i] - 1, entry.key)) break;
-    }
-  }
+  for (const Entry& entry : entries) ids_.add(hash(entry.key), entry.offset + 1);  // in heap order: the first wins
 }
 
 std::optional<uint32_t> HeapIndex::find(std::string_view key) const {
-  if (slots_.empty()) return std::nullopt;
-  size_t mask = slots_.size() - 1;
-  for (size_t i = std::hash<std::string_view>{}(key) & mask; slots_[i] != 0; i = (i + 1) & mask)
-    if (key_is_(heap_, slots_[i] - 1, key)) return slots_[i] - 1;
-  return std::nullopt;
+  uint32_t id = ids_.find(std::hash<std::string_view>{}(key), [&](uint32_t id) { return key_is_(heap_, id - 1, key); });
+  if (id == 0) return std::nullopt;
+  return id - 1;
 }
 
 std::optional<uint32_t> StringHeapBuilder::search_original(std::string_view text) const {

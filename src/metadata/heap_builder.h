@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "metadata/id_table.h"
+
 namespace cil::md {
 
 /// A heap as the writer sees it: the original bytes (a single zero byte when the heap did not
@@ -20,8 +22,8 @@ struct HeapData {
   uint64_t size() const { return original.size() + added.size(); }
 };
 
-/// The entries of an original heap by content, for find-or-add: an open-addressing table of
-/// entry offsets (4 bytes a slot), whose keys are read from the heap itself when compared.
+/// The entries of an original heap by content, for find-or-add: their offsets in an IdTable,
+/// the keys read from the heap itself when compared.
 class HeapIndex {
  public:
   /// Whether the entry at `offset` is `key` (without reading the entry's whole extent first).
@@ -35,12 +37,12 @@ class HeapIndex {
   /// wins.
   void build(std::span<const uint8_t> heap, std::span<const Entry> entries, KeyIs key_is);
   std::optional<uint32_t> find(std::string_view key) const;
-  void clear() { std::vector<uint32_t>().swap(slots_); }
+  void clear() { ids_.clear(); }
 
  private:
   std::span<const uint8_t> heap_;
   KeyIs key_is_ = nullptr;
-  std::vector<uint32_t> slots_;  ///< offset + 1, or 0 for an empty slot; a power of two in size
+  IdTable ids_;  ///< offset + 1 of each entry
 };
 
 class StringHeapBuilder {

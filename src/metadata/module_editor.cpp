@@ -122,17 +122,15 @@ bool hashes_blobs(const TableSchema& schema) {
 
 }  // namespace
 
-size_t ModuleEditor::row_hash(TableId table, std::span<const Value> values) {
-  bool blobs = hashes_blobs(table_schema(table));
+size_t ModuleEditor::row_hash(std::span<const Value> values, bool blobs) {
   size_t h = 0xcbf29ce484222325ULL;
   for (const auto& v : values)
     if (v.kind != Value::Blob || blobs) h = mix_cell(h, v.kind, v.number, v.bytes, v.kind == Value::Number);
   return h;
 }
 
-std::optional<size_t> ModuleEditor::original_row_hash(TableId table, uint32_t rid) const {
+std::optional<size_t> ModuleEditor::original_row_hash(TableId table, uint32_t rid, bool blobs) const {
   const TableSchema& schema = table_schema(table);
-  const bool blobs = hashes_blobs(schema);
   size_t h = 0xcbf29ce484222325ULL;
   for (uint8_t c = 0; c < schema.columns.size(); ++c) {
     uint32_t raw = module_.tables().get(table, rid, c);
@@ -185,26 +183,22 @@ bool ModuleEditor::original_row_is(TableId table, uint32_t rid, std::span<const 
 Expected<Token> ModuleEditor::find_or_add(TableId table, std::span<const Value> values, std::vector<uint32_t> cells) {
   auto it = row_index_.find(table);
   if (it == row_index_.end()) {
-    // Rows are placed in ascending order, so of equal rows (equal hashes) the first one sits
-    // earlier on the probe sequence and is the one found: the first row with these values wins.
+    // Rows are added in ascending order, and of equal rows the first added is found: the first
+    // row with these values wins.
     RowIndex index;
+    index.hashes_blobs = hashes_blobs(table_schema(table));
     uint32_t rows = module_.tables().rows(table);
-    size_t slots = 16;
-    while (slots < size_t{rows} * 2) slots *= 2;  // at most half full
-    index.slots.assign(slots, 0);
+    index.rows.reset(rows);
     for (uint32_t rid = 1; rid <= rows; ++rid) {
-      std::optional<size_t> h = original_row_hash(table, rid);
-      if (!h) continue;  // a heap index that does not resolve never matches anything
-      size_t i = *h & (slots - 1);
-      while (index.slots[i] != 0) i = (i + 1) & (slots - 1);
-      index.slots[i] = rid;
+      std::optional<size_t> h = original_row_hash(table, rid, index.hashes_blobs);
+      if (h) index.rows.add(*h, rid);  // a heap index that does not resolve never matches anything
     }
     it = row_index_.emplace(table, std::move(index)).first;
   }
   RowIndex& index = it->second;
-  size_t mask = index.slots.size() - 1;
-  for (size_t i = row_hash(table, values) & mask; index.slots[i] != 0; i = (i + 1) & mask)
-    if (original_row_is(table, index.slots[i], values)) return make_token(table, index.slots[i]);
+  uint32_t found_rid = index.rows.find(row_hash(values, index.hashes_blobs),
+                                       [&](uint32_t rid) { return original_row_is(table, rid, values); });
+  if (found_rid) return make_token(table, found_rid);
   std::string key = row_key(values);
   auto found = index.added.find(key);
   if (found != index.added.end()) return make_token(table, found->second);

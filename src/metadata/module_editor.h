@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "metadata/heap_builder.h"
+#include "metadata/id_table.h"
 #include "metadata/metadata_sink.h"
 #include "metadata/metadata_writer.h"
 #include "metadata/module.h"
@@ -118,11 +119,12 @@ class ModuleEditor final : public MetadataSink {
   Expected<uint32_t> coded_cell(CodedIndex kind, Token token, TableId table, uint8_t column) const;
 
   static std::string row_key(std::span<const Value> values);
-  /// The values' hash, the same as original_row_hash's for a row that holds them.
-  static size_t row_hash(TableId table, std::span<const Value> values);
+  /// The values' hash, the same as original_row_hash's for a row that holds them; blob cells
+  /// count only with `blobs` (RowIndex::hashes_blobs).
+  static size_t row_hash(std::span<const Value> values, bool blobs);
   /// An original row's hash by value; nullopt when a heap cell does not resolve (such a row
   /// never matches).
-  std::optional<size_t> original_row_hash(TableId table, uint32_t rid) const;
+  std::optional<size_t> original_row_hash(TableId table, uint32_t rid, bool blobs) const;
   /// Whether original row `rid` holds `values`.
   bool original_row_is(TableId table, uint32_t rid, std::span<const Value> values) const;
   /// Finds a row whose values equal `values`, or appends one with `cells`.
@@ -163,12 +165,13 @@ class ModuleEditor final : public MetadataSink {
   std::vector<pe::DataDirectoryIndex> cleared_directories_;
   std::optional<Guid> mvid_;
   std::optional<std::vector<DebugEntrySpec>> debug_;
-  /// Rows by value, per table, built on first use. The original rows are in an open-addressing
-  /// table of row numbers (4 bytes a slot, the values read from the tables when compared: an
-  /// index of a thousand MemberRefs is built in tens of microseconds, without an allocation per
-  /// row); appended rows are keyed by row_key as they are added.
+  /// Rows by value, per table, built on first use. The original rows' numbers are in an IdTable
+  /// (the values read from the tables when compared: an index of a thousand MemberRefs is built
+  /// in tens of microseconds, without an allocation per row); appended rows are keyed by
+  /// row_key as they are added.
   struct RowIndex {
-    std::vector<uint32_t> slots;  ///< rid, or 0 for an empty slot; a power of two in size
+    IdTable rows;
+    bool hashes_blobs = false;    ///< the table has only blob columns, so they are hashed
     std::unordered_map<std::string, uint32_t> added;
   };
   std::map<TableId, RowIndex> row_index_;

@@ -9,10 +9,6 @@ namespace cil::md {
 
 namespace {
 
-// Limits of Portable PDB v1.0 for the values of a non-hidden point.
-constexpr uint32_t kMaxOffset = 0x20000000;
-constexpr uint32_t kMaxLine = 0x20000000;
-constexpr uint32_t kMaxColumn = 0x10000;
 // The range of a compressed signed integer (II.23.2).
 constexpr int64_t kMinSigned = -0x10000000;
 constexpr int64_t kMaxSigned = 0x0FFFFFFF;
@@ -84,7 +80,7 @@ Status encode_sequence_points_into(const MethodSequencePoints& in, uint32_t row_
   uint32_t offset = 0, line = 0, column = 0;
   for (const SequencePoint& p : in.points) {
     if (!first && p.offset <= offset) return fail(fmt::format("IL offset {:#x} does not come after {:#x}", p.offset, offset));
-    if (p.offset >= kMaxOffset) return fail(fmt::format("IL offset {:#x} is out of range", p.offset));
+    if (p.offset >= kMaxPointOffset) return fail(fmt::format("IL offset {:#x} is out of range", p.offset));
     if (p.document != document) {
       if (first) return fail("the first point's document is not the row's");
       w = put_compressed_u32(w, 0);
@@ -99,8 +95,8 @@ Status encode_sequence_points_into(const MethodSequencePoints& in, uint32_t row_
       w = put_compressed_u32(w, 0);
       continue;
     }
-    if (p.end_line < p.start_line || p.start_line >= kMaxLine || p.end_line >= kMaxLine || p.start_line == kHiddenLine ||
-        p.end_line == kHiddenLine || p.start_column >= kMaxColumn || p.end_column >= kMaxColumn ||
+    if (p.end_line < p.start_line || p.start_line >= kMaxPointLine || p.end_line >= kMaxPointLine || p.start_line == kHiddenLine ||
+        p.end_line == kHiddenLine || p.start_column >= kMaxPointColumn || p.end_column >= kMaxPointColumn ||
         (p.end_line == p.start_line && p.end_column <= p.start_column))
       return fail(fmt::format("the point at IL offset {:#x} has an impossible span", p.offset));
     uint32_t delta_lines = p.end_line - p.start_line;

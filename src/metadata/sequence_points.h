@@ -12,6 +12,11 @@ namespace cil::md {
 
 /// Start and end line of a hidden sequence point.
 inline constexpr uint32_t kHiddenLine = 0xFEEFEE;
+/// Limits of Portable PDB v1.0 for a point: its IL offset, and a non-hidden point's lines and
+/// columns are below these.
+inline constexpr uint32_t kMaxPointOffset = 0x20000000;
+inline constexpr uint32_t kMaxPointLine = 0x20000000;
+inline constexpr uint32_t kMaxPointColumn = 0x10000;
 
 struct SequencePoint {
   uint32_t offset = 0;    ///< IL offset
@@ -47,8 +52,6 @@ Error point_columns_error(const ByteReader& r, size_t at, int64_t start_column, 
 /// reading and is returned as it is.
 template <class OnPoint>
 Status read_sequence_points(ByteReader r, uint32_t row_document, MethodSequencePoints& header, OnPoint&& on_point) {
-  // Limits of Portable PDB v1.0 for the values of a non-hidden point.
-  constexpr uint32_t kMaxOffset = 0x20000000, kMaxLine = 0x20000000, kMaxColumn = 0x10000;
   header.local_signature = CIL_TRY(r.compressed_u32());
   header.initial_document = 0;
   uint32_t document = row_document;
@@ -62,7 +65,7 @@ Status read_sequence_points(ByteReader r, uint32_t row_document, MethodSequenceP
       document = CIL_TRY(r.compressed_u32());  // a document record
       continue;
     }
-    if (uint64_t{offset} + delta_offset >= kMaxOffset) return detail::point_offset_error(r, at, uint64_t{offset} + delta_offset);
+    if (uint64_t{offset} + delta_offset >= kMaxPointOffset) return detail::point_offset_error(r, at, uint64_t{offset} + delta_offset);
     offset += delta_offset;
     first = false;
     uint32_t delta_lines = CIL_TRY(r.compressed_u32());
@@ -75,9 +78,9 @@ Status read_sequence_points(ByteReader r, uint32_t row_document, MethodSequenceP
     int64_t start_column = first_visible ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{column} + CIL_TRY(r.compressed_i32());
     int64_t end_line = start_line + delta_lines;
     int64_t end_column = start_column + delta_columns;
-    if (start_line < 0 || end_line >= kMaxLine || start_line == kHiddenLine || end_line == kHiddenLine)
+    if (start_line < 0 || end_line >= kMaxPointLine || start_line == kHiddenLine || end_line == kHiddenLine)
       return detail::point_lines_error(r, at, start_line, end_line);
-    if (start_column < 0 || start_column >= kMaxColumn || end_column < 0 || end_column >= kMaxColumn)
+    if (start_column < 0 || start_column >= kMaxPointColumn || end_column < 0 || end_column >= kMaxPointColumn)
       return detail::point_columns_error(r, at, start_column, end_column);
     line = static_cast<uint32_t>(start_line);
     column = static_cast<uint32_t>(start_column);

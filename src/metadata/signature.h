@@ -90,19 +90,26 @@ Expected<TypeSig> decode_type_spec(ByteReader r);
 /// Encoders (II.23.2) append to `out`.
 void encode_compressed_u32(std::vector<uint8_t>& out, uint32_t value);
 void encode_compressed_i32(std::vector<uint8_t>& out, int32_t value);
+/// How many bytes the shortest form of a compressed value takes (II.23.2): what the encoders
+/// write, and what a reader that wants that form compares against.
+constexpr size_t compressed_u32_size(uint32_t value) { return value < 0x80 ? 1 : value < 0x4000 ? 2 : 4; }
+constexpr size_t compressed_i32_size(int32_t value) {
+  return value >= -64 && value <= 63 ? 1 : value >= -8192 && value <= 8191 ? 2 : 4;
+}
 /// The same written at `at`, which has room for 4 bytes; returns the end of what was written
 /// (for encoders that size their buffer for the worst case first, such as sequence points').
 inline uint8_t* put_compressed_u32(uint8_t* at, uint32_t value) {
-  if (value < 0x80) {
-    *at++ = static_cast<uint8_t>(value);
-  } else if (value < 0x4000) {
-    *at++ = static_cast<uint8_t>(0x80 | (value >> 8));
-    *at++ = static_cast<uint8_t>(value);
-  } else {
-    *at++ = static_cast<uint8_t>(0xC0 | ((value >> 24) & 0x1F));
-    *at++ = static_cast<uint8_t>(value >> 16);
-    *at++ = static_cast<uint8_t>(value >> 8);
-    *at++ = static_cast<uint8_t>(value);
+  switch (compressed_u32_size(value)) {
+    case 1: *at++ = static_cast<uint8_t>(value); break;
+    case 2:
+      *at++ = static_cast<uint8_t>(0x80 | (value >> 8));
+      *at++ = static_cast<uint8_t>(value);
+      break;
+    default:
+      *at++ = static_cast<uint8_t>(0xC0 | ((value >> 24) & 0x1F));
+      *at++ = static_cast<uint8_t>(value >> 16);
+      *at++ = static_cast<uint8_t>(value >> 8);
+      *at++ = static_cast<uint8_t>(value);
   }
   return at;
 }
@@ -110,21 +117,27 @@ inline uint8_t* put_compressed_i32(uint8_t* at, int32_t value) {
   // II.23.2: rotate the two's-complement value left by one within the chosen width, and write it
   // in that width: the rotated bits may be small enough for a shorter form, but the reader sign-
   // extends by the width it finds, so the width must be the value's own.
-  if (value >= -64 && value <= 63) {
-    uint32_t v = static_cast<uint32_t>(value) & 0x7F;
-    *at++ = static_cast<uint8_t>(((v << 1) | (v >> 6)) & 0x7F);
-  } else if (value >= -8192 && value <= 8191) {
-    uint32_t v = static_cast<uint32_t>(value) & 0x3FFF;
-    uint32_t raw = ((v << 1) | (v >> 13)) & 0x3FFF;
-    *at++ = static_cast<uint8_t>(0x80 | (raw >> 8));
-    *at++ = static_cast<uint8_t>(raw);
-  } else {
-    uint32_t v = static_cast<uint32_t>(value) & 0x1FFFFFFF;
-    uint32_t raw = ((v << 1) | (v >> 28)) & 0x1FFFFFFF;
-    *at++ = static_cast<uint8_t>(0xC0 | (raw >> 24));
-    *at++ = static_cast<uint8_t>(raw >> 16);
-    *at++ = static_cast<uint8_t>(raw >> 8);
-    *at++ = static_cast<uint8_t>(raw);
+  switch (compressed_i32_size(value)) {
+    case 1: {
+      uint32_t v = static_cast<uint32_t>(value) & 0x7F;
+      *at++ = static_cast<uint8_t>(((v << 1) | (v >> 6)) & 0x7F);
+      break;
+    }
+    case 2: {
+      uint32_t v = static_cast<uint32_t>(value) & 0x3FFF;
+      uint32_t raw = ((v << 1) | (v >> 13)) & 0x3FFF;
+      *at++ = static_cast<uint8_t>(0x80 | (raw >> 8));
+      *at++ = static_cast<uint8_t>(raw);
+      break;
+    }
+    default: {
+      uint32_t v = static_cast<uint32_t>(value) & 0x1FFFFFFF;
+      uint32_t raw = ((v << 1) | (v >> 28)) & 0x1FFFFFFF;
+      *at++ = static_cast<uint8_t>(0xC0 | (raw >> 24));
+      *at++ = static_cast<uint8_t>(raw >> 16);
+      *at++ = static_cast<uint8_t>(raw >> 8);
+      *at++ = static_cast<uint8_t>(raw);
+    }
   }
   return at;
 }
