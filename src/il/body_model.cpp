@@ -68,10 +68,20 @@ Instr BodyModel::make_branch(Op op, uint32_t target) {
   return x;
 }
 
+void BodyModel::set_ldc_i4(Instr& x, int32_t value) {
+  if (value >= -1 && value <= 8) {
+    x.op = static_cast<Op>(static_cast<int>(Op::Ldc_I4_0) + value);
+    x.value = 0;
+  } else {
+    x.op = value >= -128 && value <= 127 ? Op::Ldc_I4_S : Op::Ldc_I4;
+    x.value = value;
+  }
+}
+
 Instr BodyModel::ldc_i4(int32_t value) {
-  if (value >= -1 && value <= 8) return make(static_cast<Op>(static_cast<int>(Op::Ldc_I4_0) + value));
-  if (value >= -128 && value <= 127) return make(Op::Ldc_I4_S, value);
-  return make(Op::Ldc_I4, value);
+  Instr x = make(Op::Nop);
+  set_ldc_i4(x, value);
+  return x;
 }
 
 Instr BodyModel::ldloc(uint32_t index) {

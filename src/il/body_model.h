@@ -70,6 +70,8 @@ class BodyModel {
   Instr make_branch(Op op, uint32_t target);
   /// Shortest forms of common instructions.
   Instr ldc_i4(int32_t value);
+  /// Makes `x` the shortest ldc.i4 form of `value`, keeping its id.
+  static void set_ldc_i4(Instr& x, int32_t value);
   Instr ldloc(uint32_t index);
   Instr stloc(uint32_t index);
   Instr ldloca(uint32_t index);

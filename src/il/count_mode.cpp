@@ -167,9 +167,15 @@ void CountMode::probe_ahead(BodyModel& model, uint32_t ahead, std::vector<Instr>
   counter_probe(model, CounterRef{counts_field_, array_element_, slots_ + ahead, 0}, increment_, probe);
 }
 
-void CountMode::next_probe(std::vector<Instr>& probe) const {
-  BodyModel scratch;  // only hands out instruction ids, which rewrite_body replaces
-  counter_probe(scratch, CounterRef{counts_field_, array_element_, slots_, 0}, increment_, probe);
+std::span<const Instr> CountMode::next_probe() {
+  CounterRef counter{counts_field_, array_element_, slots_, 0};
+  if (probe_.empty()) {
+    BodyModel scratch;  // only hands out instruction ids, which rewrite_body replaces
+    counter_probe(scratch, counter, increment_, probe_);
+  } else {
+    set_counter_slot(probe_, counter, slots_);
+  }
+  return probe_;
 }
 
 Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {

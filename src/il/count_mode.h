@@ -27,10 +27,10 @@ class CountMode {
   /// Adds the helper type, its counter field and its method rows to the module being edited.
   static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, CounterFile file = CounterFile::Counts);
 
-  /// The entry probe for the next counter slot (BodyEdit::entry_code), into `probe` (its storage
-  /// reused from body to body). It uses no argument and leaves the stack as it found it, so it
-  /// goes first even in constructors. Call commit() once the body is kept.
-  void next_probe(std::vector<Instr>& probe) const;
+  /// The entry probe for the next counter slot (BodyEdit::entry_code), valid until the next
+  /// call: built once, then only its slot changes. It uses no argument and leaves the stack as it
+  /// found it, so it goes first even in constructors. Call commit() once the body is kept.
+  std::span<const Instr> next_probe();
   /// The probe of the slot `ahead` places after the next one, with ids of `model` (coverage mode
   /// places several probes in a body, then commits one slot per probe in order).
   void probe_ahead(BodyModel& model, uint32_t ahead, std::vector<Instr>& probe) const;
@@ -68,6 +68,7 @@ class CountMode {
   };
   std::vector<TableChunk> table_;
   std::string quoted_;  ///< commit()'s quoted name, reused
+  std::vector<Instr> probe_;  ///< next_probe()'s, for the slot it last gave
   md::Token increment_ = 0;
   md::Token array_element_ = 0;  ///< System.Int64 when the counters are an int64[] (core library)
   CountRuntimeMembers runtime_;

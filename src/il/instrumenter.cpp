@@ -206,7 +206,6 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
 
   DecodedCode decoded;  // buffers reused from body to body
   EncodedBody rewritten;
-  std::vector<Instr> probe;
   std::string name;  // reused from method to method
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
     printer.method_name_into(name, rid);
@@ -239,8 +238,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
           // Only a prologue, which the engine splices in without building the model. The probe
           // is stack-neutral and runs on an empty stack, so no path gets deeper than the
           // original's deepest or the probe's own: the bound needs no new simulation.
-          count->next_probe(probe);
-          edit.entry_code = probe;
+          edit.entry_code = count->next_probe();
           edit.entry_max_stack = count->probe_max_stack();
           break;
         case Mode::Noop: break;

@@ -5,16 +5,26 @@
 
 namespace cil::il {
 
+namespace {
+
+/// The constant that names an offline counter's slot, and its place in the probe.
+constexpr size_t kSlotConstant = 1;
+int32_t slot_constant(const CounterRef& counter, uint32_t slot) {
+  // base + slot * 8 (int32 + native int is native int, III.1.5); no bounds check to pay.
+  return static_cast<int32_t>(counter.array_element ? slot : slot * 8);
+}
+
+}  // namespace
+
 void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe) {
   probe.clear();
   if (counter.array_element) {
     probe.push_back(body.make(Op::Ldsfld, counter.field));
-    probe.push_back(body.ldc_i4(static_cast<int32_t>(counter.slot)));
+    probe.push_back(body.ldc_i4(slot_constant(counter, counter.slot)));
     probe.push_back(body.make(Op::Ldelema, counter.array_element));
   } else if (counter.field) {
-    // base + slot * 8 (int32 + native int is native int, III.1.5); no bounds check to pay.
     probe.push_back(body.make(Op::Ldsfld, counter.field));
-    probe.push_back(body.ldc_i4(static_cast<int32_t>(counter.slot * 8)));
+    probe.push_back(body.ldc_i4(slot_constant(counter, counter.slot)));
     probe.push_back(body.make(Op::Add));
   } else {
     probe.push_back(body.make(Op::Ldc_I8, static_cast<int64_t>(counter.address)));
@@ -22,6 +32,10 @@ void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increme
   }
   probe.push_back(body.make(Op::Call, increment));
   probe.push_back(body.make(Op::Pop));
+}
+
+void set_counter_slot(std::vector<Instr>& probe, const CounterRef& counter, uint32_t slot) {
+  BodyModel::set_ldc_i4(probe.at(kSlotConstant), slot_constant(counter, slot));
 }
 
 std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment) {

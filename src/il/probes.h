@@ -35,6 +35,10 @@ struct CounterRef {
 std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment);
 /// The same into `probe`, which is cleared first (a loop over many bodies reuses its storage).
 void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe);
+/// Points `probe`, an offline counter's probe that counter_probe made, at slot `slot`: only the
+/// constant that names the slot differs from slot to slot (a loop over many bodies builds the
+/// probe once).
+void set_counter_slot(std::vector<Instr>& probe, const CounterRef& counter, uint32_t slot);
 
 /// The probe's own stack depth, found by simulating it (`effects` reads Increment's signature).
 /// It runs at entry on an empty stack and leaves it empty, so a probed body needs max(its own
