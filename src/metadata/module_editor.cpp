@@ -380,9 +380,16 @@ Status ModuleEditor::flush_section(bool all) {
 Expected<uint32_t> ModuleEditor::append_aligned(std::span<const uint8_t> bytes, uint32_t alignment, const char* too_far) {
   if (alignment == 0 || (alignment & (alignment - 1))) return edit_error("data alignment must be a power of two");
   if (!plan_) plan_ = CIL_TRY(pe::plan_section(module_.image()));
-  CIL_TRY(align_section(alignment));
-  uint64_t rva = uint64_t{plan_->rva} + section_size();
+  size_t pad = static_cast<size_t>((alignment - section_size() % alignment) % alignment);
+  uint64_t rva = uint64_t{plan_->rva} + section_size() + pad;
   if (rva + bytes.size() > 0xFFFFFFFF) return edit_error(too_far);
+  if (!sink_ || section_.size() + pad + bytes.size() < sink_chunk_) {
+    // Nothing reaches the sink: the padding and the bytes in one go (every method body).
+    section_.resize(section_.size() + pad);
+    section_.insert(section_.end(), bytes.begin(), bytes.end());
+    return static_cast<uint32_t>(rva);
+  }
+  CIL_TRY(align_section(alignment));
   CIL_TRY(append_section(bytes));
   return static_cast<uint32_t>(rva);
 }

@@ -352,3 +352,28 @@ TEST(PeImage, RvaPlacementAndItsLimits) {
 
 }  // namespace
 }  // namespace cil
+
+// get_or_placeholder() reads names without get()'s error value: the same string wherever get()
+// reads one, the placeholder wherever get() fails (past the end, no NUL), and "" at index 0 of
+// an absent heap.
+TEST(Heaps, StringPlaceholderAgreesWithGet) {
+  const std::vector<uint8_t> strings = {0, 'A', 'b', 0, 'C', 0, 'x', 'y'};  // "xy" lacks its NUL
+  cil::md::StringHeap heap(strings, 0x300);
+  size_t placeholders = 0;
+  for (uint32_t i = 0; i <= strings.size() + 2; ++i) {
+    auto got = heap.get(i);
+    std::string_view shown = heap.get_or_placeholder(i);
+    if (got) {
+      EXPECT_EQ(shown, *got) << "index " << i;
+    } else {
+      EXPECT_EQ(shown, "<bad string index>") << "index " << i;
+      ++placeholders;
+    }
+  }
+  EXPECT_EQ(heap.get_or_placeholder(1), "Ab");
+  EXPECT_EQ(heap.get_or_placeholder(2), "b");
+  EXPECT_EQ(placeholders, 5u);  // 6 and 7 (no NUL), then 8 to 10 (past the end)
+  cil::md::StringHeap empty({}, 0);
+  EXPECT_EQ(empty.get_or_placeholder(0), "");
+  EXPECT_EQ(empty.get_or_placeholder(1), "<bad string index>");
+}
