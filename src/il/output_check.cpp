@@ -2,6 +2,7 @@
 #include "il/output_check.h"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -108,6 +109,25 @@ constexpr TableMask token_tables(Operand operand) {
   }
 }
 
+/// What the check does with an instruction, by opcode: nothing (most of them), keep it (a branch
+/// or switch), look up its #US string, or resolve its token in `tables`. A table indexed by the
+/// opcode, built from the one opcode table, so that an instruction with nothing to check costs a
+/// load and a test.
+struct OpCheck {
+  enum What : uint8_t { None, Jump, String, Token } what = None;
+  TableMask tables = 0;
+};
+inline constexpr std::array<OpCheck, kOpCount> kOpChecks = [] {
+  std::array<OpCheck, kOpCount> checks{};
+  for (size_t i = 0; i < kOpCount; ++i) {
+    Operand operand = detail::kOps[i].operand;
+    if (is_branch_operand(operand) || operand == Operand::Switch) checks[i].what = OpCheck::Jump;
+    else if (operand == Operand::String) checks[i].what = OpCheck::String;
+    else if (TableMask tables = token_tables(operand)) checks[i] = {OpCheck::Token, tables};
+  }
+  return checks;
+}();
+
 /// True when `token` names a row of one of the `allowed` tables.
 bool token_resolves(const md::Module& m, md::Token token, TableMask allowed) {
   uint8_t table = md::token_type(token);
@@ -160,18 +180,20 @@ struct CheckSink {
 
   [[gnu::always_inline]] void add(const Instruction& in) {
     buffers.starts[in.offset] = 1;
-    Operand operand = operand_of(in.op);
-    if (is_branch_operand(operand) || operand == Operand::Switch) {
+    const OpCheck check = kOpChecks[static_cast<size_t>(in.op)];
+    if (check.what == OpCheck::None) [[likely]] return;
+    if (check.what == OpCheck::Jump) {
       buffers.jumps.push_back(in);
-    } else if (operand == Operand::String) {
+    } else if (check.what == OpCheck::String) {
       auto token = static_cast<md::Token>(in.value);
       if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().reads(md::token_rid(token)))
         note(in);
       else
         ++stats.tokens;
-    } else if (TableMask allowed = token_tables(operand)) {
-      if (!token_resolves(m, static_cast<md::Token>(in.value), allowed)) note(in);
-      else ++stats.tokens;
+    } else if (!token_resolves(m, static_cast<md::Token>(in.value), check.tables)) {
+      note(in);
+    } else {
+      ++stats.tokens;
     }
   }
   std::vector<int64_t>& switch_targets() { return buffers.targets; }
