@@ -233,7 +233,7 @@ namespace cil {
 namespace {
 
 TEST(Json, QuoteSkipsPlainWordsAndStopsAtEveryEscape) {
-  // The quoter looks at eight bytes at a time: each character that needs an escape, and a byte
+  // The quoter looks at sixteen, then eight bytes at a time: each character that needs an escape, and a byte
   // over 0x7F, at every position of a long plain text, with texts of every length around eight.
   auto reference = [](std::string_view text) {
     std::string out = "\"";
@@ -249,7 +249,7 @@ TEST(Json, QuoteSkipsPlainWordsAndStopsAtEveryEscape) {
     }
     return out + "\"";
   };
-  for (size_t length = 0; length <= 40; ++length) {
+  for (size_t length = 0; length <= 70; ++length) {
     std::string plain(length, 'x');
     static constexpr std::string_view kPlain = "abcXYZ019 .,:;<>[]{}()!#$%&'*+-/=?@^_`|~";
     for (size_t i = 0; i < length; ++i) plain[i] = kPlain[(i * 7) % kPlain.size()];
@@ -260,6 +260,15 @@ TEST(Json, QuoteSkipsPlainWordsAndStopsAtEveryEscape) {
         text[at] = special;
         EXPECT_EQ(md::json_quote(text), reference(text)) << length << " " << at << " " << int(special);
       }
+    for (size_t at = 0; at < length; ++at) {  // a second escape anywhere after a first one
+      std::string text = plain;
+      text[at] = '"';
+      for (size_t second = at + 1; second < length; ++second) {
+        std::string two = text;
+        two[second] = '\x02';
+        EXPECT_EQ(md::json_quote(two), reference(two)) << length << " " << at << " " << second;
+      }
+    }
     for (size_t at = 0; at + 1 < length; ++at) {  // valid UTF-8 (an e with an acute accent) passes through
       std::string text = plain;
       text[at] = '\xC3';
