@@ -57,120 +57,92 @@ Status remap_sequence_points_into(const md::MethodSequencePoints& in, const Offs
 
 namespace {
 
-/// A compressed value (II.23.2) read from `r` into `v`: false when it does not read or is not in
-/// the shortest form for its value, the form the encoder writes.
-[[gnu::always_inline]] inline bool shortest_u32(ByteReader& r, uint32_t& v) {
-  size_t at = r.position();
-  auto read = r.compressed_u32();
-  if (!read) return false;
-  v = *read;
-  return r.position() - at == md::compressed_u32_size(v);
-}
-[[gnu::always_inline]] inline bool shortest_i32(ByteReader& r, int32_t& v) {
-  size_t at = r.position();
-  auto read = r.compressed_i32();
-  if (!read) return false;
-  v = *read;
-  return r.position() - at == md::compressed_i32_size(v);
-}
+/// Not the blob the encoder would write: the short way gives up, and the long way names what is
+/// wrong (built only then; no message is needed).
+Error not_encoders_form() { return make_error(ErrorKind::Format, "sequence points", "not in the encoder's form"); }
+
+/// Compressed integers (II.23.2) in the shortest form for their value only, the form the encoder
+/// writes.
+struct ShortestIntegerForm {
+  [[gnu::always_inline]] static Expected<uint32_t> u32(ByteReader& r) {
+    size_t at = r.position();
+    uint32_t v = CIL_TRY(r.compressed_u32());
+    if (r.position() - at != md::compressed_u32_size(v)) return not_encoders_form();
+    return v;
+  }
+  [[gnu::always_inline]] static Expected<int32_t> i32(ByteReader& r) {
+    size_t at = r.position();
+    int32_t v = CIL_TRY(r.compressed_i32());
+    if (r.position() - at != md::compressed_i32_size(v)) return not_encoders_form();
+    return v;
+  }
+};
+
+/// The short way's checks on top of the walk's (scan_sequence_points' visitor): the blob's
+/// documents exist and its document records are the encoder's (before a point, naming another
+/// document); every point after offset 0 is on an instruction that moved by `shift`, and stays
+/// below the offset limit. Notes where the delta of the first point after offset 0 is, the one
+/// value that changes.
+struct ShiftCheck {
+  uint32_t row_document, documents, shift;
+  std::span<const OffsetMap::Entry> entries;
+  uint32_t old_signature = 0, current = 0;  // the document of the points that follow
+  size_t cursor = 0;  // points ascend: the boundaries are walked once
+  bool last_was_document = false;
+  size_t patch_at = 0, patch_end = 0;
+  uint32_t patched = 0;
+
+  Status header(uint32_t local_signature, uint32_t initial_document) {
+    old_signature = local_signature;
+    current = row_document ? row_document : initial_document;
+    if (current == 0 || current > documents) return not_encoders_form();
+    return ok();
+  }
+  Status document(uint32_t next) {
+    if (last_was_document || next == current || next == 0 || next > documents) return not_encoders_form();
+    current = next;
+    last_was_document = true;
+    return ok();
+  }
+  [[gnu::always_inline]] Status point(const md::SequencePoint& p, size_t delta_at, size_t delta_end, uint32_t delta_offset) {
+    last_was_document = false;
+    if (p.offset == 0) return ok();
+    while (cursor < entries.size() && entries[cursor].old_offset < p.offset) ++cursor;
+    // Not an instruction, or one that moved by another amount than the first.
+    if (cursor == entries.size() || entries[cursor].old_offset != p.offset || entries[cursor].new_offset != p.offset + shift)
+      return not_encoders_form();
+    if (uint64_t{p.offset} + shift >= md::kMaxPointOffset) return not_encoders_form();
+    if (patch_end == 0) {
+      patch_at = delta_at;
+      patch_end = delta_end;
+      patched = delta_offset + shift;
+    }
+    return ok();
+  }
+  Status end() { return last_was_document ? not_encoders_form() : ok(); }  // a record no point follows
+};
 
 }  // namespace
 
 bool shift_sequence_points_blob(std::span<const uint8_t> blob, uint32_t row_document, uint32_t documents, const OffsetMap& map,
                                 uint32_t local_signature, std::vector<uint8_t>& out) {
-  using md::kMaxPointColumn, md::kMaxPointLine, md::kMaxPointOffset;
   auto entries = map.entries();
   // Nothing appended (no hidden point to add), and the shift is the first instruction's.
   if (entries.empty() || map.new_code_size() != map.new_end_of_original() || entries.front().new_offset < entries.front().old_offset)
     return false;
-  const uint32_t shift = entries.front().new_offset - entries.front().old_offset;
-  ByteReader r(blob, 0, "sequence points");
-  // Each value read must have been written in its shortest form.
-  uint32_t old_signature = 0, document = row_document;
-  if (!shortest_u32(r, old_signature)) return false;
-  if (!row_document && !shortest_u32(r, document)) return false;
-  if (document == 0 || document > documents) return false;
-  size_t cursor = 0;  // points ascend: the boundaries are walked once
-  bool first = true, first_visible = true;
-  uint32_t offset = 0, line = 0, column = 0;
-  size_t patch_at = 0, patch_end = 0;  // the delta of the first point after offset 0
-  uint32_t patched = 0;
-  bool last_was_document = false;
-  while (!r.at_end()) {
-    size_t at = r.position();
-    uint32_t delta_offset = 0;
-    if (!shortest_u32(r, delta_offset)) return false;
-    if (delta_offset == 0 && !first) {
-      uint32_t next = 0;
-      // A document record the encoder writes: before a point (checked at the next point and at
-      // the end), naming a Document row that is not the current one.
-      if (last_was_document || !shortest_u32(r, next) || next == document || next == 0 || next > documents) return false;
-      document = next;
-      last_was_document = true;
-      continue;
-    }
-    last_was_document = false;
-    if (uint64_t{offset} + delta_offset >= kMaxPointOffset) return false;
-    offset += delta_offset;
-    first = false;
-    if (offset != 0) {
-      while (cursor < entries.size() && entries[cursor].old_offset < offset) ++cursor;
-      // Not an instruction, or one that moved by another amount than the first.
-      if (cursor == entries.size() || entries[cursor].old_offset != offset || entries[cursor].new_offset != offset + shift) return false;
-      if (uint64_t{offset} + shift >= kMaxPointOffset) return false;
-      if (patch_end == 0) {
-        patch_at = at;
-        patch_end = r.position();
-        patched = delta_offset + shift;
-      }
-    }
-    uint32_t delta_lines = 0;
-    if (!shortest_u32(r, delta_lines)) return false;
-    int64_t delta_columns = 0;
-    if (delta_lines == 0) {
-      uint32_t v = 0;
-      if (!shortest_u32(r, v)) return false;
-      delta_columns = v;
-    } else {
-      int32_t v = 0;
-      if (!shortest_i32(r, v)) return false;
-      delta_columns = v;
-    }
-    if (delta_lines == 0 && delta_columns == 0) continue;  // hidden
-    int64_t start_line = 0, start_column = 0;
-    if (first_visible) {
-      uint32_t l = 0, c = 0;
-      if (!shortest_u32(r, l) || !shortest_u32(r, c)) return false;
-      start_line = l;
-      start_column = c;
-    } else {
-      int32_t dl = 0, dc = 0;
-      if (!shortest_i32(r, dl) || !shortest_i32(r, dc)) return false;
-      start_line = int64_t{line} + dl;
-      start_column = int64_t{column} + dc;
-    }
-    int64_t end_line = start_line + delta_lines;
-    int64_t end_column = start_column + delta_columns;
-    if (start_line < 0 || end_line >= kMaxPointLine || start_line == md::kHiddenLine || end_line == md::kHiddenLine) return false;
-    if (start_column < 0 || start_column >= kMaxPointColumn || end_column < 0 || end_column >= kMaxPointColumn) return false;
-    // The encoder writes a point on one line only when it ends after it starts (so it is not
-    // hidden): with delta_lines 0 the delta of columns is positive here.
-    line = static_cast<uint32_t>(start_line);
-    column = static_cast<uint32_t>(start_column);
-    first_visible = false;
-  }
-  if (last_was_document) return false;  // a document record that no point follows
+  ShiftCheck check{row_document, documents, entries.front().new_offset - entries.front().old_offset, entries};
+  if (!md::scan_sequence_points<ShortestIntegerForm>(ByteReader(blob, 0, "sequence points"), row_document, check)) return false;
   // The blob again, with its header's local signature and the one delta rewritten.
   out.resize(blob.size() + 8);
   uint8_t* w = md::put_compressed_u32(out.data(), local_signature);
-  size_t from = md::compressed_u32_size(old_signature);
+  size_t from = md::compressed_u32_size(check.old_signature);
   auto copy = [&](size_t begin, size_t end) { w = std::copy(blob.begin() + begin, blob.begin() + end, w); };
-  if (patch_end == 0) {
+  if (check.patch_end == 0) {
     copy(from, blob.size());
   } else {
-    copy(from, patch_at);
-    w = md::put_compressed_u32(w, patched);
-    copy(patch_end, blob.size());
+    copy(from, check.patch_at);
+    w = md::put_compressed_u32(w, check.patched);
+    copy(check.patch_end, blob.size());
   }
   out.resize(static_cast<size_t>(w - out.data()));
   return true;

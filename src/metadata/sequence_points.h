@@ -45,37 +45,50 @@ Error point_lines_error(const ByteReader& r, size_t at, int64_t start_line, int6
 Error point_columns_error(const ByteReader& r, size_t at, int64_t start_column, int64_t end_column);
 }  // namespace detail
 
-/// Reads a sequence points blob a point at a time, without storing the points: `header` gets the
-/// local signature and the initial document (its points are left alone), then
-/// `on_point(const SequencePoint&) -> Status` runs for each point in blob order. The checks of
-/// decode_sequence_points_into, which is this with a push_back; an error of `on_point` ends the
-/// reading and is returned as it is.
-template <class OnPoint>
-Status read_sequence_points(ByteReader r, uint32_t row_document, MethodSequencePoints& header, OnPoint&& on_point) {
-  header.local_signature = CIL_TRY(r.compressed_u32());
-  header.initial_document = 0;
-  uint32_t document = row_document;
-  if (!row_document) header.initial_document = document = CIL_TRY(r.compressed_u32());
+/// Reads compressed integers in any form II.23.2 allows (what a reader accepts).
+struct AnyIntegerForm {
+  [[gnu::always_inline]] static Expected<uint32_t> u32(ByteReader& r) { return r.compressed_u32(); }
+  [[gnu::always_inline]] static Expected<int32_t> i32(ByteReader& r) { return r.compressed_i32(); }
+};
+
+/// The one walk over a sequence points blob, record by record, with the format's checks (offsets
+/// below the limit and ascending, a visible point's lines and columns in range): every reader of
+/// the format goes through it. `Form::u32/i32(ByteReader&)` read its compressed integers (a
+/// stricter form can refuse a longer encoding). `visit` gets, in blob order:
+///   header(local_signature, initial_document)      the blob's own initial document, or 0 when the
+///                                                  row names it (`row_document`);
+///   document(document)                             a document record;
+///   point(point, delta_at, delta_end, delta_offset) a point, with the bytes of its offset delta;
+///   end()                                          after the last record;
+/// each returning Status; an error ends the walk and is returned as it is.
+template <class Form, class Visitor>
+Status scan_sequence_points(ByteReader r, uint32_t row_document, Visitor&& visit) {
+  uint32_t local_signature = CIL_TRY(Form::u32(r));
+  uint32_t document = row_document, initial_document = 0;
+  if (!row_document) initial_document = document = CIL_TRY(Form::u32(r));
+  CIL_TRY(visit.header(local_signature, initial_document));
   bool first = true, first_visible = true;
   uint32_t offset = 0, line = 0, column = 0;
   while (!r.at_end()) {
     size_t at = r.position();
-    uint32_t delta_offset = CIL_TRY(r.compressed_u32());
+    uint32_t delta_offset = CIL_TRY(Form::u32(r));
     if (delta_offset == 0 && !first) {
-      document = CIL_TRY(r.compressed_u32());  // a document record
+      document = CIL_TRY(Form::u32(r));  // a document record
+      CIL_TRY(visit.document(document));
       continue;
     }
+    size_t delta_end = r.position();
     if (uint64_t{offset} + delta_offset >= kMaxPointOffset) return detail::point_offset_error(r, at, uint64_t{offset} + delta_offset);
     offset += delta_offset;
     first = false;
-    uint32_t delta_lines = CIL_TRY(r.compressed_u32());
-    int64_t delta_columns = delta_lines == 0 ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{CIL_TRY(r.compressed_i32())};
+    uint32_t delta_lines = CIL_TRY(Form::u32(r));
+    int64_t delta_columns = delta_lines == 0 ? int64_t{CIL_TRY(Form::u32(r))} : int64_t{CIL_TRY(Form::i32(r))};
     if (delta_lines == 0 && delta_columns == 0) {
-      CIL_TRY(on_point(SequencePoint::make_hidden(offset, document)));
+      CIL_TRY(visit.point(SequencePoint::make_hidden(offset, document), at, delta_end, delta_offset));
       continue;
     }
-    int64_t start_line = first_visible ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{line} + CIL_TRY(r.compressed_i32());
-    int64_t start_column = first_visible ? int64_t{CIL_TRY(r.compressed_u32())} : int64_t{column} + CIL_TRY(r.compressed_i32());
+    int64_t start_line = first_visible ? int64_t{CIL_TRY(Form::u32(r))} : int64_t{line} + CIL_TRY(Form::i32(r));
+    int64_t start_column = first_visible ? int64_t{CIL_TRY(Form::u32(r))} : int64_t{column} + CIL_TRY(Form::i32(r));
     int64_t end_line = start_line + delta_lines;
     int64_t end_column = start_column + delta_columns;
     if (start_line < 0 || end_line >= kMaxPointLine || start_line == kHiddenLine || end_line == kHiddenLine)
@@ -85,9 +98,32 @@ Status read_sequence_points(ByteReader r, uint32_t row_document, MethodSequenceP
     line = static_cast<uint32_t>(start_line);
     column = static_cast<uint32_t>(start_column);
     first_visible = false;
-    CIL_TRY(on_point(SequencePoint{offset, document, line, static_cast<uint32_t>(end_line), column, static_cast<uint32_t>(end_column)}));
+    CIL_TRY(visit.point(SequencePoint{offset, document, line, static_cast<uint32_t>(end_line), column, static_cast<uint32_t>(end_column)},
+                        at, delta_end, delta_offset));
   }
-  return ok();
+  return visit.end();
+}
+
+/// Reads a sequence points blob a point at a time, without storing the points: `header` gets the
+/// local signature and the initial document (its points are left alone), then
+/// `on_point(const SequencePoint&) -> Status` runs for each point in blob order. The checks of
+/// decode_sequence_points_into, which is this with a push_back; an error of `on_point` ends the
+/// reading and is returned as it is.
+template <class OnPoint>
+Status read_sequence_points(ByteReader r, uint32_t row_document, MethodSequencePoints& header, OnPoint&& on_point) {
+  struct Points {
+    MethodSequencePoints& out;
+    OnPoint& on_point;
+    Status header(uint32_t local_signature, uint32_t initial_document) {
+      out.local_signature = local_signature;
+      out.initial_document = initial_document;
+      return ok();
+    }
+    Status document(uint32_t) { return ok(); }
+    Status point(const SequencePoint& p, size_t, size_t, uint32_t) { return on_point(p); }
+    Status end() { return ok(); }
+  };
+  return scan_sequence_points<AnyIntegerForm>(r, row_document, Points{header, on_point});
 }
 
 /// Decodes a sequence points blob. `row_document` is the row's Document column: when it is 0 the
