@@ -202,7 +202,9 @@ Status encode_body_into(const BodyModel& body, EncodedBody& encoded) {
   std::vector<uint8_t>& out = encoded.bytes;
   out.clear();
   out.reserve(12 + size_t{layout.code_size()} + (clauses.empty() ? 0 : 4 + 24 * clauses.size()));
-  write_header(out, header_of(body, layout.code_size(), !clauses.empty()));
+  HeaderFields header = header_of(body, layout.code_size(), !clauses.empty());
+  write_header(out, header);
+  encoded.local_sig_token = header.local_sig_token;
   CIL_TRY(write_code(body, layout, out));
   CIL_TRY(write_sections(body, clauses, out));
   return offset_map(body, layout, encoded.map);

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "il/method_body.h"
 #include "metadata/heaps.h"
 #include "metadata/pdb_writer.h"
 #include "pe/embedded_pdb.h"
@@ -43,13 +42,6 @@ std::string renamed(const std::string& path, const std::string& file_name) {
 }
 
 }  // namespace
-
-uint32_t body_local_signature(std::span<const uint8_t> body) {
-  // The header is enough: the body is the rewrite's own, whole.
-  ByteReader r(body, 0, "method body");
-  MethodBody parsed;
-  return parse_method_header(r, parsed) ? md::token_rid(parsed.local_sig_token) : 0;
-}
 
 PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& entries, const PdbOptions& options) {
   PdbSource source;
@@ -193,10 +185,10 @@ Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, md::WrittenPdb pdb, Pdb
   return ok();
 }
 
-void DebugInfoJob::method_rewritten(uint32_t rid, const OffsetMap& map, std::span<const uint8_t> body) {
+void DebugInfoJob::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_sig_token) {
   if (!rewriter_) return;
   // A failure is kept by the rewriter and reported by finish().
-  (void)rewriter_->method_rewritten(rid, map, body_local_signature(body));
+  (void)rewriter_->method_rewritten(rid, map, md::token_rid(local_sig_token));
 }
 
 PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, std::vector<std::string>& warnings) {

@@ -76,9 +76,10 @@ class DebugInfoJob {
   bool has_pdb() const { return static_cast<bool>(pdb_); }
   const md::PortablePdb* pdb() const { return pdb_.get(); }
 
-  /// MethodDef `rid` got the new body `body`, where the rewrite's `map` says its original
-  /// offsets went. Its debug information moves now, so that the map need not be kept.
-  void method_rewritten(uint32_t rid, const OffsetMap& map, std::span<const uint8_t> body);
+  /// MethodDef `rid` got a new body whose header names `local_sig_token` (EncodedBody's), where
+  /// the rewrite's `map` says its original offsets went. Its debug information moves now, so that
+  /// the map need not be kept.
+  void method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_sig_token);
 
   /// Writes the PDB and sets the output's debug directory in `editor`; call after every row is
   /// added. Problems become warnings, and the output then claims no PDB.
@@ -99,8 +100,5 @@ class DebugInfoJob {
   std::string input_;   ///< "embedded" or the path
   std::string reason_;  ///< why there is no PDB to rewrite
 };
-
-/// The StandAloneSig rid of an encoded body's locals (0 for a tiny header or no locals).
-uint32_t body_local_signature(std::span<const uint8_t> body);
 
 }  // namespace cil::il

@@ -267,7 +267,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       }
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
       CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
-      debug.method_rewritten(rid, rewritten.map, rewritten.bytes);
+      debug.method_rewritten(rid, rewritten.map, rewritten.local_sig_token);
       if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
       return ok();
     };

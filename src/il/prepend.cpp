@@ -48,6 +48,7 @@ Status prepend_code(const MethodBody& body, const DecodedCode& code, std::span<c
   out.clear();
   out.reserve(12 + code_size + (clauses.empty() ? 0 : 4 + clauses.size() * 24));
   write_header(out, header);
+  encoded.local_sig_token = header.local_sig_token;
   for (const Instr& in : entry) write_instruction(out, in.op, in.value);
   out.insert(out.end(), body.code.begin(), body.code.end());
   if (!clauses.empty()) {

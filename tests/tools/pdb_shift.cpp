@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     for (const auto& in : code->instructions) entries.push_back({in.offset, in.offset + told});
     entries.push_back({body->code_size, body->code_size + told});
     il::OffsetMap map(std::move(entries), body->code_size + nops);
-    job.method_rewritten(rid, map, bytes);
+    job.method_rewritten(rid, map, rewritten->local_sig_token);
   }
   il::PdbOutcome outcome = job.finish(editor, warnings);
   for (const auto& w : warnings) fmt::print(stderr, "cil_pdb_shift: warning: {}\n", w);

@@ -73,6 +73,16 @@ int main(int argc, char** argv) {
                        !via_model ? ": " + via_model.error().to_string() : !via_splice ? ": " + via_splice.error().to_string() : "");
           continue;
         }
+        // Both name the local signature their header names (what the PDB's rewrite is given).
+        ByteReader header_reader(via_splice->bytes, 0, "method body");
+        il::MethodBody header;
+        if (!il::parse_method_header(header_reader, header) || header.local_sig_token != via_splice->local_sig_token ||
+            header.local_sig_token != via_model->local_sig_token || header.local_sig_token != body->local_sig_token) {
+          if (file_failures++ < 5)
+            fmt::print(stderr, "{}: MethodDef 0x{:08X}: the rewrite names local signature 0x{:08X}, its header 0x{:08X}\n", argv[i],
+                       md::make_token(md::TableId::MethodDef, rid), via_splice->local_sig_token, header.local_sig_token);
+          continue;
+        }
         // And that map is the plain shift of every original boundary by the probe's size, which
         // is the one inserted range.
         uint32_t shift = via_model->map.new_code_size() - body->code_size;
