@@ -9,7 +9,9 @@
 # final write, its live file (report reads it, and prefers it when both are there). The test says
 # how many runs needed the live file. Nothing is asserted on the wall clock.
 # MODE profiler: the library is not instrumented; `cil-instrument run --mode count -- dotnet test`
-# profiles it (5 runs by default: run sets the shutdown timeout, so the race is gone by design).
+# profiles it (5 runs by default: run sets the shutdown timeout, so the race is gone by design);
+# a run that leaves no counts shows its output and the profiler's statistics (--stats: a line per
+# process whose profiler reached Shutdown), which tell a missing shutdown from a failed write.
 # MODE exec: `cil-instrument exec BIN -- dotnet test` instruments the test folder in place (3 runs
 # by default), and the folder must be back each time.
 #   tests/scripts/dotnet_test_test.sh [TOOL] [offline|profiler|exec]
@@ -58,10 +60,10 @@ from_live=0
 shopt -s nullglob
 for ((r = 1; r <= runs; r++)); do
   out="$work/counts/$r"
-  mkdir -p "$out"
+  mkdir -p "$out" "$work/stats"
   case $mode in
     offline) command=(env CIL_INSTRUMENT_OUTPUT="$out" dotnet test "$work/bin/CountedTests.dll") ;;
-    profiler) command=("$TOOL" run --mode count --include 'Counted.*' -o "$out" -q -- dotnet test "$work/bin/CountedTests.dll") ;;
+    profiler) command=("$TOOL" run --mode count --include 'Counted.*' -o "$out" --stats "$work/stats/$r.jsonl" -q -- dotnet test "$work/bin/CountedTests.dll") ;;
     exec) command=("$TOOL" exec --assemblies Counted.dll -o "$out" "$work/bin" -- dotnet test "$work/bin/CountedTests.dll") ;;
   esac
   ok=1
@@ -78,6 +80,10 @@ for ((r = 1; r <= runs; r++)); do
   json_files=("$out"/Counted.*.counts.json)
   live_files=("$out"/Counted.*.counts.live)
   if [ ${#json_files[@]} -gt 1 ] || [ ${#live_files[@]} -gt 1 ] || [ $((${#json_files[@]} + ${#live_files[@]})) -eq 0 ]; then
+    # What tells a missing write from a missing shutdown: the run's output, and (profiler) one
+    # statistics line per process whose profiler reached Shutdown.
+    tail -20 "$work/test.log" >&2
+    [ -f "$work/stats/$r.jsonl" ] && { echo "profiler statistics of run $r:" >&2; cat "$work/stats/$r.jsonl" >&2; }
     fail "run $r: expected one counts file or live file, found: $(ls "$out")"
     continue
   fi
