@@ -23,25 +23,15 @@ Error Heap::index_error(std::string_view heap, uint32_t index) const {
 }
 
 Expected<std::string_view> StringHeap::get(uint32_t index) const {
-  if (index == 0 && data_.empty()) return std::string_view();
+  if (auto found = find(index)) return *found;
   if (index >= data_.size()) return index_error("#Strings heap", index);
-  const uint8_t* start = data_.data() + index;
-  const void* nul = std::memchr(start, 0, data_.size() - index);
-  if (!nul)
-    return make_error(ErrorKind::Format, "#Strings heap",
-                      fmt::format("string at index {:#x} is not NUL-terminated", index), file_offset_ + index);
-  return std::string_view(reinterpret_cast<const char*>(start), static_cast<const uint8_t*>(nul) - start);
+  return make_error(ErrorKind::Format, "#Strings heap", fmt::format("string at index {:#x} is not NUL-terminated", index),
+                    file_offset_ + index);
 }
 
 std::string_view StringHeap::get_or_placeholder(uint32_t index) const {
-  // get() without its error value: every row's name comes through here.
-  if (index < data_.size()) {
-    const uint8_t* start = data_.data() + index;
-    if (const void* nul = std::memchr(start, 0, data_.size() - index))
-      return std::string_view(reinterpret_cast<const char*>(start), static_cast<const uint8_t*>(nul) - start);
-  } else if (index == 0) {
-    return std::string_view();  // an absent heap: index 0 is the empty string
-  }
+  // Every row's name comes through here: no error value is built.
+  if (auto found = find(index)) return *found;
   return "<bad string index>";
 }
 

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +46,19 @@ class StringHeap : public Heap {
   /// The string at `index`, or a placeholder naming a bad index (for display and for names
   /// compared with known ones, which the placeholder never equals).
   std::string_view get_or_placeholder(uint32_t index) const;
+
+ private:
+  /// The string at `index` when it reads (both of the above), without an error value.
+  std::optional<std::string_view> find(uint32_t index) const {
+    if (index >= data_.size()) {
+      if (index == 0) return std::string_view();  // an absent heap: index 0 is the empty string
+      return std::nullopt;
+    }
+    const uint8_t* start = data_.data() + index;
+    const void* nul = std::memchr(start, 0, data_.size() - index);
+    if (!nul) return std::nullopt;
+    return std::string_view(reinterpret_cast<const char*>(start), static_cast<size_t>(static_cast<const uint8_t*>(nul) - start));
+  }
 };
 
 class BlobHeap : public Heap {

@@ -344,18 +344,18 @@ Expected<std::vector<uint8_t>> ModuleEditor::signature_of(Token token) {
   }
 }
 
-Status ModuleEditor::append_section(std::span<const uint8_t> bytes) {
+Status ModuleEditor::append_through_sink(std::span<const uint8_t> bytes) {
   while (!bytes.empty()) {
-    size_t room = sink_ ? std::max<size_t>(sink_chunk_ - std::min(sink_chunk_, section_.size()), 1) : bytes.size();
+    size_t room = std::max<size_t>(sink_chunk_ - std::min(sink_chunk_, section_.size()), 1);
     size_t take = std::min(room, bytes.size());
     section_.insert(section_.end(), bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(take));
     bytes = bytes.subspan(take);
-    if (sink_ && section_.size() >= sink_chunk_) CIL_TRY(flush_section(false));
+    if (section_.size() >= sink_chunk_) CIL_TRY(flush_section(false));
   }
   return ok();
 }
 
-Status ModuleEditor::align_section(uint32_t alignment) {
+Status ModuleEditor::align_through_sink(uint32_t alignment) {
   static constexpr uint8_t kZeros[16] = {};
   while (section_size() % alignment) {
     size_t pad = static_cast<size_t>(alignment - section_size() % alignment);
@@ -380,16 +380,9 @@ Status ModuleEditor::flush_section(bool all) {
 Expected<uint32_t> ModuleEditor::append_aligned(std::span<const uint8_t> bytes, uint32_t alignment, const char* too_far) {
   if (alignment == 0 || (alignment & (alignment - 1))) return edit_error("data alignment must be a power of two");
   if (!plan_) plan_ = CIL_TRY(pe::plan_section(module_.image()));
-  size_t pad = static_cast<size_t>((alignment - section_size() % alignment) % alignment);
-  uint64_t rva = uint64_t{plan_->rva} + section_size() + pad;
-  if (rva + bytes.size() > 0xFFFFFFFF) return edit_error(too_far);
-  if (!sink_ || section_.size() + pad + bytes.size() < sink_chunk_) {
-    // Nothing reaches the sink: the padding and the bytes in one go (every method body).
-    section_.resize(section_.size() + pad);
-    section_.insert(section_.end(), bytes.begin(), bytes.end());
-    return static_cast<uint32_t>(rva);
-  }
   CIL_TRY(align_section(alignment));
+  uint64_t rva = uint64_t{plan_->rva} + section_size();
+  if (rva + bytes.size() > 0xFFFFFFFF) return edit_error(too_far);
   CIL_TRY(append_section(bytes));
   return static_cast<uint32_t>(rva);
 }

@@ -135,10 +135,24 @@ class ModuleEditor final : public MetadataSink {
   Expected<uint32_t> append_aligned(std::span<const uint8_t> bytes, uint32_t alignment, const char* too_far);
   /// Offset in the new section of the next byte appended.
   uint64_t section_size() const { return streamed_ + section_.size(); }
-  /// Appends to the new section; with a sink, passes on what fills a chunk.
-  Status append_section(std::span<const uint8_t> bytes);
+  /// Whether `more` bytes appended to the section would fill a chunk for the sink.
+  bool reaches_sink(size_t more) const { return sink_ && section_.size() + more >= sink_chunk_; }
+  /// Appends to the new section; with a sink, passes on what fills a chunk. Inline where nothing
+  /// reaches the sink (every method body).
+  Status append_section(std::span<const uint8_t> bytes) {
+    if (reaches_sink(bytes.size())) return append_through_sink(bytes);
+    section_.insert(section_.end(), bytes.begin(), bytes.end());
+    return ok();
+  }
+  Status append_through_sink(std::span<const uint8_t> bytes);
   /// Zero bytes up to a multiple of `alignment` (a power of two).
-  Status align_section(uint32_t alignment);
+  Status align_section(uint32_t alignment) {
+    size_t pad = static_cast<size_t>((alignment - section_size() % alignment) % alignment);
+    if (reaches_sink(pad)) return align_through_sink(alignment);
+    section_.resize(section_.size() + pad);
+    return ok();
+  }
+  Status align_through_sink(uint32_t alignment);
   /// Passes the buffered bytes to the sink (all of them, or all but an odd last byte).
   Status flush_section(bool all);
 
