@@ -12,7 +12,7 @@ bool has_il_body(const md::Module& module, uint32_t rid) {
   return method.rva() != 0 && (method.impl_flags() & MethodImplAttributes::CodeTypeMask) == MethodImplAttributes::IL;
 }
 
-Expected<MethodBody> read_body(const md::Module& module, uint32_t rid) {
+Status read_body_into(const md::Module& module, uint32_t rid, MethodBody& body) {
   auto named = [rid](Error e) {
     e.structure = fmt::format("MethodDef 0x{:08X} body", md::make_token(md::TableId::MethodDef, rid));
     return e;
@@ -20,8 +20,13 @@ Expected<MethodBody> read_body(const md::Module& module, uint32_t rid) {
   uint32_t rva = module.row<md::TableId::MethodDef>(rid).rva();
   auto reader = module.image().reader_from(rva, "method body");
   if (!reader) return named(std::move(reader).error());
-  auto body = parse_method_body(*reader);
-  if (!body) return named(std::move(body).error());
+  if (Status parsed = parse_method_body_into(*reader, body); !parsed) return named(std::move(parsed).error());
+  return ok();
+}
+
+Expected<MethodBody> read_body(const md::Module& module, uint32_t rid) {
+  MethodBody body;
+  CIL_TRY(read_body_into(module, rid, body));
   return body;
 }
 

@@ -204,7 +204,8 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   // hold. Only address space: pages that are never written are never resident.
   editor.reserve_bodies(m.bytes().size() + size_t{t.rows(TableId::MethodDef)} * 96 + 4096);
 
-  DecodedCode decoded;  // buffers reused from body to body
+  MethodBody body;  // buffers reused from body to body
+  DecodedCode decoded;
   EncodedBody rewritten;
   std::string name;  // reused from method to method
   for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
@@ -230,7 +231,7 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
       continue;
     }
     auto rewrite = [&]() -> Status {
-      MethodBody body = CIL_TRY(read_body(m, rid));
+      CIL_TRY(read_body_into(m, rid, body));
       CIL_TRY(decode_code_into(body.code, body.code_file_offset, decoded));
       BodyEdit edit;
       switch (options.mode) {

@@ -125,8 +125,15 @@ Status parse_method_header(ByteReader& r, MethodBody& body) {
   return ok();
 }
 
-Expected<MethodBody> parse_method_body(ByteReader r) {
-  MethodBody body;
+Status parse_method_body_into(ByteReader r, MethodBody& body) {
+  // Every field back to its default, the vectors emptied but not freed.
+  std::vector<ExceptionClause> clauses = std::move(body.clauses);
+  std::vector<EhSectionLayout> sections = std::move(body.sections);
+  body = MethodBody{};
+  clauses.clear();
+  sections.clear();
+  body.clauses = std::move(clauses);
+  body.sections = std::move(sections);
   CIL_TRY(parse_method_header(r, body));
   if (!r.contains(r.position(), body.code_size))
     return r.error_here(fmt::format("code of {:#x} bytes runs past the end of the section ({:#x} bytes left)",
@@ -135,6 +142,12 @@ Expected<MethodBody> parse_method_body(ByteReader r) {
   body.code = CIL_TRY(r.bytes(body.code_size));
   if (body.fat && (body.fat_flags & kMoreSects)) CIL_TRY(parse_sections(r, body));
   body.total_size = static_cast<uint32_t>(r.position());
+  return ok();
+}
+
+Expected<MethodBody> parse_method_body(ByteReader r) {
+  MethodBody body;
+  CIL_TRY(parse_method_body_into(r, body));
   return body;
 }
 

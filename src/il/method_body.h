@@ -76,6 +76,9 @@ struct MethodBody {
 
 /// Parses a body from `r`, which starts at the header and runs to the end of the section data.
 Expected<MethodBody> parse_method_body(ByteReader r);
+/// The same, into `body`, whose clause and section vectors keep their storage: for a loop over
+/// many bodies (the instrumenter, the self-check). On an error `body` holds a partial parse.
+Status parse_method_body_into(ByteReader r, MethodBody& body);
 /// Only its header (tiny or fat): the fields up to the code, which `r` is left at; the code,
 /// clauses and sections are not read.
 Status parse_method_header(ByteReader& r, MethodBody& body);

@@ -164,6 +164,7 @@ class BodyPages {
 
 /// What the check keeps of a body while it is decoded, reused from body to body.
 struct BodyBuffers {
+  MethodBody body;
   std::vector<uint8_t> starts;     ///< one byte per code byte and the end: 1 where one starts
   std::vector<Instruction> jumps;  ///< branches and switches, in order
   std::vector<int64_t> targets;    ///< the switches' targets
@@ -208,7 +209,8 @@ struct CheckSink {
 /// Each instruction is checked as it is decoded (a branch once every start is known); the error
 /// is the first instruction's in code order, as a pass over the decoded body would find it.
 Status check_body(const md::Module& m, uint32_t rid, BodyBuffers& buffers, OutputCheckStats& stats, BodyPages& pages) {
-  MethodBody body = CIL_TRY(read_body(m, rid));
+  CIL_TRY(read_body_into(m, rid, buffers.body));
+  const MethodBody& body = buffers.body;
   pages.read(body.code_file_offset + body.code.size() - body.file_offset);
   // Formatted only for an error: the check reads every new body of large assemblies.
   auto where = [rid] { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); };
