@@ -28,7 +28,8 @@
 # `cp IN OUT` and `cat IN > /dev/null`. Every run is one process started by cil_bench_run (built
 # with the tree), which reports wall time, user + system CPU (microseconds) and peak RSS from
 # wait4. Runs go round robin over the sides, each round starting one side later, so that load from
-# elsewhere falls on all alike; the load average is printed before and after each input.
+# elsewhere falls on all alike; the load average is printed before and after each input. Each
+# run's line ("wall_us cpu_us kb status", in round order) stays in WORK/times/INPUT.SIDE.times.
 # After the timed runs each peer does the job twice in one process (--iterations 2); its second,
 # warm iteration (in-process ms, no process start, no JIT warm-up) is the peer's best case.
 #
@@ -262,6 +263,10 @@ for ((n = 0; n < ${#all_inputs[@]}; n++)); do
     done
   done
   load_after=$(loadavg)
+  # Every run's times of this input kept (SIDE.times is reset for the next): the medians below
+  # come from them, and a run can be looked at round by round afterwards.
+  mkdir -p "$work/times"
+  for side in "${sides[@]}"; do cp "$work/$side.times" "$work/times/$name.$side.times"; done
   size=$(stat -L -c %s "$input")
   # With symbols, the size counts the PDB beside the input too.
   [ "$symbols" = 1 ] && [ -f "${input%.dll}.pdb" ] && size=$((size + $(stat -L -c %s "${input%.dll}.pdb")))
