@@ -189,12 +189,6 @@ bool framework_assembly_name(std::string_view name) {
 
 }  // namespace
 
-const char* hook_param_name(HookParam p) {
-  for (const auto& rule : kParams)
-    if (rule.param == p) return rule.name;
-  return "?";
-}
-
 bool HookMethod::wants(HookParam p) const {
   if (!present) return false;
   for (HookParam x : params)

@@ -32,8 +32,6 @@ enum class HookReturn {
   Exception,  ///< OnException: a non-null result is thrown instead
 };
 
-const char* hook_param_name(HookParam p);
-
 struct HookMethod {
   bool present = false;
   std::string name;

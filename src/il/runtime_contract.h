@@ -150,9 +150,6 @@ inline constexpr std::string_view kCountSignals[] = {"SIGTERM", "SIGINT", "SIGQU
 inline constexpr std::string_view kPosixSignalRegistrationType =
     "System.Runtime.InteropServices.PosixSignalRegistration, System.Runtime.InteropServices";
 inline std::string counts_file_prefix(std::string_view assembly) { return std::string(assembly) + "."; }
-inline std::string counts_file_name(std::string_view assembly, std::string_view pid) {
-  return counts_file_prefix(assembly) + std::string(pid) + std::string(kCountsFileSuffix);
-}
 
 /// `"key": ` as the counts file spells a member's start.
 inline std::string counts_key(std::string_view key) { return "\"" + std::string(key) + "\": "; }

@@ -42,7 +42,6 @@ class ModuleEditor final : public MetadataSink {
   Expected<Token> find_member_def(Token type, std::string_view name, std::span<const uint8_t> signature) override;
 
   /// Heap entries (find or add).
-  uint32_t add_string(std::string_view text) { return strings_.add(text); }
   uint32_t add_blob(std::span<const uint8_t> blob) { return blobs_.add(blob); }
 
   /// Appends a row (metadata/rows.h: one builder per table, fields named as the columns);

@@ -35,7 +35,9 @@ Expected<TablesStream> TablesStream::parse(ByteReader r, bool all_large,
                         count_offset);
     layout.rows[id] = rows;
   }
-  if (t.heap_sizes_ & kHeapExtraData) t.extra_data_ = CIL_TRY(r.u32());
+  // Heap-sizes flag 0x40 (outside ECMA-335 II.24.2.6) adds a word before the tables; CoreCLR
+  // reads past it too, and nothing here uses its value.
+  if (t.heap_sizes_ & kHeapExtraData) CIL_TRY(r.skip(4));
   layout.compute();
 
   for (unsigned id = 0; id < kTableSlots; ++id) {

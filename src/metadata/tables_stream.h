@@ -37,7 +37,6 @@ class TablesStream {
   uint64_t valid_mask() const { return valid_; }
   uint64_t sorted_mask() const { return sorted_; }
   bool has_extra_data() const { return heap_sizes_ & kHeapExtraData; }
-  uint32_t extra_data() const { return extra_data_; }
   const TableLayout& layout() const { return layout_; }
 
   uint32_t rows(TableId t) const { return layout_.row_count(t); }
@@ -83,7 +82,6 @@ class TablesStream {
  private:
   uint8_t major_ = 0, minor_ = 0, heap_sizes_ = 0;
   uint64_t valid_ = 0, sorted_ = 0;
-  uint32_t extra_data_ = 0;
   TableLayout layout_;
   std::array<const uint8_t*, kTableSlots> table_data_{};
   std::array<uint64_t, kTableSlots> table_offset_{};
