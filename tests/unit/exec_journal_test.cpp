@@ -168,6 +168,30 @@ TEST_F(ExecFolderTest, RestorePutsBackOnlyOverTheFileExecWrote) {
   EXPECT_EQ(again->put_back, 0u);
 }
 
+TEST_F(ExecFolderTest, KilledBetweenKeepingAsideAndReplacing) {
+  // The original has its second name under originals/ but is still in place: it never left, and
+  // no line may call it changed.
+  fs::path dir = root_ / "app";
+  write(dir / "A.dll", "original A");
+  {
+    auto folder = ExecFolder::lock(dir);
+    ASSERT_TRUE(folder);
+    ASSERT_TRUE(folder->prepare());
+    std::vector<JournalEntry> entries = {{true, "A.dll", {}}};
+    write(folder->staged_path("A.dll"), "instrumented A");
+    ASSERT_TRUE(folder->write_journal(entries));
+    ASSERT_EQ(::link((dir / "A.dll").c_str(), (dir / std::string(kExecStateDir) / "originals/A.dll").c_str()), 0);
+  }
+  auto folder = ExecFolder::lock(dir);
+  ASSERT_TRUE(folder);
+  auto restored = folder->restore();
+  ASSERT_TRUE(restored) << restored.error().to_string();
+  EXPECT_EQ(read(dir / "A.dll"), "original A");
+  EXPECT_EQ(restored->put_back, 1u);
+  EXPECT_TRUE(restored->notes.empty());
+  EXPECT_FALSE(fs::exists(dir / std::string(kExecStateDir)));
+}
+
 TEST_F(ExecFolderTest, ACorruptJournalTouchesNothingUntilForced) {
   fs::path dir = root_ / "app";
   interrupted_run(dir);
