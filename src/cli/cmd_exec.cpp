@@ -2,6 +2,7 @@
 // folders in place, runs COMMAND, puts every original back (on failure, on Ctrl-C or SIGTERM, and
 // on the next run after a crash), then prints the report of what the run wrote.
 // `cil-instrument restore DIR...`: puts back what an interrupted exec left.
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -23,7 +24,7 @@
 #include "cli/batch_instrument.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/exec_journal.h"
+#include "cli/exec_folder.h"
 #include "cli/instrument_options.h"
 #include "cli/live_file.h"
 #include "il/runtime_contract.h"
@@ -81,8 +82,35 @@ void print_line(std::string_view kind, std::string_view file, std::string_view m
 
 std::string plural(size_t n, std::string_view one, std::string_view many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
 
-/// Locks each folder and undoes what an earlier, interrupted run left there.
-int lock_and_recover(const std::vector<std::string>& dirs, std::vector<ExecFolder>& folders, bool say_nothing_to_do) {
+/// Prints what a recovery did in `folder`: one line per file it kept, then the count.
+void report_recovery(const std::string& folder, const RestoreResult& result, std::string_view what) {
+  for (const auto& [file, note] : result.notes) print_line("restore", file, note);
+  print_line("restore", folder, fmt::format("put back {} of {}", plural(result.put_back, "file", "files"), what));
+}
+
+/// Recovers `folder` if an earlier run left it instrumented; prints what it did. False on failure.
+bool recover(ExecFolder& folder, bool force, bool say_nothing_to_do) {
+  if (!folder.interrupted()) {
+    if (Status cleared = folder.clear_leftovers(); !cleared) {
+      print_error(cleared.error());
+      return false;
+    }
+    if (say_nothing_to_do) print_line("restore", folder.dir(), "nothing to restore");
+    return true;
+  }
+  auto restored = folder.restore(force);
+  if (!restored) {
+    print_error(restored.error());
+    return false;
+  }
+  report_recovery(folder.dir(), *restored, "an interrupted run");
+  return true;
+}
+
+/// Locks each folder (with its ancestors: no exec on a folder around it or inside it may run at
+/// the same time) and undoes what an earlier, interrupted run left there or in a folder inside it.
+/// An interrupted run on a folder around it is refused with the hint to restore that one first.
+int lock_and_recover(const std::vector<std::string>& dirs, std::vector<ExecFolder>& folders, bool force, bool say_nothing_to_do) {
   for (const auto& dir : dirs) {
     auto folder = ExecFolder::lock(dir);
     if (!folder) {
@@ -92,26 +120,49 @@ int lock_and_recover(const std::vector<std::string>& dirs, std::vector<ExecFolde
     folders.push_back(std::move(*folder));
   }
   for (auto& folder : folders) {
-    if (!folder.interrupted()) {
-      if (Status cleared = folder.clear_leftovers(); !cleared) {
-        print_error(cleared.error());
-        return kExitOutput;
-      }
-      if (say_nothing_to_do) print_line("restore", folder.dir(), "nothing to restore");
-      continue;
-    }
-    auto restored = folder.restore();
-    if (!restored) {
-      print_error(restored.error());
+    if (std::string outer = interrupted_ancestor(folder.dir()); !outer.empty()) {
+      print_line("error", folder.dir(),
+                 fmt::format("an interrupted exec on {} may have left files here instrumented; run 'cil-instrument restore {}' first", outer, outer));
       return kExitOutput;
     }
-    print_line("restore", folder.dir(), fmt::format("put back {} of an interrupted run", plural(*restored, "file", "files")));
+    // Our exclusive lock on the folder keeps every exec on a folder inside it out, so what a state
+    // directory there holds is an interrupted run's.
+    for (const auto& inner_dir : state_dirs_inside(folder.dir())) {
+      auto inner = ExecFolder::lock_inner(inner_dir);
+      if (!inner) {
+        print_error(inner.error());
+        return kExitOutput;
+      }
+      if (!recover(*inner, force, false)) return kExitOutput;
+    }
+    if (!recover(folder, force, say_nothing_to_do)) return kExitOutput;
   }
   return kExitOk;
 }
 
+/// The usage error when one of `dirs` is another, or lies inside another (through symlinks too):
+/// their files would be instrumented and kept aside twice.
+std::string overlapping_folders(const std::vector<std::string>& dirs, std::string_view command) {
+  std::vector<fs::path> real;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    real.push_back(fs::canonical(dir, ec));
+    if (ec) return fmt::format("{}: {}: {}", command, dir, ec.message());
+  }
+  auto inside = [](const fs::path& inner, const fs::path& outer) {
+    return std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end()).first == outer.end();
+  };
+  for (size_t i = 0; i < dirs.size(); ++i)
+    for (size_t j = 0; j < dirs.size(); ++j) {
+      if (i == j) continue;
+      if (real[i] == real[j] && i > j) return fmt::format("{}: {} is given twice", command, dirs[i]);
+      if (real[i] != real[j] && inside(real[i], real[j])) return fmt::format("{}: {} is inside {}, given too", command, dirs[i], dirs[j]);
+    }
+  return {};
+}
+
 /// Puts every folder back; reports each failure and returns false if one failed.
-bool restore_all(std::vector<ExecFolder>& folders) {
+bool restore_all(std::vector<ExecFolder>& folders, size_t* kept = nullptr) {
   bool all = true;
   for (auto& folder : folders) {
     auto restored = folder.restore();
@@ -119,7 +170,11 @@ bool restore_all(std::vector<ExecFolder>& folders) {
       print_error(restored.error());
       print_line("error", folder.dir(), "not restored; run 'cil-instrument restore' on it");
       all = false;
+      continue;
     }
+    // A file the command rebuilt stays: the run says so, once per file.
+    for (const auto& [file, note] : restored->notes) print_line("restore", file, note);
+    if (kept) *kept += restored->notes.size();
   }
   return all;
 }
@@ -223,18 +278,25 @@ int run_exec(int argc, char** argv) {
   parsed.batch.instrument.deps_arg = "none";
   std::vector<std::string> dirs = args["dirs"].as<std::vector<std::string>>();
   std::error_code ec;
-  for (size_t i = 0; i < dirs.size(); ++i) {
+  for (size_t i = 0; i < dirs.size(); ++i)
     if (!fs::is_directory(dirs[i], ec)) {
       print_usage_error(fmt::format("exec: {} is not a directory", dirs[i]));
       return kExitUsage;
     }
-    for (size_t j = 0; j < i; ++j)
-      if (fs::equivalent(dirs[i], dirs[j], ec)) {
-        print_usage_error(fmt::format("exec: {} is given twice", dirs[i]));
-        return kExitUsage;
-      }
+  if (std::string overlap = overlapping_folders(dirs, "exec"); !overlap.empty()) {
+    print_usage_error(overlap);
+    return kExitUsage;
   }
   fs::path output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::path("cil-instrument-output");
+  // The state directory is removed after the run: counts written there would go with it.
+  for (const auto& dir : dirs) {
+    fs::path state = fs::weakly_canonical(fs::path(dir) / std::string(kExecStateDir), ec);
+    fs::path out = fs::weakly_canonical(output, ec);
+    if (std::mismatch(state.begin(), state.end(), out.begin(), out.end()).first == state.end()) {
+      print_usage_error(fmt::format("exec: the output directory {} is inside {}, which exec removes", output.string(), state.string()));
+      return kExitUsage;
+    }
+  }
   fs::create_directories(output, ec);
   output = fs::absolute(output, ec);
   if (ec || !fs::is_directory(output, ec)) {
@@ -248,7 +310,7 @@ int run_exec(int argc, char** argv) {
 
   install_signal_handlers();
   std::vector<ExecFolder> folders;
-  if (int status = lock_and_recover(dirs, folders, false); status != kExitOk) return status;
+  if (int status = lock_and_recover(dirs, folders, false, false); status != kExitOk) return status;
   for (auto& folder : folders)
     if (Status prepared = folder.prepare(); !prepared) {
       print_error(prepared.error());
@@ -326,8 +388,12 @@ int run_exec(int argc, char** argv) {
   int status = g_signal ? 128 + g_signal : run_command(argv + split + 1, output.string());
 
   // 4. The originals back, whatever happened.
-  bool restored = restore_all(folders);
-  if (restored) print_line("exec", "", fmt::format("restored {}", plural(instrumented, "assembly", "assemblies")));
+  size_t kept = 0;
+  bool restored = restore_all(folders, &kept);
+  if (restored)
+    print_line("exec", "",
+               kept ? fmt::format("restored the originals, but for {} written since exec put it in place", plural(kept, "file", "files"))
+                    : fmt::format("restored {}", plural(instrumented, "assembly", "assemblies")));
 
   // 5. The report of what the run wrote.
   int report_status = kExitOk;
@@ -353,7 +419,9 @@ int run_exec(int argc, char** argv) {
 
 int run_restore(int argc, char** argv) {
   cxxopts::Options options("cil-instrument restore", "Put back the originals that an interrupted exec left in folders.");
-  options.add_options()("h,help", "show this help")("dirs", "folders", cxxopts::value<std::vector<std::string>>());
+  options.add_options()("force",
+                        "when a journal cannot be read, put back every original kept aside over the file in place, unchecked")(
+      "h,help", "show this help")("dirs", "folders", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"dirs"});
   options.positional_help("DIR...");
   cxxopts::ParseResult args;
@@ -369,8 +437,12 @@ int run_restore(int argc, char** argv) {
       print_usage_error(fmt::format("restore: {} is not a directory", dir));
       return kExitUsage;
     }
+  if (std::string overlap = overlapping_folders(dirs, "restore"); !overlap.empty()) {
+    print_usage_error(overlap);
+    return kExitUsage;
+  }
   std::vector<ExecFolder> folders;
-  return lock_and_recover(dirs, folders, true);
+  return lock_and_recover(dirs, folders, args.count("force") > 0, true);
 }
 
 }  // namespace cil::cli

@@ -1,18 +1,19 @@
-// The state of a folder exec works on: lock, journal, originals kept aside, restore.
+// exec's journal: its text form, its reader, and the rule that tells the file exec put in place
+// from one written over it since.
 #include "cli/exec_journal.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
+
+#include "metadata/sha256.h"
 
 namespace cil::cli {
 
@@ -20,173 +21,166 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kJournalHeader = "cil-instrument exec journal 1";
+/// Bytes that would break the line's form are written %XX ('%' itself included).
+bool journal_escaped(char c) { return c == '%' || c == '\t' || c == '\n' || c == '\r'; }
 
-Error io_error(const std::string& file, std::string what, int err) {
-  return in_file(make_error(ErrorKind::Io, "", fmt::format("{}: {}", what, std::strerror(err))), file);
-}
-
-Status sync_path(const std::string& path, bool directory) {
-  int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
-  if (fd < 0) return io_error(path, "cannot open to sync", errno);
-  int r = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (r != 0) return io_error(path, "cannot sync", err);
-  return ok();
-}
-
-std::string journal_path(const std::string& state) { return state + "/journal"; }
-
-Expected<std::vector<JournalEntry>> read_journal(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return io_error(path, "cannot read the journal", errno);
-  std::string line;
-  if (!std::getline(in, line) || line != kJournalHeader)
-    return in_file(make_error(ErrorKind::Format, "exec journal", "not a journal of this version"), path);
-  std::vector<JournalEntry> entries;
-  while (std::getline(in, line)) {
-    auto tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    std::string kind = line.substr(0, tab), rel = line.substr(tab + 1);
-    // A journal names files inside its folder only.
-    if (rel.empty() || rel[0] == '/' || rel.find("..") != std::string::npos) continue;
-    if (kind == "replace" || kind == "create") entries.push_back({kind == "replace", rel});
+std::string escape_relative(const std::string& relative) {
+  std::string out;
+  for (char c : relative) {
+    if (journal_escaped(c)) out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    else out += c;
   }
-  return entries;
+  return out;
 }
+
+bool unescape_relative(std::string_view text, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    unsigned value = 0;
+    if (text.size() - i < 3) return false;
+    auto [end, ec] = std::from_chars(text.data() + i + 1, text.data() + i + 3, value, 16);
+    if (ec != std::errc() || end != text.data() + i + 3) return false;
+    out += static_cast<char>(value);
+    i += 2;
+  }
+  return true;
+}
+
+/// A path the journal may name: inside the folder (relative, no `..` component, not empty).
+bool inside_folder(const std::string& relative) {
+  if (relative.empty() || relative[0] == '/') return false;
+  for (const auto& part : fs::path(relative))
+    if (part == "..") return false;
+  return true;
+}
+
+template <class T>
+bool parse_journal_number(std::string_view text, T& value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return !text.empty() && ec == std::errc() && end == text.data() + text.size();
+}
+
+bool parse_hash(std::string_view text, std::array<uint8_t, 32>& hash) {
+  if (text.size() != 64) return false;
+  for (size_t i = 0; i < 32; ++i) {
+    auto [end, ec] = std::from_chars(text.data() + 2 * i, text.data() + 2 * i + 2, hash[i], 16);
+    if (ec != std::errc() || end != text.data() + 2 * i + 2) return false;
+  }
+  return true;
+}
+
+std::vector<std::string_view> split_tabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  size_t start = 0;
+  for (;;) {
+    size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+    if (tab == std::string_view::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+Error journal_error(std::string message, size_t offset) { return make_error(ErrorKind::Format, "exec journal", std::move(message), offset); }
 
 }  // namespace
 
-Expected<ExecFolder> ExecFolder::lock(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return io_error(dir, "cannot open the folder", errno);
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+std::string format_journal(const std::vector<JournalEntry>& entries) {
+  std::string text = std::string(kJournalHeader) + "\n";
+  for (const auto& e : entries) {
+    std::string hash;
+    for (uint8_t b : e.placed.sha256) hash += fmt::format("{:02x}", b);
+    text += fmt::format("{}\t{}\t{}\t{}\t{}\n", e.replace ? "replace" : "create", e.placed.size, e.placed.mtime_ns, hash,
+                        escape_relative(e.relative));
+  }
+  text += fmt::format("end\t{}\n", entries.size());
+  return text;
+}
+
+Expected<std::vector<JournalEntry>> parse_journal(std::string_view text) {
+  size_t first_end = text.find('\n');
+  std::string_view header = text.substr(0, first_end);
+  if (header != kJournalHeader) {
+    constexpr std::string_view prefix = "cil-instrument exec journal ";
+    if (header.starts_with(prefix) && first_end != std::string_view::npos)
+      return journal_error(fmt::format("version '{}', this tool reads version 2", header.substr(prefix.size())), 0);
+    return journal_error("not an exec journal (its first line is not the header)", 0);
+  }
+  if (first_end == std::string_view::npos) return journal_error("truncated: no end line", text.size());
+  std::vector<JournalEntry> entries;
+  size_t offset = first_end + 1;
+  while (offset < text.size()) {
+    size_t end = text.find('\n', offset);
+    if (end == std::string_view::npos) return journal_error("truncated: the last line has no end", offset);
+    std::string_view line = text.substr(offset, end - offset);
+    auto fields = split_tabs(line);
+    if (fields[0] == "end") {
+      size_t count = 0;
+      if (fields.size() != 2 || !parse_journal_number(fields[1], count)) return journal_error("malformed end line", offset);
+      if (count != entries.size())
+        return journal_error(fmt::format("the end line counts {} entries, the journal has {}", count, entries.size()), offset);
+      if (end + 1 != text.size()) return journal_error("text after the end line", end + 1);
+      return entries;
+    }
+    JournalEntry entry;
+    if (fields.size() != 5 || (fields[0] != "replace" && fields[0] != "create"))
+      return journal_error("malformed line (expected replace|create, size, mtime, SHA-256, path)", offset);
+    entry.replace = fields[0] == "replace";
+    if (!parse_journal_number(fields[1], entry.placed.size) || !parse_journal_number(fields[2], entry.placed.mtime_ns) ||
+        !parse_hash(fields[3], entry.placed.sha256))
+      return journal_error("malformed size, mtime or SHA-256", offset);
+    if (!unescape_relative(fields[4], entry.relative) || !inside_folder(entry.relative))
+      return journal_error("a path outside the folder", offset);
+    entries.push_back(std::move(entry));
+    offset = end + 1;
+  }
+  return journal_error("truncated: no end line", offset);
+}
+
+Expected<FileIdentity> identify_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return in_file(make_error(ErrorKind::Io, "", fmt::format("cannot open: {}", std::strerror(errno))), path);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
     int err = errno;
     ::close(fd);
-    if (err == EWOULDBLOCK)
-      return in_file(make_error(ErrorKind::Io, "", "another cil-instrument exec or restore is working on this folder"), dir);
-    return io_error(dir, "cannot lock the folder", err);
+    return in_file(make_error(ErrorKind::Io, "", fmt::format("cannot stat: {}", std::strerror(err))), path);
   }
-  return ExecFolder(dir, fd);
-}
-
-ExecFolder::ExecFolder(ExecFolder&& other) noexcept : dir_(std::move(other.dir_)), fd_(other.fd_) { other.fd_ = -1; }
-
-ExecFolder::~ExecFolder() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-std::string ExecFolder::state_dir() const { return (fs::path(dir_) / std::string(kExecStateDir)).string(); }
-std::string ExecFolder::staged_path(const std::string& relative) const { return (fs::path(state_dir()) / "staged" / relative).string(); }
-
-bool ExecFolder::interrupted() const {
-  std::error_code ec;
-  return fs::exists(journal_path(state_dir()), ec);
-}
-
-Expected<size_t> ExecFolder::restore() {
-  std::string state = state_dir();
-  std::string journal = journal_path(state);
-  std::error_code ec;
-  size_t restored = 0;
-  if (fs::exists(journal, ec)) {
-    auto entries = read_journal(journal);
-    if (!entries) return std::move(entries).error();
-    for (const auto& e : *entries) {
-      std::string target = (fs::path(dir_) / e.relative).string();
-      std::string original = (fs::path(state) / "originals" / e.relative).string();
-      if (e.replace) {
-        struct stat st {};
-        if (::lstat(original.c_str(), &st) != 0) continue;  // never replaced, or already back
-        if (::rename(original.c_str(), target.c_str()) != 0) return io_error(target, "cannot put the original back", errno);
-        ++restored;
-      } else {
-        // Created by the run: its staged copy is gone from staged/ once it was put in place.
-        struct stat st {};
-        std::string staged = staged_path(e.relative);
-        if (::lstat(staged.c_str(), &st) == 0) continue;  // never created
-        if (::unlink(target.c_str()) != 0 && errno != ENOENT) return io_error(target, "cannot remove the file the run created", errno);
-        ++restored;
-      }
-    }
-    if (Status synced = sync_path(dir_, true); !synced) return std::move(synced).error();
-    for (const auto& e : *entries) {
-      fs::path parent = (fs::path(dir_) / e.relative).parent_path();
-      if (parent != fs::path(dir_)) (void)sync_path(parent.string(), true);
-    }
-    if (::unlink(journal.c_str()) != 0) return io_error(journal, "cannot remove the journal", errno);
-    (void)sync_path(state, true);  // the journal is gone; the rest is leftovers
-  }
-  fs::remove_all(state, ec);
-  if (ec) return in_file(make_error(ErrorKind::Io, "", fmt::format("cannot remove: {}", ec.message())), state);
-  return restored;
-}
-
-Status ExecFolder::clear_leftovers() {
-  std::error_code ec;
-  fs::remove_all(state_dir(), ec);
-  if (ec) return in_file(make_error(ErrorKind::Io, "", fmt::format("cannot remove: {}", ec.message())), state_dir());
-  return ok();
-}
-
-Status ExecFolder::prepare() {
-  if (Status cleared = clear_leftovers(); !cleared) return cleared;
-  std::error_code ec;
-  fs::create_directories(fs::path(state_dir()) / "staged", ec);
-  if (ec) return in_file(make_error(ErrorKind::Io, "", fmt::format("cannot create the state directory: {}", ec.message())), state_dir());
-  fs::create_directories(fs::path(state_dir()) / "originals", ec);
-  if (ec) return in_file(make_error(ErrorKind::Io, "", fmt::format("cannot create the state directory: {}", ec.message())), state_dir());
-  return ok();
-}
-
-Status ExecFolder::write_journal(const std::vector<JournalEntry>& entries) {
-  std::string state = state_dir();
-  // The staged files reach the disk before the journal that makes them matter.
-  ::syncfs(fd_);
-  std::string text = std::string(kJournalHeader) + "\n";
-  for (const auto& e : entries) text += fmt::format("{}\t{}\n", e.replace ? "replace" : "create", e.relative);
-  std::string temp = journal_path(state) + ".tmp";
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return io_error(temp, "cannot write the journal", errno);
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+  FileIdentity id;
+  id.size = static_cast<uint64_t>(st.st_size);
+  id.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  md::Sha256 hash;
+  std::vector<uint8_t> buffer(1 << 20);
+  for (;;) {
+    ssize_t n = ::read(fd, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
+    if (n < 0) {
       int err = errno;
       ::close(fd);
-      return io_error(temp, "cannot write the journal", err);
+      return in_file(make_error(ErrorKind::Io, "", fmt::format("cannot read: {}", std::strerror(err))), path);
     }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    int err = errno;
-    ::close(fd);
-    return io_error(temp, "cannot sync the journal", err);
+    if (n == 0) break;
+    hash.update({buffer.data(), static_cast<size_t>(n)});
   }
   ::close(fd);
-  if (::rename(temp.c_str(), journal_path(state).c_str()) != 0) return io_error(journal_path(state), "cannot write the journal", errno);
-  return sync_path(state, true);
+  id.sha256 = hash.finish();
+  return id;
 }
 
-Status ExecFolder::replace_all(const std::vector<JournalEntry>& entries) {
-  std::string state = state_dir();
-  for (const auto& e : entries) {
-    std::string target = (fs::path(dir_) / e.relative).string();
-    std::string staged = staged_path(e.relative);
-    if (e.replace) {
-      std::string original = (fs::path(state) / "originals" / e.relative).string();
-      std::error_code ec;
-      fs::create_directories(fs::path(original).parent_path(), ec);
-      // A second name for the original first: the folder always has one of the two versions.
-      if (::link(target.c_str(), original.c_str()) != 0) return io_error(target, "cannot keep the original aside", errno);
-      struct stat st {};
-      if (::stat(target.c_str(), &st) == 0) ::chmod(staged.c_str(), st.st_mode & 07777);
-    }
-    if (::rename(staged.c_str(), target.c_str()) != 0) return io_error(target, "cannot put the instrumented file in place", errno);
+Expected<PlacedState> placed_state(const std::string& path, const FileIdentity& placed) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return PlacedState::Missing;
+    return in_file(make_error(ErrorKind::Io, "", fmt::format("cannot stat: {}", std::strerror(errno))), path);
   }
-  return sync_path(dir_, true);
+  int64_t mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  if (!S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) != placed.size || mtime_ns != placed.mtime_ns) return PlacedState::Changed;
+  auto now = identify_file(path);
+  if (!now) return std::move(now).error();
+  return *now == placed ? PlacedState::Same : PlacedState::Changed;
 }
 
 }  // namespace cil::cli

@@ -1,59 +1,60 @@
-// Instrumenting a folder in place and putting it back: the originals kept aside and a journal,
-// written and synced before the first file is replaced, so that a run killed at any moment is
-// undone by the next run or by `restore`.
+// exec's journal: what each file it put in place replaced, and the exact file it put there (size,
+// mtime, SHA-256), so that recovery puts an original back only over the file exec wrote and never
+// over one that a build wrote since (issue 36, item 5). The text form, its reader and the rule.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/error.h"
 
 namespace cil::cli {
 
-/// The folder's state directory: DIR/.cil-instrument-exec, holding `journal`, `originals/` (the
-/// replaced files, hard links made before the replacement) and `staged/` (the new files).
-inline constexpr std::string_view kExecStateDir = ".cil-instrument-exec";
+/// The journal's first line. Version 2 added the identity of each file put in place; a journal of
+/// another version is refused (its rule is not this one's), with the hint of `restore --force`.
+inline constexpr std::string_view kJournalHeader = "cil-instrument exec journal 2";
+
+/// A file as exec left it: enough to tell it from any file written over it later. Size and mtime
+/// decide most cases at the cost of a stat; the hash decides the rest (a copy that kept the size
+/// and the mtime, `cp -p` or a build restoring timestamps).
+struct FileIdentity {
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+  std::array<uint8_t, 32> sha256{};
+  bool operator==(const FileIdentity&) const = default;
+};
 
 /// One file exec puts in place: REL (relative to the folder) replaced by staged/REL, or created
-/// when no REL existed (a PDB the instrumented assembly names).
+/// when no REL existed (a PDB the instrumented assembly names); `placed` is that staged file.
 struct JournalEntry {
   bool replace = true;
   std::string relative;
+  FileIdentity placed;
+  bool operator==(const JournalEntry&) const = default;
 };
 
-/// A folder held by this process (flock on the folder: a second exec or restore on it is refused
-/// while it is held; the kernel drops the lock when the process dies).
-class ExecFolder {
- public:
-  /// Locks `dir`. Refuses a folder another process holds.
-  static Expected<ExecFolder> lock(const std::string& dir);
-  ExecFolder(ExecFolder&& other) noexcept;
-  ExecFolder(const ExecFolder&) = delete;
-  ~ExecFolder();
+/// The journal's text: the header, one line per entry, and an `end COUNT` line that tells a
+/// complete journal from a truncated one.
+std::string format_journal(const std::vector<JournalEntry>& entries);
 
-  const std::string& dir() const { return dir_; }
-  std::string state_dir() const;
-  std::string staged_path(const std::string& relative) const;
+/// Reads a journal's text. Errors (structure "exec journal") name what is wrong and the byte
+/// offset of the line: another version, a malformed line, a path outside the folder, no end line.
+Expected<std::vector<JournalEntry>> parse_journal(std::string_view text);
 
-  /// True when a journal says that an earlier run replaced files and did not put them back.
-  bool interrupted() const;
-  /// Puts back every original the journal names, removes the files it created and the state
-  /// directory. Idempotent: what is already back is left. Returns the number of files put back.
-  Expected<size_t> restore();
-  /// Removes a state directory without a journal (a run killed before it replaced anything).
-  Status clear_leftovers();
-  /// Creates an empty state directory (refuses a folder that cannot be written).
-  Status prepare();
-  /// Writes the journal of `entries` (synced, with the staged files, before anything is replaced).
-  Status write_journal(const std::vector<JournalEntry>& entries);
-  /// Replaces (or creates) each entry's file with its staged file, keeping the original aside.
-  /// Stops at the first failure (restore() then undoes what was done).
-  Status replace_all(const std::vector<JournalEntry>& entries);
+/// The identity of the file at `path` (follows no symlink: exec puts regular files in place).
+Expected<FileIdentity> identify_file(const std::string& path);
 
- private:
-  ExecFolder(std::string dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
-  std::string dir_;
-  int fd_ = -1;
+/// Where the file exec put in place stands now.
+enum class PlacedState {
+  Same,     ///< still exactly the file exec wrote: the original may go back over it
+  Changed,  ///< written since (a rebuild): it stays, the stale original is discarded
+  Missing,  ///< removed since: nothing is put back in its place either
 };
+
+/// Compares the file at `path` with `placed` (size and mtime first, the hash only when both match).
+Expected<PlacedState> placed_state(const std::string& path, const FileIdentity& placed);
 
 }  // namespace cil::cli
