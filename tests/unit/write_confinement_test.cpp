@@ -2,6 +2,7 @@
 // under a root that never climb out, never go through a link and never land on an input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cli/batch_instrument.h"
 #include "support/write_confinement.h"
 
 namespace cil {
@@ -133,6 +135,46 @@ TEST(WriteConfinement, NameFits) {
   EXPECT_TRUE(name_fits("/tmp/" + std::string(255, 'a')));
   EXPECT_FALSE(name_fits("/tmp/" + std::string(256, 'a')));
   EXPECT_TRUE(name_fits(std::string(10, 'a')));
+}
+
+std::string confine_fixture(const std::string& name) { return std::string(CIL_TESTDATA_DIR) + "/bin/" + name; }
+
+size_t count_lines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+// An output that cannot be written is said once: the copy of the input that follows a failure
+// would fail on the same output and said the same line again.
+TEST(WriteConfinement, AFileWhoseOutputFailsIsReportedOnce) {
+  ConfineDir d;
+  fs::create_directories(d / "out/Basics.dll");  // a directory where the output goes
+  cli::BatchSetup setup;
+  setup.instrument.mode_name = "count";
+  setup.instrument.interruptible = false;
+  cli::PlannedFile file{confine_fixture("Basics.dll"), "Basics.dll", {}};
+  cli::FileDone done;
+  cli::JobResult result = cli::process_file(file, d / "out/Basics.dll", setup, done);
+  EXPECT_EQ(done.status, cli::FileStatus::Failed);
+  EXPECT_NE(result.exit, 0);
+  EXPECT_EQ(count_lines(result.err), 1u) << result.err;
+}
+
+// Under an output root, the same refusal comes before any work, as one line too.
+TEST(WriteConfinement, FolderModeRefusesALinkInTheOutputOnce) {
+  ConfineDir d;
+  fs::create_directories(d / "out");
+  fs::create_directories(d / "elsewhere");
+  fs::create_symlink("../elsewhere", d / "out/sub");
+  WriteConfinement confinement;
+  cli::BatchSetup setup;
+  setup.instrument.mode_name = "count";
+  setup.instrument.interruptible = false;
+  setup.confinement = &confinement;
+  setup.out_dir = d / "out";
+  cli::PlannedFile file{confine_fixture("Basics.dll"), "sub/Basics.dll", {}};
+  cli::FileDone done;
+  cli::JobResult result = cli::process_file(file, d / "out/sub/Basics.dll", setup, done);
+  EXPECT_EQ(done.status, cli::FileStatus::Failed);
+  EXPECT_EQ(count_lines(result.err), 1u) << result.err;
+  EXPECT_TRUE(fs::is_empty(d / "elsewhere"));
 }
 
 }  // namespace
