@@ -94,7 +94,10 @@ JobResult process_file(const PlannedFile& file, const std::string& output, const
     Status copied = copy_file(file.input, output, setup.instrument.interruptible);
     if (copied && !file.pdb.empty()) copied = copy_file(file.pdb, pdb_beside(output), setup.instrument.interruptible);
     if (!copied) {
-      result.err += diagnostic_line("error", copied.error().file, copied.error().to_string());
+      // An input that could not be read to be instrumented cannot be read to be copied either:
+      // its line is out already, and the same line twice says nothing more.
+      std::string line = diagnostic_line("error", copied.error().file, copied.error().to_string());
+      if (!failure || line != diagnostic_line("error", failure->file, failure->to_string())) result.err += line;
       if (result.exit == 0) result.exit = copied.error().file == file.input || copied.error().file == file.pdb ? kExitBadInput : kExitOutput;
       if (!failure) failure = copied.error();
     }

@@ -12,6 +12,7 @@
 # 3. Standard input, output and error closed (`<&- >&- 2>&-`) for every command: the files
 #    written are byte-identical to a normal run's, the exit status the same, nothing else made.
 # 4. `-o out/app.dll` with out/ missing; an OUT name whose PDB name would pass 255 bytes.
+# 5. An unreadable input in folder mode: its error line once (the copy after it said it again).
 #   tests/scripts/write_confinement_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 work=$(mktemp -d)
@@ -150,5 +151,32 @@ refused "a 253-byte OUT without an extension, the input with a PDB" "$t" \
   DebugInfo.Portable.dll -o "$long"
 (cd "$t" && "$TOOL" DebugInfo.Portable.dll -o "$long" --pdb none > /dev/null 2> "$t/err") || fail "$long --pdb none: $(cat "$t/err")"
 (cd "$t" && "$TOOL" "$bin/Basics.dll" -o "${long}X" > /dev/null 2> "$t/err") || fail "a 254-byte OUT, no PDB: $(cat "$t/err")"
+
+echo "== 5. an unreadable input in folder mode: one line, not the same line twice"
+t=$work/t6
+mkdir -p "$t/in"
+chmod 777 "$t"
+cp "$bin/Basics.dll" "$bin/Generics.dll" "$t/in/"
+chmod 000 "$t/in/Generics.dll"
+as_user=()
+tool_path=$TOOL
+# root reads any file: run the tool as nobody (the work directory is another user's, 0700, so a copy of the tool goes along).
+if [ "$(id -u)" = 0 ]; then
+  chmod 755 "$work"
+  cp "$TOOL" "$t/tool"
+  tool_path=./tool
+  as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+if [ "$(id -u)" != 0 ] || command -v setpriv > /dev/null; then
+  set +e
+  (cd "$t" && "${as_user[@]}" "$tool_path" in -o out > /dev/null 2> "$t/err")
+  rc=$?
+  set -e
+  [ "$rc" = 3 ] || fail "unreadable input: exit $rc, not 3"
+  [ "$(cat "$t/err")" = "cil-instrument: error: in/Generics.dll: cannot open: Permission denied" ] ||
+    fail "unreadable input: printed '$(cat "$t/err")'"
+else
+  echo "note: root without setpriv: the unreadable input is not tried" >&2
+fi
 
 finish
