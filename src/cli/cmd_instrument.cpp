@@ -275,12 +275,15 @@ int run_instrument(int argc, char** argv) {
   if (Status usable = OutputFile::check_destination(output); !usable) {
     return fail(in_file(usable.error(), output), output);
   }
+  // A PDB will be written when the input has one beside it or --pdb names one.
+  bool pdb_expected = pdb_arg.empty() ? std::filesystem::exists(without_extension(input) + ".pdb", ec) : pdb_arg != "none";
   // The output and its PDB against every file the run reads (hard links and the PDB beside the
   // input included: `-o App.exe` beside App.dll would otherwise replace App.pdb).
   WriteConfinement confinement = inputs_of(parsed);
   confinement.add_input(input);
   confinement.add_input(without_extension(input) + ".pdb");
-  for (const std::string& path : {output, output_pdb})
+  for (const std::string& path : {output, output_pdb}) {
+    if (path == output_pdb && !pdb_expected) continue;
     if (Status usable = confinement.check_named(path); !usable) {
       if (usable.error().kind == ErrorKind::Usage) {
         print_error(usable.error());
@@ -288,9 +291,9 @@ int run_instrument(int argc, char** argv) {
       }
       return fail(usable.error(), path);
     }
-  // A PDB will be written when the input has one beside it or --pdb names one: its name must
-  // fit where OUT's does (OUT of 252 to 255 bytes without an extension gets a longer OUT.pdb).
-  bool pdb_expected = pdb_arg.empty() ? std::filesystem::exists(without_extension(input) + ".pdb", ec) : pdb_arg != "none";
+  }
+  // Its name must fit where OUT's does (OUT of 252 to 255 bytes without an extension gets a
+  // longer OUT.pdb).
   if (pdb_expected && !name_fits(output_pdb)) {
     print_usage_error(fmt::format("-o {}: the PDB beside it, {}, would have a name longer than the file system allows; give a shorter "
                                   "output name, or --pdb none",
