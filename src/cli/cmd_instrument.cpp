@@ -15,6 +15,7 @@
 #include "cli/common.h"
 #include "cli/heap_policy.h"
 #include "cli/batch_instrument.h"
+#include "cli/file_copy.h"
 #include "cli/instrument_job.h"
 #include "cli/instrument_options.h"
 #include "cli/pdb_options.h"
@@ -29,11 +30,6 @@
 namespace cil::cli {
 
 namespace {
-
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
 
 /// A PDB id as its GUID and stamp: what the output's CodeView entry names.
 std::string pdb_id_text(const md::PdbId& id) {
