@@ -17,6 +17,7 @@
 #include "cli/heap_policy.h"
 #include "cli/interrupts.h"
 #include "cli/json_writer.h"
+#include "cli/pdb_options.h"
 #include "metadata/text_encoding.h"
 #include "support/file_io.h"
 
@@ -26,7 +27,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string pdb_beside(const std::string& output) { return fs::path(output).replace_extension(".pdb").string(); }
+/// OUT.pdb, as instrument_file names it.
+std::string pdb_beside(const std::string& output) { return without_extension(output) + ".pdb"; }
+
+/// Whether a PDB may be written beside the output of `file`: the input has one beside it, or
+/// --pdb named one.
+bool may_write_pdb(const PlannedFile& file, const std::string& pdb_arg) { return !file.pdb.empty() || (!pdb_arg.empty() && pdb_arg != "none"); }
 
 void record_common(JsonWriter& json, const PlannedFile& file, const std::string& output, std::string_view status) {
   json.begin_object(true);
@@ -39,8 +45,23 @@ void record_common(JsonWriter& json, const PlannedFile& file, const std::string&
 
 JobResult process_file(const PlannedFile& file, const std::string& output, const BatchSetup& setup, FileDone& done) {
   JobResult result;
-  std::error_code ec;
-  fs::create_directories(fs::path(output).parent_path(), ec);
+  if (setup.confinement) {
+    // Checked before the run began; again here, where the directories are made, one at a time.
+    auto placed = setup.confinement->check_under(setup.out_dir, file.relative, true);
+    Status pdb_placed = ok();
+    if (placed && may_write_pdb(file, setup.instrument.pdb_arg))
+      if (auto pdb = setup.confinement->check_under(setup.out_dir, pdb_beside(file.relative), false); !pdb) pdb_placed = pdb.error();
+    if (!placed || !pdb_placed) {
+      const Error& refusal = placed ? pdb_placed.error() : placed.error();
+      result.err += diagnostic_line("error", refusal.file, refusal.to_string());
+      result.exit = kExitOutput;
+      done.status = FileStatus::Failed;
+      return result;
+    }
+  } else {
+    std::error_code ec;
+    fs::create_directories(fs::path(output).parent_path(), ec);
+  }
   Choice choice;
   if (!setup.hooks_path.empty() && same_file(file.input, setup.hooks_path)) choice.reason = "the hooks assembly";
   else choice = choose_file(file, setup.filter);
@@ -65,12 +86,18 @@ JobResult process_file(const PlannedFile& file, const std::string& output, const
     result.exit = exit_code_for(*failure);
   }
   bool instrumented = choice.instrument && outcome.report.has_value();
-  if (!instrumented && setup.copy_unchanged) {
+  // An output that could not be written (its own line is out already) would fail the copy in the
+  // same way and say so a second time.
+  bool output_failed = failure && (failure->file == output || failure->file == pdb_beside(output));
+  if (!instrumented && setup.copy_unchanged && !output_failed) {
     // Left as it is (or failed): the output folder still gets the original, so it runs as before.
     Status copied = copy_file(file.input, output, setup.instrument.interruptible);
     if (copied && !file.pdb.empty()) copied = copy_file(file.pdb, pdb_beside(output), setup.instrument.interruptible);
     if (!copied) {
-      result.err += diagnostic_line("error", copied.error().file, copied.error().to_string());
+      // An input that could not be read to be instrumented cannot be read to be copied either:
+      // its line is out already, and the same line twice says nothing more.
+      std::string line = diagnostic_line("error", copied.error().file, copied.error().to_string());
+      if (!failure || line != diagnostic_line("error", failure->file, failure->to_string())) result.err += line;
       if (result.exit == 0) result.exit = copied.error().file == file.input || copied.error().file == file.pdb ? kExitBadInput : kExitOutput;
       if (!failure) failure = copied.error();
     }
@@ -118,6 +145,16 @@ JobResult process_file(const PlannedFile& file, const std::string& output, const
                               setup.instrument.mode_name);
   }
   return result;
+}
+
+Status check_outputs(const std::vector<PlannedFile>& files, const std::string& out_dir, const WriteConfinement& confinement,
+                     bool pdb_given) {
+  for (const auto& file : files) {
+    if (auto placed = confinement.check_under(out_dir, file.relative, false); !placed) return placed.error();
+    if (!file.pdb.empty() || pdb_given)
+      if (auto placed = confinement.check_under(out_dir, pdb_beside(file.relative), false); !placed) return placed.error();
+  }
+  return ok();
 }
 
 unsigned default_jobs() {

@@ -8,6 +8,7 @@
 #include "cli/input_tree.h"
 #include "cli/instrument_job.h"
 #include "cli/ordered_jobs.h"
+#include "support/write_confinement.h"
 
 namespace cil::cli {
 
@@ -19,6 +20,11 @@ struct BatchSetup {
   bool copy_unchanged = true;  ///< files that are not instrumented are copied to the output
   unsigned threads = 1;
   bool fail_fast = false;
+  /// Folder mode: every file is written under `out_dir` at its relative path, as `confinement`
+  /// allows (never over an input, never through a link). Null for exec, which stages its
+  /// outputs in its own directory.
+  const WriteConfinement* confinement = nullptr;
+  std::string out_dir;
 };
 
 enum class FileStatus { Instrumented, Copied, Failed };
@@ -33,6 +39,11 @@ struct FileDone {
 /// (and its PDB) there when setup.copy_unchanged. A file that cannot be instrumented is copied
 /// too, so that the output folder still runs; the failure is in the result's exit and message.
 JobResult process_file(const PlannedFile& file, const std::string& output, const BatchSetup& setup, FileDone& done);
+
+/// The outputs of `files` under `out_dir` (each file and the PDB beside it), checked against
+/// `confinement` before any work, nothing created: the first refusal, or ok.
+Status check_outputs(const std::vector<PlannedFile>& files, const std::string& out_dir, const WriteConfinement& confinement,
+                     bool pdb_given);
 
 /// Every file of `files` into `out_dir` (created when missing), on setup.threads threads.
 /// Prints the per-file lines (or JSON records) in order, a progress line on a terminal and a

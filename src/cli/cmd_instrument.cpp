@@ -15,6 +15,7 @@
 #include "cli/common.h"
 #include "cli/heap_policy.h"
 #include "cli/batch_instrument.h"
+#include "cli/file_copy.h"
 #include "cli/instrument_job.h"
 #include "cli/instrument_options.h"
 #include "cli/pdb_options.h"
@@ -24,15 +25,11 @@
 #include "metadata/printer.h"
 #include "metadata/text_encoding.h"
 #include "support/file_io.h"
+#include "support/write_confinement.h"
 
 namespace cil::cli {
 
 namespace {
-
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
 
 /// A PDB id as its GUID and stamp: what the output's CodeView entry names.
 std::string pdb_id_text(const md::PdbId& id) {
@@ -178,6 +175,14 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
 }
 
 
+/// The files every run reads besides its inputs: the hooks assembly, the key, --pdb's file.
+WriteConfinement inputs_of(const InstrumentParse& parsed) {
+  WriteConfinement confinement;
+  for (const std::string* path : {&parsed.batch.hooks_path, &parsed.batch.instrument.key_path, &parsed.batch.instrument.pdb_arg})
+    if (!path->empty()) confinement.add_input(*path);
+  return confinement;
+}
+
 /// `instrument IN... -o OUTDIR` and `instrument DIR -o OUTDIR`.
 int run_instrument_many(const std::vector<std::string>& inputs, const std::string& out_dir, InstrumentParse& parsed) {
   namespace fs = std::filesystem;
@@ -197,7 +202,20 @@ int run_instrument_many(const std::vector<std::string>& inputs, const std::strin
     else print_error(files.error());
     return files.error().kind == ErrorKind::Usage ? kExitUsage : kExitBadInput;
   }
+  // Every output is checked before any work, so a refused run changes nothing.
+  WriteConfinement confinement = inputs_of(parsed);
+  for (const auto& file : *files) {
+    confinement.add_input(file.input);
+    if (!file.pdb.empty()) confinement.add_input(file.pdb);
+  }
+  const std::string& pdb_arg = parsed.batch.instrument.pdb_arg;
+  if (Status placed = check_outputs(*files, out_dir, confinement, !pdb_arg.empty() && pdb_arg != "none"); !placed) {
+    print_error(placed.error());
+    return placed.error().kind == ErrorKind::Usage ? kExitUsage : kExitOutput;
+  }
   if (int status = load_hooks(parsed); status != kExitOk) return status;
+  parsed.batch.confinement = &confinement;
+  parsed.batch.out_dir = out_dir;
   return run_batch(*files, out_dir, parsed.batch);
 }
 
@@ -253,7 +271,34 @@ int run_instrument(int argc, char** argv) {
   if (Status usable = OutputFile::check_destination(output); !usable) {
     return fail(in_file(usable.error(), output), output);
   }
+  // A PDB will be written when the input has one beside it or --pdb names one.
+  bool pdb_expected = pdb_arg.empty() ? std::filesystem::exists(without_extension(input) + ".pdb", ec) : pdb_arg != "none";
+  // The output and its PDB against every file the run reads (hard links and the PDB beside the
+  // input included: `-o App.exe` beside App.dll would otherwise replace App.pdb).
+  WriteConfinement confinement = inputs_of(parsed);
+  confinement.add_input(input);
+  confinement.add_input(without_extension(input) + ".pdb");
+  for (const std::string& path : {output, output_pdb}) {
+    if (path == output_pdb && !pdb_expected) continue;
+    if (Status usable = confinement.check_named(path); !usable) {
+      if (usable.error().kind == ErrorKind::Usage) {
+        print_error(usable.error());
+        return kExitUsage;
+      }
+      return fail(usable.error(), path);
+    }
+  }
+  // Its name must fit where OUT's does (OUT of 252 to 255 bytes without an extension gets a
+  // longer OUT.pdb).
+  if (pdb_expected && !name_fits(output_pdb)) {
+    print_usage_error(fmt::format("-o {}: the PDB beside it, {}, would have a name longer than the file system allows; give a shorter "
+                                  "output name, or --pdb none",
+                                  output, file_name(output_pdb)));
+    return kExitUsage;
+  }
   if (int status = load_hooks(parsed); status != kExitOk) return status;
+  // Missing directories of OUT are made, as folder mode makes OUTDIR (the path is the user's).
+  if (auto parent = std::filesystem::path(output).parent_path(); !parent.empty()) std::filesystem::create_directories(parent, ec);
 
   keep_heap();
   InstrumentOutcome outcome = instrument_file(input, output, parsed.batch.instrument);

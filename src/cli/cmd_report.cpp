@@ -15,6 +15,7 @@
 #include "cli/coverage_data.h"
 #include "cli/live_file.h"
 #include "support/file_io.h"
+#include "support/write_confinement.h"
 #include "cli/scoped_printer.h"
 #include "metadata/text_encoding.h"
 
@@ -70,7 +71,8 @@ Status write_whole_file(const std::string& path, const std::string& text) {
 
 /// Coverage from hits files: the table (or JSON) on standard output, the other formats into
 /// files, then the threshold.
-int coverage_report(const cxxopts::ParseResult& args, const std::vector<std::pair<std::string, CountFile>>& files) {
+int coverage_report(const cxxopts::ParseResult& args, const std::vector<std::pair<std::string, CountFile>>& files,
+                    const WriteConfinement& confinement) {
   std::vector<std::string> types{"line", "branch", "method"};
   if (args.count("threshold-type")) types = args["threshold-type"].as<std::vector<std::string>>();
   for (const std::string& type : types)
@@ -89,10 +91,26 @@ int coverage_report(const cxxopts::ParseResult& args, const std::vector<std::pai
     }
     threshold = value;
   }
+  // The output files, before any work: never one of the files read (the same file by any name,
+  // a hard link included), never through a symbolic link, and not both the same file.
   for (const char* option : {"cobertura", "lcov"})
-    if (args.count(option))
-      if (Status usable = OutputFile::check_destination(args[option].as<std::string>()); !usable)
-        return fail(in_file(usable.error(), args[option].as<std::string>()), args[option].as<std::string>());
+    if (args.count(option)) {
+      const std::string path = args[option].as<std::string>();
+      if (Status usable = confinement.check_named(path); !usable) {
+        if (usable.error().kind != ErrorKind::Usage) return fail(usable.error(), path);
+        print_error(usable.error());
+        return kExitUsage;
+      }
+    }
+  if (args.count("cobertura") && args.count("lcov")) {
+    const std::string cobertura = args["cobertura"].as<std::string>(), lcov = args["lcov"].as<std::string>();
+    WriteConfinement first;
+    first.add_input(cobertura);
+    if (cobertura == lcov || first.is_input(lcov)) {
+      print_usage_error(fmt::format("report: --cobertura {} and --lcov {} are the same file", cobertura, lcov));
+      return kExitUsage;
+    }
+  }
 
   HitsMerger merger;
   for (const auto& [file, hits] : files)
@@ -188,7 +206,12 @@ int run_report(int argc, char** argv) {
     print_usage_error("report: --cobertura, --lcov and --threshold go with hits files (instrument --mode coverage)");
     return kExitUsage;
   }
-  if (hits) return coverage_report(args, read);
+  if (hits) {
+    // Every file named or found, also those superseded by their live file.
+    WriteConfinement confinement;
+    for (const std::string& file : files) confinement.add_input(file);
+    return coverage_report(args, read, confinement);
+  }
 
   CountMerger merger;
   for (auto& [file, counts] : read) {

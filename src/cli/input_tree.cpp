@@ -127,11 +127,16 @@ Expected<std::vector<PlannedFile>> plan_inputs(const std::vector<std::string>& i
       std::string name = entry.path().filename().string();
       std::error_code type_ec;
       if (entry.is_directory(type_ec)) {
+        // Links to directories are not followed (none is walked twice, none loops) and not
+        // copied: what they name is outside the tree or walked at its own place.
         if (tool_file(name) || (have_skip && same_inode(entry.path(), skip)) || entry.is_symlink(type_ec)) it.disable_recursion_pending();
         continue;
       }
+      // A link to a file is read as the file it names, wherever that is, and its output goes
+      // at the link's own place in the tree: the relative path is the walk's, never the
+      // target's (fs::relative would resolve the link and could climb out of the tree).
       if (tool_file(name) || !entry.is_regular_file(type_ec)) continue;
-      files.push_back({entry.path().string(), fs::relative(entry.path(), input, ec).string(), {}});
+      files.push_back({entry.path().string(), entry.path().lexically_relative(input).string(), {}});
       if (files.size() > kMaxPlannedFiles) return usage(fmt::format("more than {} input files", kMaxPlannedFiles));
     }
   }

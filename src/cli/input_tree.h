@@ -20,7 +20,9 @@ struct PlannedFile {
 };
 
 /// Every file of `inputs` (files, and directories walked recursively; the tool's own temporary
-/// and journal files and the directory `skip_dir`, if inside, left out). A PDB beside a
+/// and journal files and the directory `skip_dir`, if inside, left out). A symbolic link to a
+/// file is planned as that file, at the link's own relative path; links to directories (and
+/// dangling links) are left out. A PDB beside a
 /// .dll/.exe of the same name goes with it, not as a file of its own. Refuses (Usage) an input
 /// that does not exist, two inputs that would land on the same output path, and more than
 /// kMaxPlannedFiles files. Sorted by relative path, so messages come in a stable order.

@@ -2,6 +2,9 @@
 #include <cstring>
 #include <string_view>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "cli/commands.h"
@@ -54,10 +57,25 @@ Commands:
 Run 'cil-instrument COMMAND --help' for a command's options; see cil-instrument(1).
 )";
 
+/// Descriptors 0, 1 and 2 made valid (/dev/null) where the caller closed them, before anything
+/// opens a file: otherwise the first file opened becomes "standard output" and the tool's lines
+/// land in it (an output assembly, a count file). Nothing can be said if this fails, so the tool
+/// stops at once with the usage status rather than write into the wrong file.
+bool standard_descriptors_valid() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1) continue;
+    // The lowest free descriptor is fd, as the lower ones are open by now.
+    int null = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (null != fd) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace cil::cli;
+  if (!standard_descriptors_valid()) return kExitUsage;
   if (argc < 2) {
     print_usage_error("no command given");
     return kExitUsage;

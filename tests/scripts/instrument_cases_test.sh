@@ -125,12 +125,16 @@ if [ "$(id -u)" -ne 0 ]; then
   expect 4 "unwritable output" "$bin/Basics.dll" -o "$work/ro/Basics.dll"
   [ -z "$(ls -A "$work/ro")" ] || fail "a failed write left files behind: $(ls -A "$work/ro")"
 fi
-expect 4 "output in a missing directory" "$bin/Basics.dll" -o "$work/missing/dir/Basics.dll"
-# The first write fails inside the job (the new bodies stream to the output as they are made):
-# the error still names the output, not the input.
-[ "$(wc -l < "$work/err")" -eq 1 ] || fail "output in a missing directory: expected one error line: $(cat "$work/err")"
-grep -q "^cil-instrument: error: $work/missing/dir/Basics.dll: " "$work/err" ||
-  fail "output in a missing directory: the error does not name the output: $(cat "$work/err")"
+# Missing directories of OUT are made (issue 36), as folder mode makes OUTDIR.
+expect 0 "output in a missing directory" "$bin/Basics.dll" -o "$work/missing/dir/Basics.dll"
+[ -f "$work/missing/dir/Basics.dll" ] || fail "output in a missing directory: not written"
+# A directory that cannot be made (a file is in its way): the first write fails inside the job
+# (the new bodies stream to the output as they are made); the error still names the output.
+: > "$work/in-the-way"
+expect 4 "output under a file" "$bin/Basics.dll" -o "$work/in-the-way/dir/Basics.dll"
+[ "$(wc -l < "$work/err")" -eq 1 ] || fail "output under a file: expected one error line: $(cat "$work/err")"
+grep -q "^cil-instrument: error: $work/in-the-way/dir/Basics.dll: " "$work/err" ||
+  fail "output under a file: the error does not name the output: $(cat "$work/err")"
 expect 2 "output is the input" "$bin/Basics.dll" -o "$bin/Basics.dll"
 expect 2 "no output" "$bin/Basics.dll"
 expect 2 "unknown mode" "$bin/Basics.dll" -o "$work/m.dll" --mode fast
