@@ -10,6 +10,7 @@ packages=(
   libssl-dev                              # libcrypto: strong-name signing (--key)
   clang llvm libclang-rt-14-dev           # fuzzers, sanitizers, coverage
   mono-devel mono-utils                   # mcs, mono, ilasm, monodis, pedump; Mono.Cecil for bench/
+  lcov                                    # genhtml: the coverlet test reads our LCOV with it
 )
 
 missing=()

@@ -140,7 +140,9 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
     }
     // A point over several lines gives its hits only to the lines that no point strictly inside
     // it covers (coverlet's rule: a switch expression's point spans its arms, which have their
-    // own). Points are sorted by document and start, so the ones inside are a short run after it.
+    // own). Those lines are the inner point's alone: a multi-line lambda's lines belong to the
+    // lambda, not also (with no hits) to the statement around it, so each line has one method.
+    // Points are sorted by document and start, so the ones inside are a short run after it.
     std::vector<size_t> order(line_probes.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -158,11 +160,11 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
             for (uint32_t line = c.start; line <= c.end; ++line) nested.push_back(line);
         }
       for (uint32_t line = h.start; line <= h.end; ++line) {
-        uint64_t hits = std::find(nested.begin(), nested.end(), line) == nested.end() ? h.hits : 0;
+        if (std::find(nested.begin(), nested.end(), line) != nested.end()) continue;
         auto& file_line = h.file->second.lines[line];
-        file_line = saturating_add(file_line, hits);
+        file_line = saturating_add(file_line, h.hits);
         auto& method_line = h.method->lines[line];
-        method_line = saturating_add(method_line, hits);
+        method_line = saturating_add(method_line, h.hits);
       }
     }
     bool any_lines = false;

@@ -1,6 +1,7 @@
 // The coverage report's formats: Cobertura XML (what GitLab, Azure DevOps, Codecov and
 // ReportGenerator read), LCOV, JSON and the console table.
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -42,9 +43,30 @@ std::pair<std::string_view, std::string_view> split_name(std::string_view name) 
   return {name.substr(0, sep), name.substr(sep + 2)};
 }
 
-struct LineBranches {
-  Ratio ratio;
-};
+/// Ns.Outer/<>c, Ns.Outer/<>c__DisplayClass0_0, Ns.Outer/<M>d__1 -> Ns.Outer: the classes the
+/// compiler makes for lambdas, closures and state machines are folded into the class that
+/// declares them, as coverlet does (ReportGenerator merges classes by name and keeps one
+/// value per line, so a line listed under two classes shows as the last one's).
+std::string_view declaring_class(std::string_view type) {
+  size_t generated = type.find("/<");
+  return generated == std::string_view::npos ? type : type.substr(0, generated);
+}
+
+/// LCOV's test name: genhtml accepts only word characters and rewrites the rest with a warning.
+std::string lcov_test_name(std::string_view assembly) {
+  std::string out(assembly);
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  return out;
+}
+
+/// LCOV's function name: genhtml's FN and FNDA end the name at a comma (lcov 2 reads one more
+/// field), so `IDictionary<K,V>.Add` would be cut and merged with its neighbours.
+std::string lcov_function_name(std::string_view name) {
+  std::string out(name);
+  std::replace(out.begin(), out.end(), ',', ';');
+  return out;
+}
 
 std::map<uint32_t, Ratio> branches_by_line(const std::vector<BranchHits>& branches) {
   std::map<uint32_t, Ratio> out;
@@ -98,7 +120,7 @@ std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t ti
     // Classes by (type, file): a partial type in two files is two classes, as coverlet writes it.
     std::map<std::pair<std::string, std::string>, std::vector<const MethodCoverage*>> classes;
     for (const auto& [key, method] : m.methods)
-      if (method.has_lines()) classes[{std::string(split_name(method.name).first), method.file}].push_back(&method);
+      if (method.has_lines()) classes[{std::string(declaring_class(split_name(method.name).first)), method.file}].push_back(&method);
     for (const auto& [id, methods] : classes) {
       std::map<uint32_t, uint64_t> lines;
       std::vector<BranchHits> branches;
@@ -132,17 +154,17 @@ std::string lcov_text(const std::vector<ModuleCoverage>& modules) {
   std::string out;
   for (const ModuleCoverage& m : modules) {
     for (const auto& [doc, file] : m.files) {
-      out += fmt::format("TN:{}\nSF:{}\n", m.assembly, doc);
+      out += fmt::format("TN:{}\nSF:{}\n", lcov_test_name(m.assembly), doc);
       Ratio functions;
       for (const auto& [key, method] : m.methods) {
         if (method.file != doc || !method.has_lines()) continue;
-        out += fmt::format("FN:{},{}\n", method.lines.begin()->first, key);
+        out += fmt::format("FN:{},{}\n", method.lines.begin()->first, lcov_function_name(key));
       }
       for (const auto& [key, method] : m.methods) {
         if (method.file != doc || !method.has_lines()) continue;
         uint64_t hits = 0;
         for (const auto& [line, h] : method.lines) hits = std::max(hits, h);
-        out += fmt::format("FNDA:{},{}\n", method.covered() ? std::max<uint64_t>(hits, 1) : 0, key);
+        out += fmt::format("FNDA:{},{}\n", method.covered() ? std::max<uint64_t>(hits, 1) : 0, lcov_function_name(key));
         functions += Ratio{method.covered() ? 1u : 0u, 1};
       }
       out += fmt::format("FNF:{}\nFNH:{}\n", functions.total, functions.covered);

@@ -39,6 +39,19 @@ std::string_view generated_from(std::string_view name) {
   return name.substr(1, close - 1);
 }
 
+/// The local an ldloc (`load`) or stloc instruction names, or nullopt for any other instruction.
+std::optional<int64_t> local_index(const Instr& in, bool load) {
+  switch (in.op) {
+    case Op::Ldloc_0: case Op::Ldloc_1: case Op::Ldloc_2: case Op::Ldloc_3:
+      return load ? std::optional<int64_t>(static_cast<int>(in.op) - static_cast<int>(Op::Ldloc_0)) : std::nullopt;
+    case Op::Stloc_0: case Op::Stloc_1: case Op::Stloc_2: case Op::Stloc_3:
+      return load ? std::nullopt : std::optional<int64_t>(static_cast<int>(in.op) - static_cast<int>(Op::Stloc_0));
+    case Op::Ldloc_S: case Op::Ldloc: return load ? std::optional<int64_t>(in.value) : std::nullopt;
+    case Op::Stloc_S: case Op::Stloc: return load ? std::nullopt : std::optional<int64_t>(in.value);
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace
 
 CoveragePlan::CoveragePlan(const md::Module& m, const md::PortablePdb* pdb, CoverageOptions options)
@@ -102,21 +115,47 @@ uint32_t CoveragePlan::source_method(uint32_t rid) const {
   return rid;
 }
 
-bool CoveragePlan::compiler_branch(const BodyModel& model, size_t i) const {
-  Op op = model.instrs[i].op;
+std::string_view CoveragePlan::member_name(Token token) const {
+  const md::Module& m = *module_;
+  if (auto field = m.find_row<TableId::Field>(token)) return field->name();
+  if (auto method = m.find_row<TableId::MethodDef>(token)) return method->name();
+  if (auto ref = m.find_row<TableId::MemberRef>(token)) return ref->name();
+  if (auto spec = m.find_row<TableId::MethodSpec>(token)) return member_name(spec->method());
+  return {};
+}
+
+bool CoveragePlan::compiler_branch(uint32_t rid, const BodyModel& model, size_t i) const {
+  const std::vector<Instr>& code = model.instrs;
+  Op op = code[i].op;
+  if (kickoff_.count(rid)) {
+    // A state machine's MoveNext (async or iterator) copies `<>1__state` to a local first
+    // (`ldarg.0; ldfld <>1__state; stloc.N`, N 1 when an iterator's MoveNext keeps its result in
+    // local 0); every test of that copy, or of the field itself, in the two instructions before
+    // the branch is the dispatch to the state to resume in, which no source shows.
+    std::optional<int64_t> state_local;
+    if (code.size() > 3 && code[0].op == Op::Ldarg_0 && code[1].op == Op::Ldfld &&
+        member_name(static_cast<Token>(code[1].value)) == "<>1__state")
+      state_local = local_index(code[2], false);
+    for (size_t k = i >= 2 ? i - 2 : 0; k < i; ++k) {
+      if (state_local && local_index(code[k], true) == state_local) return true;
+      if (code[k].op == Op::Ldfld && member_name(static_cast<Token>(code[k].value)) == "<>1__state") return true;
+    }
+    // `call get_IsCompleted; brtrue`: whether an await's awaiter is already complete, which
+    // decides only whether MoveNext suspends (coverlet skips it for the framework's Task awaiters,
+    // not for others such as Task.Yield's).
+    if (i >= 1 && (code[i - 1].op == Op::Call || code[i - 1].op == Op::Callvirt) &&
+        member_name(static_cast<Token>(code[i - 1].value)) == "get_IsCompleted")
+      return true;
+  }
   if (op != Op::Brtrue && op != Op::Brtrue_S) return false;
   // `ldc.i4.1; brtrue`: a Debug build's place for a breakpoint in an expression (switch
   // expressions), always taken.
-  if (i >= 1 && model.instrs[i - 1].op == Op::Ldc_I4_1) return true;
-  // `ldsfld <>9__...; dup; brtrue`: the cached delegate of a lambda, made on first use.
-  if (i >= 2 && model.instrs[i - 1].op == Op::Dup && model.instrs[i - 2].op == Op::Ldsfld) {
-    const md::Module& m = *module_;
-    auto token = static_cast<Token>(model.instrs[i - 2].value);
-    std::string_view name;
-    if (auto field = m.find_row<TableId::Field>(token)) name = field->name();
-    else if (auto ref = m.find_row<TableId::MemberRef>(token)) name = ref->name();
-    return name.starts_with("<>9__");
-  }
+  if (i >= 1 && code[i - 1].op == Op::Ldc_I4_1) return true;
+  // `ldsfld <>9__...; dup; brtrue` (a static lambda's cached delegate, made on first use), or
+  // `ldfld <>9__...` (one cached in a closure); the field is a MemberRef when the closure class
+  // is generic.
+  if (i >= 2 && code[i - 1].op == Op::Dup && (code[i - 2].op == Op::Ldsfld || code[i - 2].op == Op::Ldfld))
+    return member_name(static_cast<Token>(code[i - 2].value)).starts_with("<>9_");
   return false;
 }
 
@@ -216,7 +255,15 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
                           document_field(p.document));
     }
     const OpInfo& info = op_info(in.op);
-    bool branches = info.flow == Flow::CondBranch && current && i + 1 < n && !generated[i] && !compiler_branch(model, i);
+    // A branch before the first visible point (a switch on a parameter that opens the method,
+    // under a hidden point) is reported on the first visible line that follows, as coverlet does.
+    const md::SequencePoint* owner = current;
+    if (!owner && info.flow == Flow::CondBranch) {
+      auto next_point = std::upper_bound(points.begin(), points.end(), at[i],
+                                         [](uint32_t offset, const md::SequencePoint& p) { return offset < p.offset; });
+      if (next_point != points.end()) owner = &*next_point;
+    }
+    bool branches = info.flow == Flow::CondBranch && owner && i + 1 < n && !generated[i] && !compiler_branch(rid, model, i);
     if (!branches) {
       out.push_back(std::move(in));
       continue;
@@ -224,7 +271,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
     // Every outcome gets a probe: the fall-through right after the branch, then `br` on to the
     // next instruction; each target a block after that, its probe then `br` to the old target.
     // The blocks stay in the branch's region, so every `br` is as legal as the branch was.
-    uint32_t line = current->start_line, doc = current->document, offset = at[i];
+    uint32_t line = owner->start_line, doc = owner->document, offset = at[i];
     uint32_t next = model.instrs[i + 1].id;
     auto branch_probe = [&](uint32_t path) {
       return place(FMT_COMPILE("{}{}{}{}{}{}{}{}{}"), contract::kHitsBranch, tab, line, tab, offset, tab, path, tab,

@@ -63,8 +63,11 @@ class CoveragePlan {
   /// the C# compiler gives it, `<Outer>b__0_0`, `<Outer>g__Local|0_0`); `rid` itself otherwise.
   uint32_t source_method(uint32_t rid) const;
   bool marked(uint32_t rid) const;
-  /// A conditional branch at `i` (an original instruction) that only the compiler's code has.
-  bool compiler_branch(const BodyModel& model, size_t i) const;
+  /// A conditional branch at `i` (an original instruction of MethodDef `rid`) that only the
+  /// compiler's code has: a state machine's dispatch, an await's completion test, a delegate cache.
+  bool compiler_branch(uint32_t rid, const BodyModel& model, size_t i) const;
+  /// The name of the field or method `token` names (Field, MethodDef, MemberRef, MethodSpec), or empty.
+  std::string_view member_name(md::Token token) const;
 
   const md::Module* module_;
   const md::PortablePdb* pdb_;

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Coverage against the anchor (issue 15): tests/apps/coverage (xunit tests running the Coverage
-# fixture's sources, compiled as the CovLib library) is built once (packages from the NuGet
-# mirror), then measured by coverlet.msbuild (`dotnet test /p:CollectCoverage=true
-# /p:CoverletOutputFormat=cobertura`) and by cil-instrument --mode coverage (CovLib.dll
-# instrumented in a copy of the build output, `dotnet test` on it, `report --cobertura`).
+# fixture's sources, compiled as the CovLib library, and issue 39's branch shapes, compiled
+# optimized as the Cov.Opt library) is built once (packages from the NuGet mirror), then measured
+# by coverlet.msbuild (`dotnet test /p:CollectCoverage=true /p:CoverletOutputFormat=cobertura`)
+# and by cil-instrument --mode coverage (both libraries instrumented in a copy of the build
+# output, `dotnet test` on it, `report --cobertura --lcov`).
 #  - Every line must be covered or not covered alike in both reports (same lines, same verdicts).
 #  - Every branch and method-count difference is listed, with its reason, in
 #    tests/golden/coverage/coverlet_diff.txt ("LINE-OR-ITEM ... -- reason"); an unlisted or
 #    unexplained difference fails.
 #  - ReportGenerator (NuGet tool) reads our Cobertura and its text summary has our totals.
+#  - genhtml (lcov) reads our LCOV without a warning, and its totals are ours.
 #  - At JIT time (`cil-instrument run --mode coverage -- dotnet test` on the build output as it
 #    is): the folder is unchanged and every line's hits and branches equal the offline run's.
 # Skipped (77) when the mirror cannot restore the packages.
@@ -40,13 +42,17 @@ echo "== coverlet.msbuild"
   { tail -20 "$work/coverlet.log" >&2; fail "dotnet test with coverlet failed"; finish; }
 grep -E '^\| (CovLib|Total)' "$work/coverlet.log" | head -2
 
+libs="CovLib Cov.Opt"
 echo "== cil-instrument --mode coverage"
 cp -r "$out" "$work/ours"
-"$TOOL" "$out/CovLib.dll" -o "$work/ours/CovLib.dll" --mode coverage > /dev/null || { fail "instrumenting CovLib failed"; finish; }
+for lib in $libs; do
+  "$TOOL" "$out/$lib.dll" -o "$work/ours/$lib.dll" --mode coverage > /dev/null || { fail "instrumenting $lib failed"; finish; }
+done
 mkdir -p "$work/hits"
 (cd "$work" && CIL_INSTRUMENT_OUTPUT="$work/hits" timeout 600 dotnet test "$work/ours/CovTests.dll" > "$work/ours.log" 2>&1) ||
   { tail -20 "$work/ours.log" >&2; fail "dotnet test of the instrumented library failed"; finish; }
-"$TOOL" report "$work"/hits/CovLib.*.hits.json --cobertura "$work/ours.xml" | grep -E '^\| (CovLib|Total)'
+"$TOOL" report "$work"/hits/*.hits.json --cobertura "$work/ours.xml" --lcov "$work/ours.info" > "$work/ours.table"
+grep -E '^\| (CovLib|Cov.Opt|Total)' "$work/ours.table"
 
 echo "== cil-instrument run --mode coverage -- dotnet test (JIT time: nothing on disk changes)"
 if [ -f "$(dirname "$TOOL")/libcilprofiler.so" ]; then
@@ -55,9 +61,9 @@ if [ -f "$(dirname "$TOOL")/libcilprofiler.so" ]; then
   (cd "$work" && timeout 600 "$TOOL" run --mode coverage -o "$work/jit" -q -- dotnet test "$out/CovTests.dll" > "$work/jit.log" 2>&1) ||
     { tail -20 "$work/jit.log" >&2; fail "dotnet test under run --mode coverage failed"; }
   [ "$(cd "$out" && find . -type f | sort | xargs sha256sum)" = "$before" ] || fail "run --mode coverage changed the test folder"
-  jit_hits=("$work"/jit/CovLib.*.hits.json)
-  if [ -f "${jit_hits[0]}" ] && [ ${#jit_hits[@]} = 1 ]; then
-    "$TOOL" report "${jit_hits[0]}" --cobertura "$work/jit.xml" | grep -E '^\| (CovLib|Total)' | head -1
+  jit_hits=("$work"/jit/CovLib.*.hits.json "$work"/jit/Cov.Opt.*.hits.json)
+  if [ -f "${jit_hits[0]}" ] && [ -f "${jit_hits[1]}" ] && [ ${#jit_hits[@]} = 2 ]; then
+    "$TOOL" report "${jit_hits[@]}" --cobertura "$work/jit.xml" | grep -E '^\| Total'
     # Every line and branch as the offline run of the same tests saw it, hits included.
     python3 - "$work/ours.xml" "$work/jit.xml" > "$work/jit.diff" <<'PY'
 import sys, xml.etree.ElementTree as ET
@@ -79,7 +85,7 @@ PY
       echo "ok   every line's hits and branches at JIT time as offline"
     fi
   else
-    fail "run --mode coverage: not one CovLib hits file: $(ls "$work/jit")"
+    fail "run --mode coverage: not one hits file for each of $libs: $(ls "$work/jit")"
   fi
 else
   echo "no libcilprofiler.so: JIT-time coverage skipped"
@@ -137,6 +143,27 @@ else
   echo "ok   $(wc -l < "$golden") differences, each explained"
 fi
 
+echo "== our Cobertura: each line in one method, compiler classes folded"
+python3 - "$work/ours.xml" > "$work/owners.txt" <<'PY'
+import sys, collections, xml.etree.ElementTree as ET
+owners = collections.defaultdict(list)
+for cls in ET.parse(sys.argv[1]).getroot().iter('class'):
+    if '/<' in cls.get('name'): print("a compiler-made class of its own:", cls.get('name'))
+    for m in cls.find('methods').findall('method'):
+        for line in m.find('lines').iter('line'):
+            owners[(cls.get('filename'), line.get('number'))].append((cls.get('name'), m.get('name'), line.get('hits')))
+for key, o in sorted(owners.items()):
+    # A lambda written on its statement's line shares it; lines apart belong to one method.
+    if len(o) > 1 and any(h == '0' for _, _, h in o) and any(h != '0' for _, _, h in o):
+        print("line", key[1], "of", key[0], "in several methods, covered in one and not in another:", o)
+PY
+if [ -s "$work/owners.txt" ]; then
+  head -5 "$work/owners.txt" >&2
+  fail "our Cobertura lists a line under two methods or a compiler-made class apart"
+else
+  echo "ok   each line covered or not in every method that lists it; no compiler-made class apart"
+fi
+
 echo "== ReportGenerator reads our Cobertura"
 if ! timeout 300 dotnet tool install --tool-path "$work/rg" dotnet-reportgenerator-globaltool > "$work/rg-install.log" 2>&1; then
   skip_if_offline "$work/rg-install.log"
@@ -151,4 +178,23 @@ grep -q "^  Covered lines: $covered\$" "$work/rg-out/Summary.txt" && grep -q "^ 
   grep -q "^  Covered branches: $bcovered\$" "$work/rg-out/Summary.txt" && grep -q "^  Total branches: $bvalid\$" "$work/rg-out/Summary.txt" ||
   { fail "ReportGenerator's totals are not ours ($covered/$valid lines, $bcovered/$bvalid branches):"; head -20 "$work/rg-out/Summary.txt" >&2; }
 echo "ok   ReportGenerator: $covered/$valid lines, $bcovered/$bvalid branches, as ours"
+
+echo "== genhtml reads our LCOV"
+if command -v genhtml > /dev/null; then
+  genhtml --branch-coverage --function-coverage -o "$work/genhtml" "$work/ours.info" > "$work/genhtml.log" 2>&1 ||
+    { tail -5 "$work/genhtml.log" >&2; fail "genhtml failed on our LCOV"; }
+  grep -i 'warning\|error' "$work/genhtml.log" >&2 && fail "genhtml warned on our LCOV"
+  # genhtml's totals (lines, functions, branches) against report's table (line, method, branch).
+  read -r lines functions branches < <(sed -n 's/.*(\([0-9]*\) of \([0-9]*\) \(lines\|functions\|branches\)).*/\1\/\2/p' "$work/genhtml.log" | tr '\n' ' '; echo)
+  total=$(grep '^| Total' "$work/ours.table")
+  ratio() { echo "$total" | awk -F'|' -v c="$1" '{ print $c }' | sed 's/.*(\(.*\)).*/\1/'; }
+  if [ "$lines" = "$(ratio 3)" ] && [ "$branches" = "$(ratio 4)" ] && [ "$functions" = "$(ratio 5)" ]; then
+    echo "ok   genhtml: $lines lines, $functions functions, $branches branches, as ours"
+  else
+    fail "genhtml's totals ($lines lines, $functions functions, $branches branches) are not ours: $total"
+    cat "$work/genhtml.log" >&2
+  fi
+else
+  echo "no genhtml (apt-get install lcov): LCOV not checked"
+fi
 finish

@@ -5,4 +5,7 @@ using Xunit;
 public class CovTests {
   [Fact]
   public void MainRuns() => Assert.Equal(0, Fixtures.Cov.Main());
+
+  [Fact]
+  public void BranchesRun() => Assert.Equal(0, Fixtures.Branches.Run());
 }
