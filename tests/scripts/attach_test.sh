@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# `cil-instrument attach` (issue 17) on the installed dotnet, against testdata/bin/profiler/Ticker.dll,
-# which calls Work.Tick about once a millisecond (Work.Late in its second half only) and logs
-# the CLOCK_MONOTONIC time of every call:
+# `cil-instrument attach` (issue 17) on the installed dotnet, against Ticker
+# (testdata/bin/profiler/Ticker.dll; for sessions, tests/apps/HeldTicker.cs, the same with a hold
+# file so that it cannot end before the test is done with it), which calls Work.Tick about once a
+# millisecond (Work.Late in its second half only) and logs the CLOCK_MONOTONIC time of every call.
+# Nothing is judged by how far the program got in a given time: counts against the calls logged
+# inside each session's recorded edges, waits on events (a 120 s bound only stops a hang):
 #  - count sessions through ReJIT: for each method, the count equals at least the calls made
 #    while every probe was in (session record: window-full-ns to window-end-ns) and at most the
 #    calls made from the first ReJIT request to the end of the revert (window-start-ns to
@@ -12,6 +15,10 @@
 #  - `report` reads the counts files;
 #  - the program's output and exit status equal those of a run without attach;
 #  - events mode detaches (no ReJIT), and its log says so;
+#  - the target ended by SIGTERM during a session: attach names the counts file, exit status 0;
+#  - the profiler's attach socket is removed when its process ends (normally, by SIGTERM), a
+#    stale one by the next attach;
+#  - run --window and --start-after against the session record's edges;
 #  - errors, one line each with exit status 8: not a .NET process (also with a stale socket of an
 #    earlier process with its id), no such process, a process
 #    without the diagnostics socket, and the loaded count profiler asked for events mode
@@ -40,12 +47,22 @@ wait_for() {
   return 1
 }
 
-# start_ticker NAME TICKS: runs Ticker in the background and waits until it is running;
+# Ticker with a hold file (tests/apps/HeldTicker.cs, built here with its portable PDB): it
+# cannot finish while sessions still attach to it, however slow the machine; `release NAME
+# late`, then `release NAME end`, let it go on past its midpoint and end. Its output is Ticker's.
+mkdir -p held
+"$ROOT/scripts/csc.sh" held/HeldTicker.dll /optimize+ /debug:portable "$ROOT/tests/apps/HeldTicker.cs" > /dev/null ||
+  { fail "cannot build tests/apps/HeldTicker.cs"; finish; exit 1; }
+held=$work/held/HeldTicker.dll
+release() { echo "$2" >> "$1.hold"; }
+
+# start_ticker NAME TICKS: runs HeldTicker in the background and waits until it is running;
 # sets $ticker_pid (the dotnet process) and $job (the shell's job).
 start_ticker() {
   local name=$1 ticks=$2
   rm -f "$name.ready"
-  (status=0; dotnet "$ticker" "$ticks" "$name.calls" "$name.ready" > "$name.stdout" 2> "$name.stderr" || status=$?; echo "$status" > "$name.status") &
+  : > "$name.hold"
+  (status=0; dotnet "$held" "$ticks" "$name.calls" "$name.ready" "$name.hold" > "$name.stdout" 2> "$name.stderr" || status=$?; echo "$status" > "$name.status") &
   job=$!
   pids+=("$job")
   wait_for "$name.ready"
@@ -128,12 +145,14 @@ has -F "reusing the profiler loaded in process $ticker_pid" < s2.err || fail "se
 rm -f "$stale_agent"
 [ -S "$agent_socket" ] || fail "attach removed the live socket $agent_socket"
 
-# 3. until SIGINT (^C), sent once the session runs
+# 3. until SIGINT (^C), sent once the session runs; Work.Late is first called (and compiled)
+# during it
 "$TOOL" attach "$ticker_pid" -o s3 2> s3.err &
 client=$!
 wait_for s3.err "reusing the profiler" || fail "session 3 did not start: $(cat s3.err)"
+release attached late
 sleep 0.7
-kill -INT "$client"
+kill -INT "$client" 2> /dev/null || fail "session 3: the client ended before ^C: $(cat s3.err)"
 wait "$client" || fail "session 3: status $?"
 has "session ended (stopped)" < s3.err || fail "session 3: $(cat s3.err)"
 
@@ -142,11 +161,11 @@ has "session ended (stopped)" < s3.err || fail "session 3: $(cat s3.err)"
 client=$!
 wait_for s4.err "reusing the profiler" || fail "session 4 did not start: $(cat s4.err)"
 sleep 0.7
-kill -KILL "$client"
+kill -KILL "$client" 2> /dev/null || fail "session 4: the client ended before it was killed: $(cat s4.err)"
 wait "$client" 2> /dev/null || true
 deadline=$((SECONDS + 120))
 until ls s4/*.session > /dev/null 2>&1 || [ $SECONDS -ge $deadline ]; do sleep 0.05; done
-has "^end client-gone$" < s4/cil-instrument.*.session || fail "session 4: $(cat s4/*.session 2> /dev/null)"
+has "^end client-gone$" < s4/cil-instrument.*.session || fail "session 4: $(cat s4/*.session 2> /dev/null) $(cat s4.err)"
 
 # 5. events mode on a profiler loaded for count mode: refused
 status=0
@@ -154,6 +173,7 @@ status=0
 echo "status $status" >> s5.err
 sed -i -E "s/process $ticker_pid/process PID/g" s5.err
 
+release attached end
 wait "$job" || true
 wait "$plain_job" || true
 [ ! -e "$agent_socket" ] || fail "the attach socket $agent_socket outlived its process (ended normally)"
@@ -164,29 +184,26 @@ cmp -s plain.stdout attached.stdout || fail "output differs: $(cat plain.stdout)
 "$TOOL" report s1/*.counts.json s2/*.counts.json > report.txt 2> report.err || fail "report: $(cat report.err)"
 has "Work::Tick" < report.txt || fail "report: $(cat report.txt)"
 
-# --- coverage mode: Ticker built with its portable PDB, its probes through ReJIT ---
-mkdir -p pdb
-"$ROOT/scripts/csc.sh" pdb/Ticker.dll /optimize+ /debug:portable "$ROOT/testdata/src/Ticker/Ticker.cs" > /dev/null
-ticker_built=$ticker
-ticker=$work/pdb/Ticker.dll
-start_ticker coverage 5000 || { finish; exit 1; }
+# --- coverage mode: HeldTicker with its portable PDB, its probes through ReJIT ---
+start_ticker coverage 3000 || { finish; exit 1; }
 "$TOOL" attach "$ticker_pid" --mode coverage --duration 700ms -o cov 2> cov.err || fail "coverage: status $?: $(cat cov.err)"
+release coverage "late end"
 wait "$job" || true
-ticker=$ticker_built
-ls cov/Ticker.*.attach-*.hits.json > /dev/null 2>&1 || fail "coverage: no hits file: $(cat cov.err)"
+ls cov/HeldTicker.*.attach-*.hits.json > /dev/null 2>&1 || fail "coverage: no hits file: $(cat cov.err)"
 check_window cov coverage.calls
 "$TOOL" report cov/*.hits.json > cov.report 2>&1 || fail "coverage report: $(cat cov.report)"
-has "^| Ticker " < cov.report || fail "coverage report: $(cat cov.report)"
+has "^| HeldTicker " < cov.report || fail "coverage report: $(cat cov.report)"
 
 # --- events mode: no ReJIT, the profiler detaches ---
-start_ticker events 5000 || { finish; exit 1; }
+start_ticker events 2500 || { finish; exit 1; }
 "$TOOL" attach "$ticker_pid" --mode events --duration 300ms -o ev 2> ev.err || fail "events: status $?"
 has "profiler detached" < ev.err || fail "events: $(cat ev.err)"
+release events "late end"
 wait "$job" || true
 has "InitializeForAttach: CoreCLR" < ev/*.events.log || fail "events log: $(head -3 ev/*.events.log)"
 has "^\[--\] Detach$" < ev/*.events.log || fail "events log does not end with the detach: $(tail -3 ev/*.events.log)"
 [ "$(cat events.status)" = 3 ] || fail "events: exit status $(cat events.status)"
-has "^5000 ticks, 2500 late, total " < events.stdout || fail "events: output $(cat events.stdout)"
+has "^2500 ticks, 1250 late, total " < events.stdout || fail "events: output $(cat events.stdout)"
 
 # --- the process ended by SIGTERM during a session: the profiler's signal writer writes the
 # files as the process ends (no Shutdown, no done marker): attach names them and exits 0. The
@@ -204,7 +221,7 @@ status=0
 wait "$client" || status=$?
 [ "$status" = 0 ] || fail "attach, the process ended by SIGTERM: status $status: $(cat term.err)"
 has "session ended with the process (by a signal)" < term.err || fail "SIGTERM case: $(cat term.err)"
-counts_file=$(ls term/Ticker.$ticker_pid.attach-*.counts.json 2> /dev/null | head -1)
+counts_file=$(ls term/HeldTicker.$ticker_pid.attach-*.counts.json 2> /dev/null | head -1 || true)
 [ -n "$counts_file" ] || fail "SIGTERM case: no counts file in term/"
 has -F "wrote $work/$counts_file" < term.err || fail "SIGTERM case: the counts file is not named: $(cat term.err)"
 # Complete (how much it counted depends on how far the program got: not judged here).
