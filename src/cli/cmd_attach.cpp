@@ -239,7 +239,31 @@ int run_attach(int argc, char** argv) {
     std::ifstream in(done_file);
     done.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
+  // The session's files, each as one line.
+  std::string mine = fmt::format(".{}.{}.", pid, tag);
+  auto file_lines = [&](bool* any_data) {
+    std::string listed;
+    for (const auto& file : profiler_files_since(output.string(), started)) {
+      if (fs::path(file).filename().string().find(mine) == std::string::npos) continue;
+      bool warnings = is_warnings_file(file), record = is_session_record(file);
+      if (any_data && !warnings && !record) *any_data = true;
+      listed += diagnostic_line("attach", "", fmt::format("{} {}", warnings ? "warnings in" : record ? "session record" : "wrote", file));
+    }
+    return listed;
+  };
   if (done.empty()) {
+    // A process ended by SIGTERM, SIGINT or SIGQUIT during the session gets no Shutdown, so no
+    // done marker: the profiler's signal writer wrote the files before the signal ended it.
+    bool written = false;
+    std::string listed = gone ? file_lines(&written) : std::string();
+    if (written) {
+      if (!args.count("quiet"))
+        listed.insert(0, diagnostic_line("attach", "", fmt::format("process {}: session ended with the process (by a signal); "
+                                                                    "the profiler wrote its files as it ended", pid)));
+      else listed.clear();
+      std::fwrite(listed.data(), 1, listed.size(), stderr);
+      return kExitOk;
+    }
     print_attach_error(gone ? fmt::format("process {} ended before the profiler wrote its files", pid)
                             : fmt::format("process {}: the profiler did not finish in time; its files may be missing", pid));
     return kExitAttach;
@@ -258,10 +282,7 @@ int run_attach(int argc, char** argv) {
       summary += "; probes reverted, profiler left loaded and inactive (the runtime never detaches a profiler that used ReJIT; "
                  "the next attach reuses it)";
     lines += diagnostic_line("attach", "", summary);
-    std::string mine = fmt::format(".{}.{}.", pid, tag);
-    for (const auto& file : profiler_files_since(output.string(), started))
-      if (fs::path(file).filename().string().find(mine) != std::string::npos)
-        lines += diagnostic_line("attach", "", fmt::format("{} {}", is_warnings_file(file) ? "warnings in" : is_session_record(file) ? "session record" : "wrote", file));
+    lines += file_lines(nullptr);
   }
   std::fwrite(lines.data(), 1, lines.size(), stderr);
   return kExitOk;

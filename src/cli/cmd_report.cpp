@@ -17,6 +17,7 @@
 #include "support/file_io.h"
 #include "support/write_confinement.h"
 #include "cli/scoped_printer.h"
+#include "metadata/printer.h"
 #include "metadata/text_encoding.h"
 
 namespace cil::cli {
@@ -30,10 +31,10 @@ std::string plural(uint64_t n, std::string_view one, std::string_view many) {
 std::string token_string(uint32_t token) { return fmt::format("0x{:08X}", token); }
 
 /// The merged counts, for both forms: per assembly build, a sentence and a table in text (names
-/// from count files through md::printable: control characters would break the table), the same
-/// numbers and the raw names in JSON.
+/// from count files through md::printable: control characters would break the table; cut at
+/// the man page's LIMITS for printed names), the same numbers and the raw names in JSON.
 void print_report(ScopedPrinter& p, const std::vector<AssemblyCounts>& builds, size_t top) {
-  using md::printable;
+  auto printable = [](std::string_view text) { return md::printable(text, md::kMaxPrintedText); };
   ObjectScope report(p, {}, Layout::plain());
   ListScope assemblies(p, "assemblies", Layout::plain());
   for (size_t b = 0; b < builds.size(); ++b) {

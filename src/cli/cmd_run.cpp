@@ -1,4 +1,5 @@
-// `cil-instrument run [--mode M] [--include P]... [--exclude P]... [--output DIR] [--stats FILE]
+// `cil-instrument run [--mode M] [--include P]... [--exclude P]... [--include-framework]
+// [--start-after T | --window S:E] [--output DIR] [--stats FILE]
 // [--quiet] -- COMMAND [ARGS...]`: runs COMMAND with the runtime profiler attached and returns
 // its exit status.
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -246,15 +248,33 @@ int run_profiled(int argc, char** argv) {
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : kExitRunFailed;
 
   std::string lines;
-  if (!args.count("quiet")) {
-    // The command's files and those of every process it started (test hosts, build nodes).
-    std::vector<std::string> files = profiler_files_since(output.string(), started);
-    for (const auto& file : files)
+  // The command's files and those of every process it started (test hosts, build nodes).
+  std::vector<std::string> files = profiler_files_since(output.string(), started);
+  // The profiler creates its log only when it has something to say, and prints nothing: an empty
+  // log, or nothing at all on a full file system, is the only sign that its files were lost.
+  bool lost = false;
+  for (const auto& file : files) {
+    std::error_code size_ec;
+    if (is_warnings_file(file) && fs::file_size(file, size_ec) == 0 && !size_ec) {
+      lines += diagnostic_line("error", file, "empty: the profiler's warnings could not be written (a full file system?), and its "
+                                              "other files may be missing or incomplete");
+      lost = true;
+    } else if (!args.count("quiet")) {
       lines += diagnostic_line("run", "", fmt::format("{} {}", is_warnings_file(file) ? "warnings in" : "wrote", file));
-    if (files.empty())
+    }
+  }
+  if (files.empty()) {
+    struct statvfs space {};
+    if (::statvfs(output.c_str(), &space) == 0 && space.f_bavail == 0) {
+      lines += diagnostic_line("error", output.string(), "the file system is full: the profiler could write no file");
+      lost = true;
+    } else if (!args.count("quiet")) {
       lines += diagnostic_line("run", "", fmt::format("no files written by process {} or the processes it started (no selected "
                                                       "method ran, or the profiler did not load)", pid));
+    }
   }
+  // The command's status, unless it succeeded and the profile is lost.
+  if (lost && code == kExitOk) code = kExitOutput;
   // Processes started from the command that outlive it (MSBuild nodes, a compiler server, a
   // background job) write their files when they end.
   // Two looks 50 ms apart: a process in the middle of its exec has no environment to read.

@@ -7,6 +7,7 @@
 
 #include "cli/coverage_data.h"
 #include "cli/json_writer.h"
+#include "metadata/printer.h"
 #include "metadata/text_encoding.h"
 
 namespace cil::cli {
@@ -229,7 +230,7 @@ std::string coverage_table(const std::vector<ModuleCoverage>& modules) {
   auto cell = [](const Ratio& r) { return fmt::format("{:.2f}% ({}/{})", r.percent(), r.covered, r.total); };
   std::vector<std::array<std::string, 4>> rows;
   rows.push_back({"Module", "Line", "Branch", "Method"});
-  for (const ModuleCoverage& m : modules) rows.push_back({md::printable(m.assembly), cell(m.line), cell(m.branch), cell(m.method)});
+  for (const ModuleCoverage& m : modules) rows.push_back({md::printable(m.assembly, md::kMaxPrintedText), cell(m.line), cell(m.branch), cell(m.method)});
   CoverageTotals t = totals(modules);
   rows.push_back({"Total", cell(t.line), cell(t.branch), cell(t.method)});
   std::array<size_t, 4> width{};
@@ -248,7 +249,7 @@ std::string coverage_table(const std::vector<ModuleCoverage>& modules) {
   out += rule;
   for (const ModuleCoverage& m : modules)
     if (!m.without_lines.empty())
-      out += fmt::format("{}: {} method{} without sequence points (not counted)\n", md::printable(m.assembly), m.without_lines.size(),
+      out += fmt::format("{}: {} method{} without sequence points (not counted)\n", md::printable(m.assembly, md::kMaxPrintedText), m.without_lines.size(),
                          m.without_lines.size() == 1 ? "" : "s");
   return out;
 }

@@ -4,10 +4,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
+#include <signal.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -244,10 +246,68 @@ int connect_unix(const std::string& path) {
   return fd;
 }
 
+/// Seconds since the epoch at which process `pid` started (/proc/PID/stat field 22 and the boot
+/// time of /proc/stat); 0 when unknown.
+double process_start_epoch(pid_t pid) {
+  std::ifstream in(fmt::format("/proc/{}/stat", pid));
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t close = stat.rfind(')');  // the command name may hold spaces and parentheses
+  if (close == std::string::npos) return 0;
+  size_t at = close + 2;
+  for (int field = 3; field < 22 && at < stat.size(); ++field) {
+    at = stat.find(' ', at);
+    if (at == std::string::npos) return 0;
+    ++at;
+  }
+  unsigned long long ticks = std::strtoull(stat.c_str() + at, nullptr, 10);
+  std::ifstream boot_in("/proc/stat");
+  std::string line;
+  unsigned long long boot = 0;
+  while (std::getline(boot_in, line))
+    if (line.rfind("btime ", 0) == 0) boot = std::strtoull(line.c_str() + 6, nullptr, 10);
+  long hz = ::sysconf(_SC_CLK_TCK);
+  if (!boot || hz <= 0) return 0;
+  return static_cast<double>(boot) + static_cast<double>(ticks) / static_cast<double>(hz);
+}
+
 }  // namespace
 
+size_t remove_stale_agent_sockets(const std::string& dir) {
+  std::error_code ec;
+  size_t removed = 0;
+  const std::string prefix(contract::kAgentSocketPrefix), suffix(contract::kAgentSocketSuffix);
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)) continue;
+    std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (digits.empty() || digits.size() > 10 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    auto pid = static_cast<pid_t>(std::strtol(digits.c_str(), nullptr, 10));
+    std::string path = it->path().string();
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != ::geteuid()) continue;
+    // Stale only when nobody listens and its maker is gone: the pid is free, or taken by a
+    // process started after the socket was made (a process between bind and listen is not
+    // listening yet either, but it is alive and older than its socket).
+    int fd = connect_unix(path);
+    if (fd >= 0) {
+      ::close(fd);
+      continue;
+    }
+    if (errno != ECONNREFUSED) continue;
+    bool gone = ::kill(pid, 0) != 0 && errno == ESRCH;
+    if (!gone) {
+      double started = process_start_epoch(pid);
+      gone = started > 0 && started > static_cast<double>(st.st_ctime) + 1;
+    }
+    if (gone && ::unlink(path.c_str()) == 0) ++removed;
+  }
+  return removed;
+}
+
 std::string agent_socket(pid_t pid) {
-  std::string path = contract::agent_socket_path(temp_dir_of(pid), pid);
+  std::string dir = temp_dir_of(pid);
+  remove_stale_agent_sockets(dir);
+  std::string path = contract::agent_socket_path(dir, pid);
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return "";
   // A socket left by a process that had this pid before: nobody listens.

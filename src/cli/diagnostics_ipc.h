@@ -37,6 +37,12 @@ Expected<std::string> attach_message(const AttachRequest& request);
 /// kAgentSocketPrefix): the path of its socket, or "" when there is none to talk to.
 std::string agent_socket(pid_t pid);
 
+/// Removes the profilers' attach sockets in `dir` (a process's TMPDIR, with its '/') that no
+/// process will answer on: this user's, nobody listening, and the process that made it gone (a
+/// SIGKILL or a crash ends a process without its removing it). Returns how many were removed.
+/// agent_socket() calls it.
+size_t remove_stale_agent_sockets(const std::string& dir);
+
 /// Sends the client data to that profiler: "" when it starts the session, else its reason.
 Expected<std::string> attach_agent(const std::string& socket_path, const std::string& client_data);
 

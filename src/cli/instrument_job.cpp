@@ -10,7 +10,6 @@
 #include "cli/break_output.h"
 #include "cli/common.h"
 #include "cli/deps_file.h"
-#include "cli/file_copy.h"
 #include "cli/heap_policy.h"
 #include "cli/interrupts.h"
 #include "cli/pdb_options.h"
@@ -235,42 +234,38 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
       outcome.check = *checked;
     }
   }
-  // Trace mode: the deps.json files that load the output, read (and refused when bad) before
-  // anything takes its name.
-  std::vector<DepsUpdate> deps;
+  // Trace mode: the deps.json files that load the output and the hooks copy they name, all
+  // written to temporary files before anything takes its name, and put in place before the
+  // output (all or nothing: deps_file.h).
+  std::optional<TraceCompanions> companions;
   if (setup.options.hooks && setup.deps_arg != "none") {
     const il::HookContract& hooks = *setup.options.hooks;
     DepsLibrary library{hooks.assembly,
                         fmt::format("{}.{}.{}.{}", hooks.version[0], hooks.version[1], hooks.version[2], hooks.version[3]),
                         std::filesystem::path(setup.hooks_path).filename().string()};
-    auto planned = plan_deps_updates(output, setup.deps_arg, library);
-    if (!planned) return failed(std::move(outcome), std::move(planned).error(), output);
-    deps = std::move(*planned);
+    auto about = [&](const Error& e) { return e.structure == kTraceFilesStructure ? e.file : output; };
+    auto prepared = TraceCompanions::prepare(input, output, setup.deps_arg, setup.hooks_path, library, file_options);
+    if (!prepared) return failed(std::move(outcome), prepared.error(), about(prepared.error()));
+    companions.emplace(std::move(*prepared));
+    if (Status placed = companions->commit(); !placed) return failed(std::move(outcome), placed.error(), about(placed.error()));
   }
   // The PDB first: an assembly is never left naming a PDB that was not written.
   if (pdb_file) {
     Status pdb_written = pdb_file->commit();
-    if (!pdb_written) return failed(std::move(outcome), in_file(std::move(pdb_written).error(), outcome.output_pdb), outcome.output_pdb);
+    if (!pdb_written) {
+      if (companions) companions->roll_back();
+      return failed(std::move(outcome), in_file(std::move(pdb_written).error(), outcome.output_pdb), outcome.output_pdb);
+    }
   }
   written = file.commit();
-  if (!written) return failed(std::move(outcome), in_file(std::move(written).error(), output), output);
-  // Then the deps.json files, and the hooks assembly beside the output that they name.
-  for (const auto& update : deps) {
-    outcome.deps_found.push_back(update.path);
-    if (update.text.empty()) continue;
-    OutputFile deps_file(update.path, file_options);
-    Status deps_written = deps_file.write_at(0, std::span(reinterpret_cast<const uint8_t*>(update.text.data()), update.text.size()));
-    if (deps_written) deps_written = deps_file.commit();
-    if (!deps_written) return failed(std::move(outcome), in_file(std::move(deps_written).error(), update.path), update.path);
-    outcome.deps_updated.push_back(update.path);
+  if (!written) {
+    if (companions) companions->roll_back();
+    return failed(std::move(outcome), in_file(std::move(written).error(), output), output);
   }
-  if (!deps.empty()) {
-    std::string beside = (std::filesystem::path(output).parent_path() / std::filesystem::path(setup.hooks_path).filename()).string();
-    if (!same_file(setup.hooks_path, beside)) {
-      Status copied = copy_file(setup.hooks_path, beside, setup.interruptible);
-      if (!copied) return failed(std::move(outcome), std::move(copied).error(), beside);
-      outcome.hooks_copied = beside;
-    }
+  if (companions) {
+    outcome.deps_found = companions->deps_found();
+    outcome.deps_updated = companions->deps_updated();
+    outcome.hooks_copied = companions->hooks_copied();
   }
   outcome.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   for (const auto& w : report->warnings) outcome.diagnostics += diagnostic_line("warning", input, w);

@@ -13,21 +13,26 @@
 namespace {
 
 constexpr std::string_view kUsage = R"(Usage:
-  cil-instrument [instrument] IN -o OUT [--mode count|trace|wrap|noop] [--hooks HOOKS.dll]
-                 [--hook-type TYPE] [--include PATTERN]... [--exclude PATTERN]...
-                 [--method-rva RVA]... [--json]
+  cil-instrument [instrument] IN -o OUT [--mode count|coverage|trace|wrap|noop]
+                 [--exclude-by-file GLOB]... [--exclude-by-attribute NAME]...
+                 [--hooks HOOKS.dll] [--hook-type TYPE] [--deps FILE|none]
+                 [--include PATTERN]... [--exclude PATTERN]... [--method-rva RVA]...
+                 [--pdb PATH|none] [--key FILE.snk] [--delay-sign] [--no-verify] [--json]
   cil-instrument [instrument] IN... -o OUTDIR [--assemblies GLOB]... [--skip-assemblies GLOB]...
                  [-j N] [--fail-fast] [instrument options]
   cil-instrument exec [instrument options] [-o DIR] DIR... -- COMMAND [ARGS...]
   cil-instrument restore DIR...
   cil-instrument info IN [--json]
-  cil-instrument dump IN [--method PATTERN]... [--json]
+  cil-instrument dump IN [--method PATTERN]... [--pdb PATH|none] [--json]
   cil-instrument diff OLD NEW [--method PATTERN]... [--json]
-  cil-instrument report FILE... [--top N] [--json]
-  cil-instrument run [--mode count|events|args] [--include P]... [--exclude P]...
-                     [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]
-  cil-instrument attach PID [--mode count|events|coverage] [--include P]...
-                     [--exclude P]... [--duration TIME] [-o DIR] [-q]
+  cil-instrument report {FILE|DIR}... [--top N] [--json] [--cobertura FILE] [--lcov FILE]
+                 [--threshold N] [--threshold-type line|branch|method]...
+  cil-instrument run [--mode count|coverage|events|args] [--include PATTERN]...
+                 [--exclude PATTERN]... [--include-framework]
+                 [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q]
+                 -- COMMAND [ARGS...]
+  cil-instrument attach PID [--mode count|events|coverage] [--include PATTERN]...
+                 [--exclude PATTERN]... [--duration TIME] [-o DIR] [--stats FILE] [-q]
   cil-instrument --help | --version
 
 Commands:
@@ -46,10 +51,12 @@ Commands:
   diff    unified diffs of the IL listings of the methods that differ between
           two assemblies (exit 1 when they differ)
   report  merge the count files of instrumented runs and list the methods of
-          each assembly by number of calls
+          each assembly by number of calls; of hits files (coverage), the line,
+          branch and method coverage, Cobertura or LCOV, and a threshold
   run     run a .NET command with the runtime profiler attached: call counts
-          (count), a log of runtime events (events) or of calls with their
-          arguments (args); exits with the command's status
+          (count), line and branch hits (coverage), a log of runtime events
+          (events) or of calls with their arguments (args), from the start or in
+          a window of time; exits with the command's status
   attach  load the profiler into a running .NET process, collect (count through
           ReJIT, events or coverage) for a time or until Ctrl-C, then take the
           probes out and detach; the process runs on

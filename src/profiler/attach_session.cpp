@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include <signal.h>
@@ -88,11 +89,21 @@ void answer(int fd, const std::string& text) {
   (void)ignored;
 }
 
+// The socket this process made, for its removal when the process ends (from a signal path too:
+// only lstat and unlink, on storage written once before the socket exists).
+char g_socket_path[sizeof(sockaddr_un::sun_path)] = {};
+dev_t g_socket_dev = 0;
+ino_t g_socket_inode = 0;
+std::atomic<bool> g_socket_made{false};
+
+void remove_at_exit() { remove_attach_socket(); }
+
 void serve(int listener, AttachHandler handle) {
   for (;;) {
     int fd = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
+      ::close(listener);  // shut down by restore_attach_socket, or unusable
       return;
     }
     // Only this user's processes may ask (the socket's permissions say the same).
@@ -122,9 +133,15 @@ void serve(int listener, AttachHandler handle) {
 
 }  // namespace
 
-Status listen_for_attach(AttachHandler handle) {
-  static std::atomic<bool> listening{false};
-  if (listening.exchange(true)) return ok();
+namespace {
+
+// The listener's handler and descriptor, to make the socket again after a signal that removed it
+// did not end the process (restore_attach_socket).
+std::mutex g_listener_mutex;
+AttachHandler g_handler;
+int g_listen_fd = -1;
+
+Status start_listener() {
   const char* tmp = std::getenv("TMPDIR");
   std::string dir = tmp && *tmp ? std::string(tmp) : std::string("/tmp");
   if (dir.back() != '/') dir += '/';
@@ -144,13 +161,54 @@ Status listen_for_attach(AttachHandler handle) {
     ::close(fd);
     return make_error(ErrorKind::Io, "", fmt::format("cannot listen on {}: {}", path, std::strerror(error)));
   }
+  // Removed when the process ends: at Shutdown, at exit() (a runtime that ends without Shutdown),
+  // before a signal ends it (SignalWriter). A SIGKILL leaves it; `attach` removes such stale ones.
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    std::memcpy(g_socket_path, path.c_str(), path.size() + 1);
+    g_socket_dev = st.st_dev;
+    g_socket_inode = st.st_ino;
+    g_socket_made = true;
+    static std::once_flag at_exit;
+    std::call_once(at_exit, [] { std::atexit(remove_at_exit); });
+  }
   try {
-    std::thread(serve, fd, std::move(handle)).detach();
+    std::thread(serve, fd, g_handler).detach();
   } catch (const std::exception& e) {
     ::close(fd);
+    remove_attach_socket();
     return make_error(ErrorKind::Io, "", fmt::format("cannot start the listener thread: {}", e.what()));
   }
+  g_listen_fd = fd;
   return ok();
+}
+
+}  // namespace
+
+Status listen_for_attach(AttachHandler handle) {
+  static std::atomic<bool> listening{false};
+  if (listening.exchange(true)) return ok();
+  std::lock_guard lock(g_listener_mutex);
+  g_handler = std::move(handle);
+  return start_listener();
+}
+
+void restore_attach_socket() {
+  std::lock_guard lock(g_listener_mutex);
+  if (g_socket_made || g_listen_fd < 0) return;  // there, or never made
+  // The old listener's name is gone: its accept() is ended (the thread closes it) and a new
+  // socket takes the name.
+  ::shutdown(g_listen_fd, SHUT_RDWR);
+  g_listen_fd = -1;
+  (void)start_listener();
+}
+
+void remove_attach_socket() {
+  if (!g_socket_made.exchange(false)) return;
+  // Only while the name is still this process's socket (not another's made since with our pid).
+  struct stat st {};
+  if (::lstat(g_socket_path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == g_socket_dev && st.st_ino == g_socket_inode)
+    ::unlink(g_socket_path);
 }
 
 const char* session_end_name(SessionEnd end) {

@@ -30,6 +30,13 @@ Expected<std::pair<Config, AttachSettings>> read_attach_data(std::string_view da
 using AttachHandler = std::function<std::string(std::string_view data)>;
 Status listen_for_attach(AttachHandler handle);
 
+/// Removes the socket listen_for_attach made, if it is still there and still this process's, so
+/// that no stale socket outlives the process. Async-signal-safe (lstat and unlink only); once.
+void remove_attach_socket();
+/// Makes the socket again after remove_attach_socket() if the process lives on (a signal it
+/// removed the socket for was handled without ending the process). Not for a signal handler.
+void restore_attach_socket();
+
 
 /// Why a session ends.
 enum class SessionEnd { Running, Elapsed, Stopped, ClientGone };

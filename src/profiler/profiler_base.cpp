@@ -356,6 +356,7 @@ HRESULT ProfilerBase::Shutdown() {
     }
     write_stats();
     diagnostics_.flush();
+    remove_attach_socket();  // no attach after this
   });
 }
 

@@ -17,11 +17,15 @@
 
 #include <fmt/format.h>
 
+#include "profiler/attach_session.h"
+
 namespace cil::profiler {
 
 namespace {
 
 constexpr size_t kCount = std::size(SignalWriter::kSignals);
+/// How long after a handed-over signal a process that still runs is taken to live on.
+constexpr int kSurviveSeconds = 3;
 
 // Process-wide, as the dispositions are. Written before the handlers are installed, then only
 // read (the siginfo slots are written by the handler, read by the thread after the byte arrives).
@@ -70,6 +74,8 @@ void hand_over(int signal) {
   int slot = slot_of(signal);
   const struct sigaction& previous = g_previous[slot];
   if (is_ignored(previous)) return;
+  // The process may end by this signal, and then nothing else would remove the attach socket.
+  remove_attach_socket();
   if (is_default(previous)) {
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
@@ -87,6 +93,16 @@ void hand_over(int signal) {
   ::getcontext(&context);
   if (previous.sa_flags & SA_SIGINFO) previous.sa_sigaction(signal, &info, &context);
   else previous.sa_handler(signal);
+  // The runtime's handler returns at once and ends the process from another thread, or not at
+  // all when the program cancels the signal: a process still here a while later lives on, and
+  // the next attach needs its socket.
+  try {
+    std::thread([] {
+      std::this_thread::sleep_for(std::chrono::seconds(kSurviveSeconds));
+      restore_attach_socket();
+    }).detach();
+  } catch (...) {
+  }
 }
 
 void run(unsigned period_seconds) {

@@ -20,7 +20,7 @@ limit=""
 [ "${CIL_SANITIZED:-0}" = 1 ] || limit="ulimit -v 4000000;"
 
 run() {  # run OUT_FILE ARGS...: the tool under a time and memory limit
-  bash -c "$limit exec timeout 30 \"\$@\"" _ "$TOOL" "$@" > "$work/stdout" 2> "$work/stderr"
+  bash -c "$limit exec timeout 120 \"\$@\"" _ "$TOOL" "$@" > "$work/stdout" 2> "$work/stderr"
 }
 
 for f in "$work"/in/*.dll; do

@@ -27,7 +27,7 @@ while IFS= read -r f; do
   name=${f#"$CORPUS"/}
   out="$work/out/out.dll"
   set +e
-  bash -c "$limit exec timeout 60 \"\$@\"" _ "$TOOL" instrument "$f" -o "$out" --mode count > "$work/stdout" 2> "$work/stderr"
+  bash -c "$limit exec timeout 120 \"\$@\"" _ "$TOOL" instrument "$f" -o "$out" --mode count > "$work/stdout" 2> "$work/stderr"
   rc=$?
   set -e
   case $rc in

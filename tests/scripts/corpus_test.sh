@@ -18,7 +18,7 @@ while IFS= read -r f; do
   name=${f#"$CORPUS"/}
   for command in info dump; do
     set +e
-    bash -c "$limit exec timeout 30 \"\$@\"" _ "$TOOL" "$command" "$f" > "$work/out" 2> "$work/err"
+    bash -c "$limit exec timeout 120 \"\$@\"" _ "$TOOL" "$command" "$f" > "$work/out" 2> "$work/err"
     rc=$?
     set -e
     case $rc in

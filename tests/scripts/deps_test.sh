@@ -86,6 +86,70 @@ grep -q "^cil-instrument: error: $work/bad/DepsApp.deps.json: JSON: line 4, colu
 [ ! -e "$work/bad/DepsApp.dll" ] || fail "a malformed deps.json: the output was written"
 [ -z "$(ls "$work/bad" | grep -v -e '^DepsApp.deps.json$' -e '^DepsApp.runtimeconfig.json$')" ] || fail "a malformed deps.json left files: $(ls "$work/bad")"
 
+echo "== all or nothing: a deps.json or hooks copy that cannot be written leaves no output"
+# Each case: one error line naming the file, exit status 4, no output, the deps.json and the
+# folder as they were (no hooks copy, no temporary file), the inputs untouched.
+inputs_sum=$(cat "$work/app/DepsApp.dll" "$hooks" | sha256sum)
+refused() {  # refused LABEL DIR FILE_NAMED [MESSAGE]: instrument into DIR must be refused
+  local label=$1 dir=$2 named=$3 message=${4:-} rc=0 before failures=$FAILURES
+  before=$(cd "$dir" && find . -printf '%p %y %l %s\n' | sort; cat DepsApp.deps.json 2> /dev/null | sha256sum)
+  "$TOOL" "$work/app/DepsApp.dll" -o "$dir/DepsApp.dll" --mode trace --hooks "$hooks" > "$work/aon.out" 2> "$work/aon.err" || rc=$?
+  [ $rc = 4 ] || fail "$label: exit $rc, not 4: $(cat "$work/aon.err")"
+  [ "$(wc -l < "$work/aon.err")" = 1 ] || fail "$label: not one error line: $(cat "$work/aon.err")"
+  grep -q "^cil-instrument: error: $named: trace mode: .*${message}.*; nothing was written$" "$work/aon.err" ||
+    fail "$label: the error does not name $named: $(cat "$work/aon.err")"
+  [ ! -e "$dir/DepsApp.dll" ] || fail "$label: the output was written"
+  [ "$(cd "$dir" && find . -printf '%p %y %l %s\n' | sort; cat DepsApp.deps.json 2> /dev/null | sha256sum)" = "$before" ] ||
+    fail "$label: the folder changed: $(ls -la "$dir")"
+  [ "$(cat "$work/app/DepsApp.dll" "$hooks" | sha256sum)" = "$inputs_sum" ] || fail "$label: an input changed"
+  [ "$FAILURES" != "$failures" ] || echo "ok   $label: refused, nothing written ($(cat "$work/aon.err"))"
+}
+fresh() {  # fresh DIR: the app's files without its assembly
+  rm -rf "$1"
+  mkdir -p "$1"
+  cp "$work/app/DepsApp.deps.json" "$work/app/DepsApp.runtimeconfig.json" "$1/"
+}
+fresh "$work/aon_link"
+mv "$work/aon_link/DepsApp.deps.json" "$work/aon_link/real.deps.json.txt"
+ln -s real.deps.json.txt "$work/aon_link/DepsApp.deps.json"
+refused "a symbolic link as the deps.json" "$work/aon_link" "$work/aon_link/DepsApp.deps.json" "symbolic link"
+fresh "$work/aon_dir"
+mkdir "$work/aon_dir/TraceHooks.dll"
+refused "a directory in place of the hooks copy" "$work/aon_dir" "$work/aon_dir/TraceHooks.dll" "not a regular file"
+fresh "$work/aon_fifo"
+mkfifo "$work/aon_fifo/TraceHooks.dll"
+refused "a FIFO in place of the hooks copy" "$work/aon_fifo" "$work/aon_fifo/TraceHooks.dll" "not a regular file"
+fresh "$work/aon_hlink"
+ln -s /nonexistent/TraceHooks.dll "$work/aon_hlink/TraceHooks.dll"
+refused "a dangling symbolic link in place of the hooks copy" "$work/aon_hlink" "$work/aon_hlink/TraceHooks.dll" "symbolic link"
+fresh "$work/aon_immutable"
+if chattr +i "$work/aon_immutable/DepsApp.deps.json" 2> /dev/null; then
+  refused "an immutable deps.json" "$work/aon_immutable" "$work/aon_immutable/DepsApp.deps.json" "immutable"
+  chattr -i "$work/aon_immutable/DepsApp.deps.json"
+else
+  echo "skip an immutable deps.json: chattr +i is not supported here"
+fi
+# The hooks copy would land on the input: the app's assembly named like the hooks, beside them.
+fresh "$work/aon_input"
+cp "$work/app/DepsApp.dll" "$work/aon_input/TraceHooks.dll"
+sed -i 's/"DepsApp.dll"/"Out.dll"/' "$work/aon_input/DepsApp.deps.json"
+in_sum=$(sha256sum < "$work/aon_input/TraceHooks.dll")
+rc=0
+"$TOOL" "$work/aon_input/TraceHooks.dll" -o "$work/aon_input/Out.dll" --mode trace --hooks "$hooks" > /dev/null 2> "$work/aon.err" || rc=$?
+[ $rc = 4 ] && grep -q "would replace the input; nothing was written$" "$work/aon.err" ||
+  fail "hooks copy over the input: exit $rc: $(cat "$work/aon.err")"
+[ "$(sha256sum < "$work/aon_input/TraceHooks.dll")" = "$in_sum" ] || fail "hooks copy over the input: the input changed"
+[ ! -e "$work/aon_input/Out.dll" ] || fail "hooks copy over the input: the output was written"
+# --deps naming a symbolic link: the user named it, so the file it points to is updated.
+fresh "$work/aon_named"
+mv "$work/aon_named/DepsApp.deps.json" "$work/aon_named/target.json"
+ln -s target.json "$work/aon_named/DepsApp.deps.json"
+"$TOOL" "$work/app/DepsApp.dll" -o "$work/aon_named/DepsApp.dll" --mode trace --hooks "$hooks" --deps "$work/aon_named/DepsApp.deps.json" \
+  > /dev/null 2> "$work/aon.err" || fail "--deps naming a symbolic link: $(cat "$work/aon.err")"
+[ -L "$work/aon_named/DepsApp.deps.json" ] || fail "--deps naming a symbolic link: the link was replaced"
+grep -q '"TraceHooks/0.0.0.0"' "$work/aon_named/target.json" || fail "--deps naming a symbolic link: its target was not updated"
+[ -z "$(find "$work"/aon_* -name '.cil-instrument-*')" ] || fail "temporary files left: $(find "$work"/aon_* -name '.cil-instrument-*')"
+
 echo "== usage errors"
 "$TOOL" "$work/app/DepsApp.dll" -o "$work/x.dll" --deps none > /dev/null 2> "$work/u1" && fail "--deps without trace mode was accepted"
 grep -q "deps goes with --mode trace" "$work/u1" || fail "--deps without trace mode: $(cat "$work/u1")"

@@ -33,13 +33,14 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-# case LABEL ARGS...: runs the tool (10 s at most: a hang fails), records the exit status and
-# stderr in the summary; the status is left in $rc, stdout in $work/stdout.
+# case LABEL ARGS...: runs the tool (120 s at most: a hang fails; a slow, loaded machine does
+# not), records the exit status and stderr in the summary; the status is left in $rc, stdout in
+# $work/stdout.
 case_() {
   local label=$1
   shift
   set +e
-  timeout 10 "$TOOL" "$@" > "$work/stdout" 2> "$work/stderr"
+  timeout 120 "$TOOL" "$@" > "$work/stdout" 2> "$work/stderr"
   rc=$?
   set -e
   [ "$rc" -ne 124 ] || fail "$label: timed out"
@@ -233,7 +234,7 @@ full() {
   local label=$1
   shift
   set +e
-  timeout 30 "$TOOL" "$@" > /dev/full 2> "$work/stderr"
+  timeout 120 "$TOOL" "$@" > /dev/full 2> "$work/stderr"
   rc=$?
   set -e
   { echo "exit $rc"; cat "$work/stderr"; } > "$work/case"

@@ -155,6 +155,25 @@ cmp -s "$work/live-both.out" "$work/live-pair.out" || fail "a counts file given 
 )
 check_golden report/live-errors.txt "$work/live-errors.txt"
 
+# Names as long as a hostile counts file makes them (10 MB, in the assembly's name and a
+# method's): the text is cut at the man page's LIMITS (16,384 bytes of printed text, ending in
+# "..."); JSON keeps the names as they are.
+python3 - "$work/long.counts.json" << 'PY'
+import json, sys
+name = "N" * 10_000_000
+json.dump({"assembly": "A" * 10_000_000, "mvid": "6f1c2a4e-93b0-4d5e-8a71-0c2d9e4f5b13",
+           "methods": [{"token": "0x06000001", "name": name, "count": 3}]}, open(sys.argv[1], "w"))
+PY
+run long "$work/long.counts.json"
+[ "$rc" -eq 0 ] || fail "report of 10 MB names: exit $rc: $(head -c 300 "$work/long.err")"
+longest=$(awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$work/long.out")
+[ "$longest" -le 17000 ] || fail "report of 10 MB names: a line of $longest bytes (names are cut at 16,384)"
+grep -q 'NNN\.\.\.$' "$work/long.out" || fail "report of 10 MB names: the method's name is not cut with ...: $(head -c 300 "$work/long.out")"
+run long-json --json "$work/long.counts.json"
+[ "$rc" -eq 0 ] && python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert len(r["assemblies"][0]["methods"][0]["name"]) == 10_000_000' \
+  "$work/long-json.out" || fail "report --json: the 10 MB name is not kept whole"
+echo "ok   10 MB names cut to $longest bytes in text, whole in JSON"
+
 run help --help
 [ "$rc" -eq 0 ] && grep -q -- '--top' "$work/help.out" || fail "report --help"
 finish
