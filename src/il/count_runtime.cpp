@@ -208,13 +208,13 @@ Expected<Token> locals_sig(md::ModuleEditor& editor, const std::vector<TypeSig>&
   return editor.standalone_sig(locals);
 }
 
-EhRegion clause(ClauseKind kind, uint32_t try_start, uint32_t handler_start, uint32_t handler_end, Token type = 0) {
+EhRegion clause(ClauseKind kind, Label try_start, Label handler_start, Label handler_end, Token type = 0) {
   EhRegion c;
   c.kind = kind;
-  c.try_start = try_start;
-  c.try_end = handler_start;
-  c.handler_start = handler_start;
-  c.handler_end = handler_end;
+  c.try_start = try_start.id();
+  c.try_end = handler_start.id();
+  c.handler_start = handler_start.id();
+  c.handler_end = handler_end.id();
   c.class_token = type;
   return c;
 }
@@ -222,7 +222,7 @@ EhRegion clause(ClauseKind kind, uint32_t try_start, uint32_t handler_start, uin
 /// Pushes a new `element`[] of `count` elements filled from the static data `field` (II.16.3.2:
 /// what C#'s array initializers compile to).
 void push_data_array(CodeBuilder& c, const Refs& x, Token element, uint32_t count, Token field) {
-  c.ldc_i4(static_cast<int32_t>(count));
+  c.ldc(static_cast<int32_t>(count));
   c.emit(Op::Newarr, element);
   c.emit(Op::Dup);
   c.emit(Op::Ldtoken, field);
@@ -233,7 +233,7 @@ void push_data_array(CodeBuilder& c, const Refs& x, Token element, uint32_t coun
 void write_all(CodeBuilder& c, const Refs& x, uint32_t stream, uint32_t bytes) {
   c.ldloc(stream);
   c.ldloc(bytes);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.ldloc(bytes);
   c.emit(Op::Ldlen);
   c.emit(Op::Conv_I4);
@@ -250,7 +250,7 @@ void write_utf8(CodeBuilder& c, const Refs& x, Token s, uint32_t stream, uint32_
 }
 
 /// A finally handler at `handler` that closes the stream in local `stream`.
-void close_in_finally(CodeBuilder& c, const Refs& x, uint32_t handler, uint32_t stream) {
+void close_in_finally(CodeBuilder& c, const Refs& x, Label handler, uint32_t stream) {
   c.mark(handler);
   c.ldloc(stream);
   c.emit(Op::Callvirt, x.stream_close);
@@ -259,7 +259,7 @@ void close_in_finally(CodeBuilder& c, const Refs& x, uint32_t handler, uint32_t 
 
 /// The end of a body whose outermost clause swallows any exception: the handler at `handler`
 /// drops it and leaves to `end`, which returns.
-void swallow_then_return(CodeBuilder& c, uint32_t handler, uint32_t end) {
+void swallow_then_return(CodeBuilder& c, Label handler, Label end) {
   c.mark(handler);
   c.emit(Op::Pop);
   c.branch(Op::Leave_S, end);
@@ -276,17 +276,17 @@ Status write_cctor(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   BodyModel body;
   CodeBuilder c(body);
   if (m.counts_array) {
-    c.ldc_i4(static_cast<int32_t>(slots));
+    c.ldc(static_cast<int32_t>(slots));
     c.emit(Op::Newarr, x.int64);
     c.emit(Op::Stsfld, m.counts);
   } else {
     auto bytes = static_cast<int32_t>(slots * 8);
-    c.ldc_i4(std::max(bytes, 8));
+    c.ldc(std::max(bytes, 8));
     c.emit(Op::Call, x.alloc_hglobal);
     c.emit(Op::Stsfld, m.counts);
     c.emit(Op::Ldsfld, m.counts);
-    c.ldc_i4(0);
-    c.ldc_i4(bytes);
+    c.ldc(0);
+    c.ldc(bytes);
     c.emit(Op::Initblk);
   }
   c.emit(Op::Newobj, x.object_ctor);
@@ -330,7 +330,7 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   Token on_signal = CIL_TRY(str_token(editor, kOnSignalName));
 
   CodeBuilder c(body);
-  uint32_t outer_try = c.new_label(), lock_try = c.new_label(), set = c.new_label(), lock_handler = c.new_label(),
+  Label outer_try = c.new_label(), lock_try = c.new_label(), set = c.new_label(), lock_handler = c.new_label(),
            after_lock = c.new_label(), default_domain = c.new_label(), timer = c.new_label(), scale = c.new_label(),
            signals = c.new_label(), done = c.new_label(), handler = c.new_label(), end = c.new_label();
   // The load's number: lock (string.Intern(key)) { n = (int?)domain.GetData(key) + 1; SetData }.
@@ -349,13 +349,13 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Ldstr, key);
   c.emit(Op::Callvirt, x.get_data);
   c.stloc(kData);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.stloc(kLoad);
   c.ldloc(kData);
   c.branch(Op::Brfalse_S, set);
   c.ldloc(kData);
   c.emit(Op::Unbox_Any, x.int32);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Add);
   c.stloc(kLoad);
   c.mark(set);
@@ -373,7 +373,7 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   // ".domain<id>" before it.
   c.mark(after_lock);
   c.ldloc(kLoad);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.branch(Op::Ble_S, default_domain);
   c.emit(Op::Ldstr, dot);
   c.ldloca(kLoad);
@@ -396,7 +396,7 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   // keep = new object[6]: [0] the flush timer, [1..3] the signal registrations, [4..5] the
   // live file's mapping.
   c.mark(timer);
-  c.ldc_i4(6);
+  c.ldc(6);
   c.emit(Op::Newarr, x.object);
   c.emit(Op::Stsfld, m.keep);
   if (m.map_live) c.emit(Op::Call, m.map_live);
@@ -408,20 +408,20 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Call, x.int32_try_parse);
   c.branch(Op::Brfalse_S, signals);
   c.ldloc(kSeconds);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.branch(Op::Ble_S, signals);
   c.ldloc(kSeconds);
-  c.ldc_i4(kMaxFlushSeconds);
+  c.ldc(kMaxFlushSeconds);
   c.branch(Op::Ble_S, scale);
-  c.ldc_i4(kMaxFlushSeconds);
+  c.ldc(kMaxFlushSeconds);
   c.stloc(kSeconds);
   c.mark(scale);
   c.ldloc(kSeconds);
-  c.ldc_i4(1000);
+  c.ldc(1000);
   c.emit(Op::Mul);
   c.stloc(kSeconds);
   c.emit(Op::Ldsfld, m.keep);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.emit(Op::Ldnull);
   c.emit(Op::Ldftn, m.on_timer);
   c.emit(Op::Newobj, x.timer_callback_ctor);
@@ -438,7 +438,7 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   // The handler never sets Cancel, so the runtime's default outcome follows it.
   c.mark(signals);
   c.emit(Op::Ldstr, registration);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.emit(Op::Call, x.type_get_type);
   c.stloc(kRegistration);
   c.ldloc(kRegistration);
@@ -451,39 +451,39 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Callvirt, x.get_parameters);
   c.stloc(kParams);
   c.ldloc(kParams);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Ldelem_Ref);
   c.emit(Op::Callvirt, x.parameter_type);
   c.emit(Op::Ldtoken, md::make_token(md::TableId::TypeDef, m.helper_type));
   c.emit(Op::Call, x.get_type_from_handle);
   c.emit(Op::Ldstr, on_signal);
-  c.ldc_i4(kStaticNonPublic);
+  c.ldc(kStaticNonPublic);
   c.emit(Op::Callvirt, x.type_get_method_flags);
   c.emit(Op::Call, x.create_delegate);
   c.stloc(kHandler);
   c.ldloc(kParams);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.emit(Op::Ldelem_Ref);
   c.emit(Op::Callvirt, x.parameter_type);
   c.stloc(kSignal);
   int32_t slot = 1;
   for (std::string_view name : contract::kCountSignals) {
     Token name_token = CIL_TRY(str_token(editor, name));
-    c.ldc_i4(2);
+    c.ldc(2);
     c.emit(Op::Newarr, x.object);
     c.stloc(kArgs);
     c.ldloc(kArgs);
-    c.ldc_i4(0);
+    c.ldc(0);
     c.ldloc(kSignal);
     c.emit(Op::Ldstr, name_token);
     c.emit(Op::Call, x.enum_parse);
     c.emit(Op::Stelem_Ref);
     c.ldloc(kArgs);
-    c.ldc_i4(1);
+    c.ldc(1);
     c.ldloc(kHandler);
     c.emit(Op::Stelem_Ref);
     c.emit(Op::Ldsfld, m.keep);
-    c.ldc_i4(slot++);
+    c.ldc(slot++);
     c.ldloc(kCreate);
     c.emit(Op::Ldnull);
     c.ldloc(kArgs);
@@ -504,7 +504,7 @@ Status write_forwarder(md::ModuleEditor& editor, const CountRuntimeMembers& m, T
                        CallEffects& effects) {
   BodyModel body;
   CodeBuilder c(body);
-  c.ldc_i4(final ? 1 : 0);
+  c.ldc(final ? 1 : 0);
   c.emit(Op::Call, m.write);
   c.emit(Op::Ret);
   body.instrs = c.take();
@@ -523,7 +523,7 @@ Status write_output_path(md::ModuleEditor& editor, const Refs& x, const CountRun
   Token dot = CIL_TRY(str_token(editor, "."));
   Token prefix = CIL_TRY(str_token(editor, text.file_prefix));
   CodeBuilder c(body);
-  uint32_t use_assembly_dir = c.new_label(), have_dir = c.new_label();
+  Label use_assembly_dir = c.new_label(), have_dir = c.new_label();
   c.emit(Op::Ldstr, variable);
   c.emit(Op::Call, x.get_env);
   c.stloc(kDir);
@@ -583,7 +583,7 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   Token failure = CIL_TRY(str_token(editor, "cil-instrument: cannot write call counts: "));
 
   CodeBuilder c(body);
-  uint32_t outer_try = c.new_label(), lock_try = c.new_label(), move = c.new_label(), renamed = c.new_label(),
+  Label outer_try = c.new_label(), lock_try = c.new_label(), move = c.new_label(), renamed = c.new_label(),
            written = c.new_label(), lock_handler = c.new_label(), after_lock = c.new_label(), handler = c.new_label(), end = c.new_label();
   c.mark(outer_try);
   c.emit(Op::Ldsfld, m.gate);
@@ -661,14 +661,14 @@ Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRunt
   Token header = CIL_TRY(str_token(editor, text.header));
   Token tail = CIL_TRY(str_token(editor, text.tail));
   CodeBuilder c(body);
-  uint32_t try_start = c.new_label(), finally_start = c.new_label(), end = c.new_label();
+  Label try_start = c.new_label(), finally_start = c.new_label(), end = c.new_label();
   c.ldarg(0);
-  c.ldc_i4(kFileModeCreate);
+  c.ldc(kFileModeCreate);
   c.emit(Op::Newobj, x.file_stream_ctor);
   c.stloc(kStream);
   c.mark(try_start);
   write_utf8(c, x, header, kStream, kBytes);
-  c.ldc_i4(kDigits);
+  c.ldc(kDigits);
   c.emit(Op::Newarr, x.byte_type);
   c.stloc(kDigitBuffer);
   // slot = WriteChunk(stream, <chunk bytes>, <chunk lengths>, slot, digits), for every chunk.
@@ -703,7 +703,7 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   body.local_sig_token = CIL_TRY(locals_sig(editor, {i4, i4, prim(ElementType::I8), i4, i4}));
   body.init_locals = true;
   CodeBuilder c(body);
-  uint32_t loop = c.new_label(), digit = c.new_label(), condition = c.new_label();
+  Label loop = c.new_label(), digit = c.new_label(), condition = c.new_label();
   // text: s.Write(text, pos, lengths[j]); pos += lengths[j]
   c.branch(Op::Br, condition);
   c.mark(loop);
@@ -727,31 +727,31 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   if (m.counts_array) {
     c.emit(Op::Ldelem_I8);
   } else {
-    c.ldc_i4(8);
+    c.ldc(8);
     c.emit(Op::Mul);
     c.emit(Op::Add);
     c.emit(Op::Ldind_I8);
   }
   c.stloc(kValue);
-  c.ldc_i4(kDigits);
+  c.ldc(kDigits);
   c.stloc(kDigit);
   c.mark(digit);
   c.ldloc(kDigit);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Sub);
   c.stloc(kDigit);
   c.ldarg(kDigitBytes);
   c.ldloc(kDigit);
   c.ldloc(kValue);
-  c.ldc_i4(10);
+  c.ldc(10);
   c.emit(Op::Conv_I8);
   c.emit(Op::Rem_Un);
   c.emit(Op::Conv_I4);
-  c.ldc_i4('0');
+  c.ldc('0');
   c.emit(Op::Add);
   c.emit(Op::Stelem_I1);
   c.ldloc(kValue);
-  c.ldc_i4(10);
+  c.ldc(10);
   c.emit(Op::Conv_I8);
   c.emit(Op::Div_Un);
   c.stloc(kValue);
@@ -760,17 +760,17 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   c.ldarg(kStream);
   c.ldarg(kDigitBytes);
   c.ldloc(kDigit);
-  c.ldc_i4(kDigits);
+  c.ldc(kDigits);
   c.ldloc(kDigit);
   c.emit(Op::Sub);
   c.emit(Op::Callvirt, x.stream_write);
   // slot++, j++
   c.ldarg(kSlot);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Add);
   c.emit(Op::Starg_S, kSlot);
   c.ldloc(kIndex);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Add);
   c.stloc(kIndex);
   c.mark(condition);
@@ -805,7 +805,7 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   Token tail = CIL_TRY(str_token(editor, text.tail));
   auto counter_bytes = static_cast<int32_t>(text.slots * 8);
   CodeBuilder c(body);
-  uint32_t outer_try = c.new_label(), inner_try = c.new_label(), stream_try = c.new_label(), stream_finally = c.new_label(),
+  Label outer_try = c.new_label(), inner_try = c.new_label(), stream_try = c.new_label(), stream_finally = c.new_label(),
            written = c.new_label(), inner_catch = c.new_label(), no_file = c.new_label(), outer_catch = c.new_label(),
            end = c.new_label();
   auto write_data = [&](Token field, uint32_t size) {
@@ -819,12 +819,12 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.emit(Op::Call, m.output_path);
   c.stloc(kPath);
   c.ldloc(kPath);
-  c.ldc_i4(kFileModeCreate);
+  c.ldc(kFileModeCreate);
   c.emit(Op::Newobj, x.file_stream_ctor);
   c.stloc(kStream);
   c.mark(stream_try);
   write_data(text.live_header, contract::kLiveHeaderSize);
-  c.ldc_i4(counter_bytes);
+  c.ldc(counter_bytes);
   c.emit(Op::Newarr, x.byte_type);
   c.stloc(kBytes);
   write_all(c, x, kStream, kBytes);
@@ -838,9 +838,9 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   //   .CreateViewAccessor().SafeMemoryMappedViewHandle (with a reference added).DangerousGetHandle()
   c.mark(written);
   c.ldloc(kPath);
-  c.ldc_i4(kFileModeOpen);
+  c.ldc(kFileModeOpen);
   c.emit(Op::Ldnull);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.emit(Op::Conv_I8);
   c.emit(Op::Call, x.create_from_file);
   c.stloc(kMapping);
@@ -858,24 +858,24 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.stloc(kBase);
   for (auto [slot, local] : {std::pair{4, kMapping}, std::pair{5, kView}}) {  // keep[4], keep[5]
     c.emit(Op::Ldsfld, m.keep);
-    c.ldc_i4(slot);
+    c.ldc(slot);
     c.ldloc(local);
     c.emit(Op::Stelem_Ref);
   }
   // cpblk(base + 32, counts, 8 * N); counts = base + 32; base[7] = '1'; live = path
   auto at_base = [&](uint32_t offset) {  // pushes base + offset
     c.ldloc(kBase);
-    c.ldc_i4(static_cast<int32_t>(offset));
+    c.ldc(static_cast<int32_t>(offset));
     c.emit(Op::Add);
   };
   at_base(contract::kLiveHeaderSize);
   c.emit(Op::Ldsfld, m.counts);
-  c.ldc_i4(counter_bytes);
+  c.ldc(counter_bytes);
   c.emit(Op::Cpblk);
   at_base(contract::kLiveHeaderSize);
   c.emit(Op::Stsfld, m.counts);
   at_base(contract::kLiveStateOffset);
-  c.ldc_i4(contract::kLiveCounting);
+  c.ldc(contract::kLiveCounting);
   c.emit(Op::Stind_I1);
   c.ldloc(kPath);
   c.emit(Op::Stsfld, m.live);
