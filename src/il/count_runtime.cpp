@@ -193,8 +193,12 @@ Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live) {
   return x;
 }
 
-/// Writes a helper body, with its max stack computed.
-Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CallEffects& effects, bool returns_value) {
+/// Writes the code `c` built as a helper body, with its max stack computed.
+Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CodeBuilder& c, CallEffects& effects,
+                bool returns_value) {
+  Code code = CIL_TRY(c.finish());
+  body.instrs = std::move(code.instrs);
+  body.clauses = std::move(code.clauses);
   body.max_stack = CIL_TRY(compute_max_stack(body, returns_value, effects));
   EncodedBody encoded = CIL_TRY(rewrite_body(std::move(body), {}));
   return editor.set_method_body(md::token_rid(method), encoded.bytes);
@@ -206,17 +210,6 @@ Expected<Token> locals_sig(md::ModuleEditor& editor, const std::vector<TypeSig>&
   std::vector<uint8_t> locals{md::kSigLocals, static_cast<uint8_t>(types.size())};
   for (const TypeSig& t : types) md::encode_type(locals, t);
   return editor.standalone_sig(locals);
-}
-
-EhRegion clause(ClauseKind kind, Label try_start, Label handler_start, Label handler_end, Token type = 0) {
-  EhRegion c;
-  c.kind = kind;
-  c.try_start = try_start.id();
-  c.try_end = handler_start.id();
-  c.handler_start = handler_start.id();
-  c.handler_end = handler_end.id();
-  c.class_token = type;
-  return c;
 }
 
 /// Pushes a new `element`[] of `count` elements filled from the static data `field` (II.16.3.2:
@@ -249,20 +242,22 @@ void write_utf8(CodeBuilder& c, const Refs& x, Token s, uint32_t stream, uint32_
   write_all(c, x, stream, bytes);
 }
 
-/// A finally handler at `handler` that closes the stream in local `stream`.
-void close_in_finally(CodeBuilder& c, const Refs& x, Label handler, uint32_t stream) {
-  c.mark(handler);
+/// The finally handler of `region`, which closes the stream in local `stream`.
+void close_in_finally(CodeBuilder& c, const Refs& x, Region region, uint32_t stream) {
+  c.begin_finally(region);
   c.ldloc(stream);
   c.emit(Op::Callvirt, x.stream_close);
   c.emit(Op::Endfinally);
+  c.end_region(region);
 }
 
-/// The end of a body whose outermost clause swallows any exception: the handler at `handler`
-/// drops it and leaves to `end`, which returns.
-void swallow_then_return(CodeBuilder& c, Label handler, Label end) {
-  c.mark(handler);
+/// The end of a body whose outermost region swallows any exception: its handler drops it and
+/// leaves to `end`, which returns.
+void swallow_then_return(CodeBuilder& c, const Refs& x, Region region, Label end) {
+  c.begin_catch(region, x.exception);
   c.emit(Op::Pop);
   c.branch(Op::Leave_S, end);
+  c.end_region(region);
   c.mark(end);
   c.emit(Op::Ret);
 }
@@ -305,8 +300,7 @@ Status write_cctor(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Callvirt, x.add_unhandled);
   c.emit(Op::Call, m.setup);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  return set_body(editor, m.cctor, body, effects, false);
+  return set_body(editor, m.cctor, body, c, effects, false);
 }
 
 /// Setup: the load's tag, the flush timer and the signal handlers. Nothing here may fail the
@@ -330,13 +324,12 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   Token on_signal = CIL_TRY(str_token(editor, kOnSignalName));
 
   CodeBuilder c(body);
-  Label outer_try = c.new_label(), lock_try = c.new_label(), set = c.new_label(), lock_handler = c.new_label(),
-           after_lock = c.new_label(), default_domain = c.new_label(), timer = c.new_label(), scale = c.new_label(),
-           signals = c.new_label(), done = c.new_label(), handler = c.new_label(), end = c.new_label();
+  Label set = c.new_label(), after_lock = c.new_label(), default_domain = c.new_label(), timer = c.new_label(),
+        scale = c.new_label(), signals = c.new_label(), done = c.new_label(), end = c.new_label();
   // The load's number: lock (string.Intern(key)) { n = (int?)domain.GetData(key) + 1; SetData }.
   // The interned key is one object for every load of this build in the domain, and no user
   // code locks it.
-  c.mark(outer_try);
+  Region outer = c.begin_try();
   c.emit(Op::Call, x.get_current_domain);
   c.stloc(kDomain);
   c.emit(Op::Ldstr, key);
@@ -344,7 +337,7 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.stloc(kLock);
   c.ldloc(kLock);
   c.emit(Op::Call, x.monitor_enter);
-  c.mark(lock_try);
+  Region lock = c.begin_try();
   c.ldloc(kDomain);
   c.emit(Op::Ldstr, key);
   c.emit(Op::Callvirt, x.get_data);
@@ -365,10 +358,11 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Box, x.int32);
   c.emit(Op::Callvirt, x.set_data);
   c.branch(Op::Leave_S, after_lock);
-  c.mark(lock_handler);
+  c.begin_finally(lock);
   c.ldloc(kLock);
   c.emit(Op::Call, x.monitor_exit);
   c.emit(Op::Endfinally);
+  c.end_region(lock);
   // tag = n > 1 ? "." + n : ""; a domain other than the default (.NET Framework, Mono) puts
   // ".domain<id>" before it.
   c.mark(after_lock);
@@ -492,11 +486,8 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   }
   c.mark(done);
   c.branch(Op::Leave, end);
-  swallow_then_return(c, handler, end);
-  body.instrs = c.take();
-  body.clauses.push_back(clause(ClauseKind::Finally, lock_try, lock_handler, after_lock));
-  body.clauses.push_back(clause(ClauseKind::Catch, outer_try, handler, end, x.exception));
-  return set_body(editor, m.setup, body, effects, false);
+  swallow_then_return(c, x, outer, end);
+  return set_body(editor, m.setup, body, c, effects, false);
 }
 
 /// A handler with any parameters that calls WriteCounts(final).
@@ -507,8 +498,7 @@ Status write_forwarder(md::ModuleEditor& editor, const CountRuntimeMembers& m, T
   c.ldc(final ? 1 : 0);
   c.emit(Op::Call, m.write);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  return set_body(editor, method, body, effects, false);
+  return set_body(editor, method, body, c, effects, false);
 }
 
 /// OutputPath(string suffix): CIL_INSTRUMENT_OUTPUT if it names a directory, else the assembly's,
@@ -562,8 +552,7 @@ Status write_output_path(md::ModuleEditor& editor, const Refs& x, const CountRun
   c.emit(Op::Call, x.concat4);
   c.emit(Op::Call, x.path_combine);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  return set_body(editor, m.output_path, body, effects, true);
+  return set_body(editor, m.output_path, body, c, effects, true);
 }
 
 /// WriteCounts(bool final): the one writer. lock (gate) { WriteFile(path + ".tmp"); rename over
@@ -583,12 +572,12 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   Token failure = CIL_TRY(str_token(editor, "cil-instrument: cannot write call counts: "));
 
   CodeBuilder c(body);
-  Label outer_try = c.new_label(), lock_try = c.new_label(), move = c.new_label(), renamed = c.new_label(),
-           written = c.new_label(), lock_handler = c.new_label(), after_lock = c.new_label(), handler = c.new_label(), end = c.new_label();
-  c.mark(outer_try);
+  Label move = c.new_label(), renamed = c.new_label(), written = c.new_label(), after_lock = c.new_label(),
+        end = c.new_label();
+  Region outer = c.begin_try();
   c.emit(Op::Ldsfld, m.gate);
   c.emit(Op::Call, x.monitor_enter);
-  c.mark(lock_try);
+  Region lock = c.begin_try();
   // file = OutputPath(".counts.json"); temp = file + ".tmp"
   c.emit(Op::Ldstr, suffix);
   c.emit(Op::Call, m.output_path);
@@ -625,14 +614,15 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   c.emit(Op::Stsfld, m.live);
   c.mark(written);
   c.branch(Op::Leave_S, after_lock);
-  c.mark(lock_handler);
+  c.begin_finally(lock);
   c.emit(Op::Ldsfld, m.gate);
   c.emit(Op::Call, x.monitor_exit);
   c.emit(Op::Endfinally);
+  c.end_region(lock);
   c.mark(after_lock);
   c.branch(Op::Leave_S, end);
   // catch (Exception e): say why on stderr and carry on.
-  c.mark(handler);
+  c.begin_catch(outer, x.exception);
   c.emit(Op::Callvirt, x.get_message);
   c.stloc(kFile);
   c.emit(Op::Call, x.get_error);
@@ -641,12 +631,10 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   c.emit(Op::Call, x.concat2);
   c.emit(Op::Callvirt, x.write_line);
   c.branch(Op::Leave_S, end);
+  c.end_region(outer);
   c.mark(end);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  body.clauses.push_back(clause(ClauseKind::Finally, lock_try, lock_handler, after_lock));
-  body.clauses.push_back(clause(ClauseKind::Catch, outer_try, handler, end, x.exception));
-  return set_body(editor, m.write, body, effects, false);
+  return set_body(editor, m.write, body, c, effects, false);
 }
 
 /// WriteFile(string path): the header, every chunk with its counts, the tail; the stream is
@@ -661,12 +649,12 @@ Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRunt
   Token header = CIL_TRY(str_token(editor, text.header));
   Token tail = CIL_TRY(str_token(editor, text.tail));
   CodeBuilder c(body);
-  Label try_start = c.new_label(), finally_start = c.new_label(), end = c.new_label();
+  Label end = c.new_label();
   c.ldarg(0);
   c.ldc(kFileModeCreate);
   c.emit(Op::Newobj, x.file_stream_ctor);
   c.stloc(kStream);
-  c.mark(try_start);
+  Region stream = c.begin_try();
   write_utf8(c, x, header, kStream, kBytes);
   c.ldc(kDigits);
   c.emit(Op::Newarr, x.byte_type);
@@ -683,12 +671,10 @@ Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRunt
   }
   write_utf8(c, x, tail, kStream, kBytes);
   c.branch(Op::Leave_S, end);
-  close_in_finally(c, x, finally_start, kStream);
+  close_in_finally(c, x, stream, kStream);
   c.mark(end);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  body.clauses.push_back(clause(ClauseKind::Finally, try_start, finally_start, end));
-  return set_body(editor, m.write_file, body, effects, false);
+  return set_body(editor, m.write_file, body, c, effects, false);
 }
 
 /// WriteChunk(Stream s, byte[] text, int[] lengths, int slot, byte[] digits) -> int: writes each
@@ -781,8 +767,7 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   c.branch(Op::Blt, loop);
   c.ldarg(kSlot);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  return set_body(editor, m.write_chunk, body, effects, true);
+  return set_body(editor, m.write_chunk, body, c, effects, true);
 }
 
 /// MapLive: writes the live file (runtime_contract.h) with its state byte at "writing", maps it,
@@ -805,16 +790,15 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   Token tail = CIL_TRY(str_token(editor, text.tail));
   auto counter_bytes = static_cast<int32_t>(text.slots * 8);
   CodeBuilder c(body);
-  Label outer_try = c.new_label(), inner_try = c.new_label(), stream_try = c.new_label(), stream_finally = c.new_label(),
-           written = c.new_label(), inner_catch = c.new_label(), no_file = c.new_label(), outer_catch = c.new_label(),
-           end = c.new_label();
+  Label written = c.new_label(), no_file = c.new_label(), end = c.new_label();
   auto write_data = [&](Token field, uint32_t size) {
     push_data_array(c, x, x.byte_type, size, field);
     c.stloc(kBytes);
     write_all(c, x, kStream, kBytes);
   };
-  c.mark(outer_try);
-  c.mark(inner_try);
+  Region outer = c.begin_try();
+  c.emit(Op::Nop);  // the two try blocks started at one label, which took a nop; kept so the output stays the same
+  Region inner = c.begin_try();
   c.emit(Op::Ldstr, suffix);
   c.emit(Op::Call, m.output_path);
   c.stloc(kPath);
@@ -822,7 +806,7 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.ldc(kFileModeCreate);
   c.emit(Op::Newobj, x.file_stream_ctor);
   c.stloc(kStream);
-  c.mark(stream_try);
+  Region stream = c.begin_try();
   write_data(text.live_header, contract::kLiveHeaderSize);
   c.ldc(counter_bytes);
   c.emit(Op::Newarr, x.byte_type);
@@ -833,7 +817,7 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   for (const CountTextChunk& chunk : text.chunks) write_data(chunk.lengths_field, chunk.pieces * 4);
   write_utf8(c, x, tail, kStream, kBytes);
   c.branch(Op::Leave_S, written);
-  close_in_finally(c, x, stream_finally, kStream);
+  close_in_finally(c, x, stream, kStream);
   // The mapping: base = MemoryMappedFile.CreateFromFile(path, Open, null, 0)
   //   .CreateViewAccessor().SafeMemoryMappedViewHandle (with a reference added).DangerousGetHandle()
   c.mark(written);
@@ -881,7 +865,7 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.emit(Op::Stsfld, m.live);
   c.branch(Op::Leave_S, end);
   // catch: delete the file if it was made (a failure here goes to the outer catch).
-  c.mark(inner_catch);
+  c.begin_catch(inner, x.exception);
   c.emit(Op::Pop);
   c.ldloc(kPath);
   c.branch(Op::Brfalse_S, no_file);
@@ -889,12 +873,9 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.emit(Op::Call, x.file_delete);
   c.mark(no_file);
   c.branch(Op::Leave_S, end);
-  swallow_then_return(c, outer_catch, end);
-  body.instrs = c.take();
-  body.clauses.push_back(clause(ClauseKind::Finally, stream_try, stream_finally, written));
-  body.clauses.push_back(clause(ClauseKind::Catch, inner_try, inner_catch, outer_catch, x.exception));
-  body.clauses.push_back(clause(ClauseKind::Catch, outer_try, outer_catch, end, x.exception));
-  return set_body(editor, m.map_live, body, effects, false);
+  c.end_region(inner);
+  swallow_then_return(c, x, outer, end);
+  return set_body(editor, m.map_live, body, c, effects, false);
 }
 
 }  // namespace
