@@ -193,8 +193,12 @@ Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live) {
   return x;
 }
 
-/// Writes a helper body, with its max stack computed.
-Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CallEffects& effects, bool returns_value) {
+/// Writes the code `c` built as a helper body, with its max stack computed.
+Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CodeBuilder& c, CallEffects& effects,
+                bool returns_value) {
+  Code code = CIL_TRY(c.finish());
+  body.instrs = std::move(code.instrs);
+  body.clauses = std::move(code.clauses);
   body.max_stack = CIL_TRY(compute_max_stack(body, returns_value, effects));
   EncodedBody encoded = CIL_TRY(rewrite_body(std::move(body), {}));
   return editor.set_method_body(md::token_rid(method), encoded.bytes);
@@ -208,21 +212,10 @@ Expected<Token> locals_sig(md::ModuleEditor& editor, const std::vector<TypeSig>&
   return editor.standalone_sig(locals);
 }
 
-EhRegion clause(ClauseKind kind, uint32_t try_start, uint32_t handler_start, uint32_t handler_end, Token type = 0) {
-  EhRegion c;
-  c.kind = kind;
-  c.try_start = try_start;
-  c.try_end = handler_start;
-  c.handler_start = handler_start;
-  c.handler_end = handler_end;
-  c.class_token = type;
-  return c;
-}
-
 /// Pushes a new `element`[] of `count` elements filled from the static data `field` (II.16.3.2:
 /// what C#'s array initializers compile to).
 void push_data_array(CodeBuilder& c, const Refs& x, Token element, uint32_t count, Token field) {
-  c.ldc_i4(static_cast<int32_t>(count));
+  c.ldc(static_cast<int32_t>(count));
   c.emit(Op::Newarr, element);
   c.emit(Op::Dup);
   c.emit(Op::Ldtoken, field);
@@ -233,7 +226,7 @@ void push_data_array(CodeBuilder& c, const Refs& x, Token element, uint32_t coun
 void write_all(CodeBuilder& c, const Refs& x, uint32_t stream, uint32_t bytes) {
   c.ldloc(stream);
   c.ldloc(bytes);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.ldloc(bytes);
   c.emit(Op::Ldlen);
   c.emit(Op::Conv_I4);
@@ -249,20 +242,22 @@ void write_utf8(CodeBuilder& c, const Refs& x, Token s, uint32_t stream, uint32_
   write_all(c, x, stream, bytes);
 }
 
-/// A finally handler at `handler` that closes the stream in local `stream`.
-void close_in_finally(CodeBuilder& c, const Refs& x, uint32_t handler, uint32_t stream) {
-  c.mark(handler);
+/// The finally handler of `region`, which closes the stream in local `stream`.
+void close_in_finally(CodeBuilder& c, const Refs& x, Region region, uint32_t stream) {
+  c.begin_finally(region);
   c.ldloc(stream);
   c.emit(Op::Callvirt, x.stream_close);
   c.emit(Op::Endfinally);
+  c.end_region(region);
 }
 
-/// The end of a body whose outermost clause swallows any exception: the handler at `handler`
-/// drops it and leaves to `end`, which returns.
-void swallow_then_return(CodeBuilder& c, uint32_t handler, uint32_t end) {
-  c.mark(handler);
+/// The end of a body whose outermost region swallows any exception: its handler drops it and
+/// leaves to `end`, which returns.
+void swallow_then_return(CodeBuilder& c, const Refs& x, Region region, Label end) {
+  c.begin_catch(region, x.exception);
   c.emit(Op::Pop);
   c.branch(Op::Leave_S, end);
+  c.end_region(region);
   c.mark(end);
   c.emit(Op::Ret);
 }
@@ -276,17 +271,17 @@ Status write_cctor(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   BodyModel body;
   CodeBuilder c(body);
   if (m.counts_array) {
-    c.ldc_i4(static_cast<int32_t>(slots));
+    c.ldc(static_cast<int32_t>(slots));
     c.emit(Op::Newarr, x.int64);
     c.emit(Op::Stsfld, m.counts);
   } else {
     auto bytes = static_cast<int32_t>(slots * 8);
-    c.ldc_i4(std::max(bytes, 8));
+    c.ldc(std::max(bytes, 8));
     c.emit(Op::Call, x.alloc_hglobal);
     c.emit(Op::Stsfld, m.counts);
     c.emit(Op::Ldsfld, m.counts);
-    c.ldc_i4(0);
-    c.ldc_i4(bytes);
+    c.ldc(0);
+    c.ldc(bytes);
     c.emit(Op::Initblk);
   }
   c.emit(Op::Newobj, x.object_ctor);
@@ -305,8 +300,7 @@ Status write_cctor(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Callvirt, x.add_unhandled);
   c.emit(Op::Call, m.setup);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  return set_body(editor, m.cctor, body, effects, false);
+  return set_body(editor, m.cctor, body, c, effects, false);
 }
 
 /// Setup: the load's tag, the flush timer and the signal handlers. Nothing here may fail the
@@ -330,13 +324,12 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   Token on_signal = CIL_TRY(str_token(editor, kOnSignalName));
 
   CodeBuilder c(body);
-  uint32_t outer_try = c.new_label(), lock_try = c.new_label(), set = c.new_label(), lock_handler = c.new_label(),
-           after_lock = c.new_label(), default_domain = c.new_label(), timer = c.new_label(), scale = c.new_label(),
-           signals = c.new_label(), done = c.new_label(), handler = c.new_label(), end = c.new_label();
+  Label set = c.new_label(), after_lock = c.new_label(), default_domain = c.new_label(), timer = c.new_label(),
+        scale = c.new_label(), signals = c.new_label(), done = c.new_label(), end = c.new_label();
   // The load's number: lock (string.Intern(key)) { n = (int?)domain.GetData(key) + 1; SetData }.
   // The interned key is one object for every load of this build in the domain, and no user
   // code locks it.
-  c.mark(outer_try);
+  Region outer = c.begin_try();
   c.emit(Op::Call, x.get_current_domain);
   c.stloc(kDomain);
   c.emit(Op::Ldstr, key);
@@ -344,18 +337,18 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.stloc(kLock);
   c.ldloc(kLock);
   c.emit(Op::Call, x.monitor_enter);
-  c.mark(lock_try);
+  Region lock = c.begin_try();
   c.ldloc(kDomain);
   c.emit(Op::Ldstr, key);
   c.emit(Op::Callvirt, x.get_data);
   c.stloc(kData);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.stloc(kLoad);
   c.ldloc(kData);
   c.branch(Op::Brfalse_S, set);
   c.ldloc(kData);
   c.emit(Op::Unbox_Any, x.int32);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Add);
   c.stloc(kLoad);
   c.mark(set);
@@ -365,15 +358,16 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Box, x.int32);
   c.emit(Op::Callvirt, x.set_data);
   c.branch(Op::Leave_S, after_lock);
-  c.mark(lock_handler);
+  c.begin_finally(lock);
   c.ldloc(kLock);
   c.emit(Op::Call, x.monitor_exit);
   c.emit(Op::Endfinally);
+  c.end_region(lock);
   // tag = n > 1 ? "." + n : ""; a domain other than the default (.NET Framework, Mono) puts
   // ".domain<id>" before it.
   c.mark(after_lock);
   c.ldloc(kLoad);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.branch(Op::Ble_S, default_domain);
   c.emit(Op::Ldstr, dot);
   c.ldloca(kLoad);
@@ -396,7 +390,7 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   // keep = new object[6]: [0] the flush timer, [1..3] the signal registrations, [4..5] the
   // live file's mapping.
   c.mark(timer);
-  c.ldc_i4(6);
+  c.ldc(6);
   c.emit(Op::Newarr, x.object);
   c.emit(Op::Stsfld, m.keep);
   if (m.map_live) c.emit(Op::Call, m.map_live);
@@ -408,20 +402,20 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Call, x.int32_try_parse);
   c.branch(Op::Brfalse_S, signals);
   c.ldloc(kSeconds);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.branch(Op::Ble_S, signals);
   c.ldloc(kSeconds);
-  c.ldc_i4(kMaxFlushSeconds);
+  c.ldc(kMaxFlushSeconds);
   c.branch(Op::Ble_S, scale);
-  c.ldc_i4(kMaxFlushSeconds);
+  c.ldc(kMaxFlushSeconds);
   c.stloc(kSeconds);
   c.mark(scale);
   c.ldloc(kSeconds);
-  c.ldc_i4(1000);
+  c.ldc(1000);
   c.emit(Op::Mul);
   c.stloc(kSeconds);
   c.emit(Op::Ldsfld, m.keep);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.emit(Op::Ldnull);
   c.emit(Op::Ldftn, m.on_timer);
   c.emit(Op::Newobj, x.timer_callback_ctor);
@@ -438,7 +432,7 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   // The handler never sets Cancel, so the runtime's default outcome follows it.
   c.mark(signals);
   c.emit(Op::Ldstr, registration);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.emit(Op::Call, x.type_get_type);
   c.stloc(kRegistration);
   c.ldloc(kRegistration);
@@ -451,39 +445,39 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   c.emit(Op::Callvirt, x.get_parameters);
   c.stloc(kParams);
   c.ldloc(kParams);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Ldelem_Ref);
   c.emit(Op::Callvirt, x.parameter_type);
   c.emit(Op::Ldtoken, md::make_token(md::TableId::TypeDef, m.helper_type));
   c.emit(Op::Call, x.get_type_from_handle);
   c.emit(Op::Ldstr, on_signal);
-  c.ldc_i4(kStaticNonPublic);
+  c.ldc(kStaticNonPublic);
   c.emit(Op::Callvirt, x.type_get_method_flags);
   c.emit(Op::Call, x.create_delegate);
   c.stloc(kHandler);
   c.ldloc(kParams);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.emit(Op::Ldelem_Ref);
   c.emit(Op::Callvirt, x.parameter_type);
   c.stloc(kSignal);
   int32_t slot = 1;
   for (std::string_view name : contract::kCountSignals) {
     Token name_token = CIL_TRY(str_token(editor, name));
-    c.ldc_i4(2);
+    c.ldc(2);
     c.emit(Op::Newarr, x.object);
     c.stloc(kArgs);
     c.ldloc(kArgs);
-    c.ldc_i4(0);
+    c.ldc(0);
     c.ldloc(kSignal);
     c.emit(Op::Ldstr, name_token);
     c.emit(Op::Call, x.enum_parse);
     c.emit(Op::Stelem_Ref);
     c.ldloc(kArgs);
-    c.ldc_i4(1);
+    c.ldc(1);
     c.ldloc(kHandler);
     c.emit(Op::Stelem_Ref);
     c.emit(Op::Ldsfld, m.keep);
-    c.ldc_i4(slot++);
+    c.ldc(slot++);
     c.ldloc(kCreate);
     c.emit(Op::Ldnull);
     c.ldloc(kArgs);
@@ -492,11 +486,8 @@ Status write_setup(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMe
   }
   c.mark(done);
   c.branch(Op::Leave, end);
-  swallow_then_return(c, handler, end);
-  body.instrs = c.take();
-  body.clauses.push_back(clause(ClauseKind::Finally, lock_try, lock_handler, after_lock));
-  body.clauses.push_back(clause(ClauseKind::Catch, outer_try, handler, end, x.exception));
-  return set_body(editor, m.setup, body, effects, false);
+  swallow_then_return(c, x, outer, end);
+  return set_body(editor, m.setup, body, c, effects, false);
 }
 
 /// A handler with any parameters that calls WriteCounts(final).
@@ -504,11 +495,10 @@ Status write_forwarder(md::ModuleEditor& editor, const CountRuntimeMembers& m, T
                        CallEffects& effects) {
   BodyModel body;
   CodeBuilder c(body);
-  c.ldc_i4(final ? 1 : 0);
+  c.ldc(final ? 1 : 0);
   c.emit(Op::Call, m.write);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  return set_body(editor, method, body, effects, false);
+  return set_body(editor, method, body, c, effects, false);
 }
 
 /// OutputPath(string suffix): CIL_INSTRUMENT_OUTPUT if it names a directory, else the assembly's,
@@ -523,7 +513,7 @@ Status write_output_path(md::ModuleEditor& editor, const Refs& x, const CountRun
   Token dot = CIL_TRY(str_token(editor, "."));
   Token prefix = CIL_TRY(str_token(editor, text.file_prefix));
   CodeBuilder c(body);
-  uint32_t use_assembly_dir = c.new_label(), have_dir = c.new_label();
+  Label use_assembly_dir = c.new_label(), have_dir = c.new_label();
   c.emit(Op::Ldstr, variable);
   c.emit(Op::Call, x.get_env);
   c.stloc(kDir);
@@ -562,8 +552,7 @@ Status write_output_path(md::ModuleEditor& editor, const Refs& x, const CountRun
   c.emit(Op::Call, x.concat4);
   c.emit(Op::Call, x.path_combine);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  return set_body(editor, m.output_path, body, effects, true);
+  return set_body(editor, m.output_path, body, c, effects, true);
 }
 
 /// WriteCounts(bool final): the one writer. lock (gate) { WriteFile(path + ".tmp"); rename over
@@ -583,12 +572,12 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   Token failure = CIL_TRY(str_token(editor, "cil-instrument: cannot write call counts: "));
 
   CodeBuilder c(body);
-  uint32_t outer_try = c.new_label(), lock_try = c.new_label(), move = c.new_label(), renamed = c.new_label(),
-           written = c.new_label(), lock_handler = c.new_label(), after_lock = c.new_label(), handler = c.new_label(), end = c.new_label();
-  c.mark(outer_try);
+  Label move = c.new_label(), renamed = c.new_label(), written = c.new_label(), after_lock = c.new_label(),
+        end = c.new_label();
+  Region outer = c.begin_try();
   c.emit(Op::Ldsfld, m.gate);
   c.emit(Op::Call, x.monitor_enter);
-  c.mark(lock_try);
+  Region lock = c.begin_try();
   // file = OutputPath(".counts.json"); temp = file + ".tmp"
   c.emit(Op::Ldstr, suffix);
   c.emit(Op::Call, m.output_path);
@@ -625,14 +614,15 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   c.emit(Op::Stsfld, m.live);
   c.mark(written);
   c.branch(Op::Leave_S, after_lock);
-  c.mark(lock_handler);
+  c.begin_finally(lock);
   c.emit(Op::Ldsfld, m.gate);
   c.emit(Op::Call, x.monitor_exit);
   c.emit(Op::Endfinally);
+  c.end_region(lock);
   c.mark(after_lock);
   c.branch(Op::Leave_S, end);
   // catch (Exception e): say why on stderr and carry on.
-  c.mark(handler);
+  c.begin_catch(outer, x.exception);
   c.emit(Op::Callvirt, x.get_message);
   c.stloc(kFile);
   c.emit(Op::Call, x.get_error);
@@ -641,12 +631,10 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   c.emit(Op::Call, x.concat2);
   c.emit(Op::Callvirt, x.write_line);
   c.branch(Op::Leave_S, end);
+  c.end_region(outer);
   c.mark(end);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  body.clauses.push_back(clause(ClauseKind::Finally, lock_try, lock_handler, after_lock));
-  body.clauses.push_back(clause(ClauseKind::Catch, outer_try, handler, end, x.exception));
-  return set_body(editor, m.write, body, effects, false);
+  return set_body(editor, m.write, body, c, effects, false);
 }
 
 /// WriteFile(string path): the header, every chunk with its counts, the tail; the stream is
@@ -661,14 +649,14 @@ Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRunt
   Token header = CIL_TRY(str_token(editor, text.header));
   Token tail = CIL_TRY(str_token(editor, text.tail));
   CodeBuilder c(body);
-  uint32_t try_start = c.new_label(), finally_start = c.new_label(), end = c.new_label();
+  Label end = c.new_label();
   c.ldarg(0);
-  c.ldc_i4(kFileModeCreate);
+  c.ldc(kFileModeCreate);
   c.emit(Op::Newobj, x.file_stream_ctor);
   c.stloc(kStream);
-  c.mark(try_start);
+  Region stream = c.begin_try();
   write_utf8(c, x, header, kStream, kBytes);
-  c.ldc_i4(kDigits);
+  c.ldc(kDigits);
   c.emit(Op::Newarr, x.byte_type);
   c.stloc(kDigitBuffer);
   // slot = WriteChunk(stream, <chunk bytes>, <chunk lengths>, slot, digits), for every chunk.
@@ -683,12 +671,10 @@ Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRunt
   }
   write_utf8(c, x, tail, kStream, kBytes);
   c.branch(Op::Leave_S, end);
-  close_in_finally(c, x, finally_start, kStream);
+  close_in_finally(c, x, stream, kStream);
   c.mark(end);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  body.clauses.push_back(clause(ClauseKind::Finally, try_start, finally_start, end));
-  return set_body(editor, m.write_file, body, effects, false);
+  return set_body(editor, m.write_file, body, c, effects, false);
 }
 
 /// WriteChunk(Stream s, byte[] text, int[] lengths, int slot, byte[] digits) -> int: writes each
@@ -703,7 +689,7 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   body.local_sig_token = CIL_TRY(locals_sig(editor, {i4, i4, prim(ElementType::I8), i4, i4}));
   body.init_locals = true;
   CodeBuilder c(body);
-  uint32_t loop = c.new_label(), digit = c.new_label(), condition = c.new_label();
+  Label loop = c.new_label(), digit = c.new_label(), condition = c.new_label();
   // text: s.Write(text, pos, lengths[j]); pos += lengths[j]
   c.branch(Op::Br, condition);
   c.mark(loop);
@@ -727,31 +713,31 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   if (m.counts_array) {
     c.emit(Op::Ldelem_I8);
   } else {
-    c.ldc_i4(8);
+    c.ldc(8);
     c.emit(Op::Mul);
     c.emit(Op::Add);
     c.emit(Op::Ldind_I8);
   }
   c.stloc(kValue);
-  c.ldc_i4(kDigits);
+  c.ldc(kDigits);
   c.stloc(kDigit);
   c.mark(digit);
   c.ldloc(kDigit);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Sub);
   c.stloc(kDigit);
   c.ldarg(kDigitBytes);
   c.ldloc(kDigit);
   c.ldloc(kValue);
-  c.ldc_i4(10);
+  c.ldc(10);
   c.emit(Op::Conv_I8);
   c.emit(Op::Rem_Un);
   c.emit(Op::Conv_I4);
-  c.ldc_i4('0');
+  c.ldc('0');
   c.emit(Op::Add);
   c.emit(Op::Stelem_I1);
   c.ldloc(kValue);
-  c.ldc_i4(10);
+  c.ldc(10);
   c.emit(Op::Conv_I8);
   c.emit(Op::Div_Un);
   c.stloc(kValue);
@@ -760,17 +746,17 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   c.ldarg(kStream);
   c.ldarg(kDigitBytes);
   c.ldloc(kDigit);
-  c.ldc_i4(kDigits);
+  c.ldc(kDigits);
   c.ldloc(kDigit);
   c.emit(Op::Sub);
   c.emit(Op::Callvirt, x.stream_write);
   // slot++, j++
   c.ldarg(kSlot);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Add);
   c.emit(Op::Starg_S, kSlot);
   c.ldloc(kIndex);
-  c.ldc_i4(1);
+  c.ldc(1);
   c.emit(Op::Add);
   c.stloc(kIndex);
   c.mark(condition);
@@ -781,8 +767,7 @@ Status write_write_chunk(md::ModuleEditor& editor, const Refs& x, const CountRun
   c.branch(Op::Blt, loop);
   c.ldarg(kSlot);
   c.emit(Op::Ret);
-  body.instrs = c.take();
-  return set_body(editor, m.write_chunk, body, effects, true);
+  return set_body(editor, m.write_chunk, body, c, effects, true);
 }
 
 /// MapLive: writes the live file (runtime_contract.h) with its state byte at "writing", maps it,
@@ -805,26 +790,25 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   Token tail = CIL_TRY(str_token(editor, text.tail));
   auto counter_bytes = static_cast<int32_t>(text.slots * 8);
   CodeBuilder c(body);
-  uint32_t outer_try = c.new_label(), inner_try = c.new_label(), stream_try = c.new_label(), stream_finally = c.new_label(),
-           written = c.new_label(), inner_catch = c.new_label(), no_file = c.new_label(), outer_catch = c.new_label(),
-           end = c.new_label();
+  Label written = c.new_label(), no_file = c.new_label(), end = c.new_label();
   auto write_data = [&](Token field, uint32_t size) {
     push_data_array(c, x, x.byte_type, size, field);
     c.stloc(kBytes);
     write_all(c, x, kStream, kBytes);
   };
-  c.mark(outer_try);
-  c.mark(inner_try);
+  Region outer = c.begin_try();
+  c.emit(Op::Nop);  // the two try blocks started at one label, which took a nop; kept so the output stays the same
+  Region inner = c.begin_try();
   c.emit(Op::Ldstr, suffix);
   c.emit(Op::Call, m.output_path);
   c.stloc(kPath);
   c.ldloc(kPath);
-  c.ldc_i4(kFileModeCreate);
+  c.ldc(kFileModeCreate);
   c.emit(Op::Newobj, x.file_stream_ctor);
   c.stloc(kStream);
-  c.mark(stream_try);
+  Region stream = c.begin_try();
   write_data(text.live_header, contract::kLiveHeaderSize);
-  c.ldc_i4(counter_bytes);
+  c.ldc(counter_bytes);
   c.emit(Op::Newarr, x.byte_type);
   c.stloc(kBytes);
   write_all(c, x, kStream, kBytes);
@@ -833,14 +817,14 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   for (const CountTextChunk& chunk : text.chunks) write_data(chunk.lengths_field, chunk.pieces * 4);
   write_utf8(c, x, tail, kStream, kBytes);
   c.branch(Op::Leave_S, written);
-  close_in_finally(c, x, stream_finally, kStream);
+  close_in_finally(c, x, stream, kStream);
   // The mapping: base = MemoryMappedFile.CreateFromFile(path, Open, null, 0)
   //   .CreateViewAccessor().SafeMemoryMappedViewHandle (with a reference added).DangerousGetHandle()
   c.mark(written);
   c.ldloc(kPath);
-  c.ldc_i4(kFileModeOpen);
+  c.ldc(kFileModeOpen);
   c.emit(Op::Ldnull);
-  c.ldc_i4(0);
+  c.ldc(0);
   c.emit(Op::Conv_I8);
   c.emit(Op::Call, x.create_from_file);
   c.stloc(kMapping);
@@ -858,30 +842,30 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.stloc(kBase);
   for (auto [slot, local] : {std::pair{4, kMapping}, std::pair{5, kView}}) {  // keep[4], keep[5]
     c.emit(Op::Ldsfld, m.keep);
-    c.ldc_i4(slot);
+    c.ldc(slot);
     c.ldloc(local);
     c.emit(Op::Stelem_Ref);
   }
   // cpblk(base + 32, counts, 8 * N); counts = base + 32; base[7] = '1'; live = path
   auto at_base = [&](uint32_t offset) {  // pushes base + offset
     c.ldloc(kBase);
-    c.ldc_i4(static_cast<int32_t>(offset));
+    c.ldc(static_cast<int32_t>(offset));
     c.emit(Op::Add);
   };
   at_base(contract::kLiveHeaderSize);
   c.emit(Op::Ldsfld, m.counts);
-  c.ldc_i4(counter_bytes);
+  c.ldc(counter_bytes);
   c.emit(Op::Cpblk);
   at_base(contract::kLiveHeaderSize);
   c.emit(Op::Stsfld, m.counts);
   at_base(contract::kLiveStateOffset);
-  c.ldc_i4(contract::kLiveCounting);
+  c.ldc(contract::kLiveCounting);
   c.emit(Op::Stind_I1);
   c.ldloc(kPath);
   c.emit(Op::Stsfld, m.live);
   c.branch(Op::Leave_S, end);
   // catch: delete the file if it was made (a failure here goes to the outer catch).
-  c.mark(inner_catch);
+  c.begin_catch(inner, x.exception);
   c.emit(Op::Pop);
   c.ldloc(kPath);
   c.branch(Op::Brfalse_S, no_file);
@@ -889,12 +873,9 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   c.emit(Op::Call, x.file_delete);
   c.mark(no_file);
   c.branch(Op::Leave_S, end);
-  swallow_then_return(c, outer_catch, end);
-  body.instrs = c.take();
-  body.clauses.push_back(clause(ClauseKind::Finally, stream_try, stream_finally, written));
-  body.clauses.push_back(clause(ClauseKind::Catch, inner_try, inner_catch, outer_catch, x.exception));
-  body.clauses.push_back(clause(ClauseKind::Catch, outer_try, outer_catch, end, x.exception));
-  return set_body(editor, m.map_live, body, effects, false);
+  c.end_region(inner);
+  swallow_then_return(c, x, outer, end);
+  return set_body(editor, m.map_live, body, c, effects, false);
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 #include <unordered_set>
 
 #include "il/body_model.h"
+#include "il/code_builder.h"
 #include "il/hook_contract.h"
 #include "il/max_stack.h"
+#include "il/rewriter.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
 #include "metadata/signature.h"
@@ -33,15 +35,35 @@ class TraceMode {
   };
   struct Context;
 
+  // Setup (trace_setup.cpp).
+  Status declare_hooks(const HookContract& contract);
+  Status add_helper_type();
+  Status write_guarded_on_exception(CallEffects& effects);
+
+  // Which values can be boxed (trace_boxing.cpp).
   Expected<Box> boxing(const md::TypeSig& type);
+  /// How `this` of a method of TypeDef `owner` is passed: a value type's `this` is boxed from a copy.
+  Expected<Box> self_boxing(uint32_t owner);
   bool is_byref_like(md::Token type);
   bool generic_allows_byref_like(md::Token owner, uint32_t number);
-  Status emit_hook(Context& cx, const HookMethod& hook, md::Token target, std::vector<Instr>& code);
-  Status emit_hook_args(Context& cx, const HookMethod& hook, std::vector<Instr>& code);
-  Status emit_value(Context& cx, const md::TypeSig& type, std::vector<Instr>& code);
-  /// The object in local `object` as the method's return type, into `code`: null gives the
-  /// type's default, another type an InvalidCastException (unbox.any).
-  void emit_unbox_result(Context& cx, uint32_t object, std::vector<Instr>& code);
+
+  // The per-method rewrite (trace_mode.cpp).
+  Status open_context(uint32_t rid, const std::string& name, BodyModel& body, Context& cx);
+  Status add_locals(Context& cx, LocalsBuilder& locals);
+  Expected<size_t> emit_prologue(Context& cx, size_t start, CodeBuilder& c);
+  Status emit_filter(Context& cx, WrapSpec& spec);
+  Status emit_finally(Context& cx, WrapSpec& spec);
+
+  // Hook calls (trace_hooks_emit.cpp).
+  Status emit_hook(Context& cx, const HookMethod& hook, md::Token target, CodeBuilder& c);
+  Status emit_hook_args(Context& cx, const HookMethod& hook, CodeBuilder& c);
+  Status emit_hook_arg(Context& cx, const HookMethod& hook, HookParam param, CodeBuilder& c);
+  Status emit_args_array(Context& cx, CodeBuilder& c);
+  void emit_result_or_null(Context& cx, CodeBuilder& c);
+  Status emit_value(const md::TypeSig& type, CodeBuilder& c);
+  /// The object in local `object` as the method's return type: null gives the type's default,
+  /// another type an InvalidCastException (unbox.any).
+  void emit_unbox_result(Context& cx, uint32_t object, CodeBuilder& c);
 
   md::ModuleEditor* editor_ = nullptr;
   md::RuntimeRefs* refs_ = nullptr;

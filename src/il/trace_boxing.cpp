@@ -1,0 +1,149 @@
+// Trace mode: which values the hooks can receive boxed, and which are ref structs (passed as null).
+#include <string_view>
+#include <utility>
+
+#include "il/trace_context.h"
+
+namespace cil::il {
+
+namespace {
+
+using md::ElementType;
+using md::TableId;
+using md::Token;
+using md::TypeSig;
+
+/// Value types of the base libraries that are byref-like (ref structs): boxing one is invalid IL.
+/// Types defined in the module itself are recognised by their IsByRefLikeAttribute instead.
+bool known_byref_like(std::string_view ns, std::string_view name) {
+  static constexpr std::pair<std::string_view, std::string_view> kKnown[] = {
+      {"System", "Span`1"},
+      {"System", "ReadOnlySpan`1"},
+      {"System", "TypedReference"},
+      {"System", "ArgIterator"},
+      {"System", "RuntimeArgumentHandle"},
+      {"System.Runtime.CompilerServices", "DefaultInterpolatedStringHandler"},
+      {"System.Text.Json", "Utf8JsonReader"},
+      {"System.Buffers", "SequenceReader`1"},
+      {"System.Text", "SpanRuneEnumerator"},
+      {"System", "MemoryExtensions/SpanSplitEnumerator`1"},
+  };
+  for (auto [n, t] : kKnown)
+    if (n == ns && t == name) return true;
+  return false;
+}
+
+}  // namespace
+
+bool TraceMode::is_byref_like(Token type) {
+  const md::Module& m = editor_->module();
+  const auto& t = m.tables();
+  if (!byref_like_scanned_) {
+    byref_like_scanned_ = true;
+    // TypeDefs carrying System.Runtime.CompilerServices.IsByRefLikeAttribute.
+    for (uint32_t row = 1; row <= t.rows(TableId::CustomAttribute); ++row) {
+      auto attribute = m.row<TableId::CustomAttribute>(row);
+      Token parent = attribute.parent();
+      if (md::token_table(parent) != TableId::TypeDef) continue;
+      if (m.attribute_type(row).name == "IsByRefLikeAttribute") byref_like_defs_.insert(md::token_rid(parent));
+    }
+  }
+  if (md::token_table(type) == TableId::TypeDef) return byref_like_defs_.count(md::token_rid(type)) != 0;
+  if (auto ref = m.find_row<TableId::TypeRef>(type)) return known_byref_like(ref->type_namespace(), ref->type_name());
+  return false;
+}
+
+bool TraceMode::generic_allows_byref_like(Token owner, uint32_t number) {
+  const md::Module& m = editor_->module();
+  for (uint32_t row = 1; row <= m.tables().rows(TableId::GenericParam); ++row) {
+    auto param = m.row<TableId::GenericParam>(row);
+    if (param.number() != number || param.owner() != owner) continue;
+    return md::has(param.flags(), md::GenericParamAttributes::AllowByRefLike);
+  }
+  return false;
+}
+
+Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
+  TypeSig type = original;
+  type.modifiers.clear();
+  Box b;
+  switch (type.element) {
+    case ElementType::String: case ElementType::Object: case ElementType::Class: case ElementType::SzArray:
+    case ElementType::Array:
+      b.kind = Boxing::Reference;
+      return b;
+    case ElementType::Boolean: case ElementType::Char: case ElementType::I1: case ElementType::U1: case ElementType::I2:
+    case ElementType::U2: case ElementType::I4: case ElementType::U4: case ElementType::I8: case ElementType::U8:
+    case ElementType::R4: case ElementType::R8: case ElementType::I: case ElementType::U:
+      b.kind = Boxing::Value;
+      b.token = CIL_TRY(editor_->type_spec(encoded_type(type)));
+      return b;
+    case ElementType::ValueType:
+      if (is_byref_like(type.token)) {
+        b.kind = Boxing::Unboxable;
+        return b;
+      }
+      b.kind = Boxing::Value;
+      b.token = type.token;
+      return b;
+    case ElementType::GenericInst:
+      if (type.children.at(0).element == ElementType::Class) {
+        b.kind = Boxing::Reference;
+        return b;
+      }
+      if (is_byref_like(type.children.at(0).token)) {
+        b.kind = Boxing::Unboxable;
+        return b;
+      }
+      b.kind = Boxing::Value;
+      b.token = CIL_TRY(editor_->type_spec(encoded_type(type)));
+      return b;
+    case ElementType::Var: case ElementType::MVar: {
+      // `box` of a generic parameter is a no-op for reference types; but a parameter that
+      // allows ref structs (C# `allows ref struct`) may not be boxed at all.
+      if (generic_allows_byref_like(type.element == ElementType::Var ? generic_owner_type_ : generic_owner_method_, type.number)) {
+        b.kind = Boxing::Unboxable;
+        return b;
+      }
+      b.kind = Boxing::Value;
+      b.token = CIL_TRY(editor_->type_spec(encoded_type(type)));
+      return b;
+    }
+    default:  // pointers, function pointers, typedref, byrefs of byrefs
+      b.kind = Boxing::Unboxable;
+      return b;
+  }
+}
+
+Expected<TraceMode::Box> TraceMode::self_boxing(uint32_t owner) {
+  const md::Module& m = editor_->module();
+  Box self;
+  if (!m.is_value_type(owner)) return self;
+  Token type = md::make_token(TableId::TypeDef, owner);
+  if (is_byref_like(type)) {
+    self.kind = Boxing::Unboxable;
+    return self;
+  }
+  uint32_t generic_count = 0;
+  for (uint32_t row = 1; row <= m.tables().rows(TableId::GenericParam); ++row)
+    if (m.row<TableId::GenericParam>(row).owner() == type) ++generic_count;
+  self.kind = Boxing::Value;
+  if (!generic_count) {
+    self.token = type;
+    return self;
+  }
+  // A generic value type's `this` is boxed as the type instantiated over its own parameters.
+  TypeSig inst;
+  inst.element = ElementType::GenericInst;
+  inst.children.push_back(md::value_type(type));
+  for (uint32_t i = 0; i < generic_count; ++i) {
+    TypeSig var;
+    var.element = ElementType::Var;
+    var.number = i;
+    inst.children.push_back(var);
+  }
+  self.token = CIL_TRY(editor_->type_spec(encoded_type(inst)));
+  return self;
+}
+
+}  // namespace cil::il
