@@ -9,20 +9,19 @@
 #include "il/body_reader.h"
 #include "il/decoder_loop.h"
 #include "il/instruction.h"
-#include "metadata/module.h"
-#include "metadata/reference_check.h"
-#include "pe/section_layout.h"
 #include "il/pdb_rewrite.h"
+#include "metadata/module.h"
 #include "metadata/portable_pdb.h"
+#include "metadata/reference_check.h"
 #include "pe/debug_directory.h"
 #include "pe/embedded_pdb.h"
+#include "pe/section_layout.h"
 #include "pe/strong_name.h"
 
 namespace cil::il {
 
 namespace {
 
-using md::ColumnKind;
 using md::TableId;
 
 Status check_tables(const md::Metadata& metadata, md::ReferenceScope scope, OutputCheckStats& stats) {
