@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "il/output_check.h"
+#include "il/pdb_rewrite.h"
 #include "metadata/heaps.h"
 #include "metadata/pdb_writer.h"
 #include "pe/embedded_pdb.h"
@@ -105,7 +107,8 @@ PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& 
     if (!std::equal(hash.begin(), hash.end(), e.pdb_checksum->checksum.begin(), e.pdb_checksum->checksum.end()))
       return none(fmt::format("{} does not match the assembly's PDB checksum", source.input));
   }
-  Status fits = check_pdb_fits(pdb, module.tables().rows(md::TableId::MethodDef));
+  // The checks the output's PDB will be held to, on the input's: a fault here is the input's.
+  Status fits = check_pdb_contents(pdb, module.tables().rows(md::TableId::MethodDef));
   if (!fits) return none(fmt::format("{}: {}", source.input, fits.error().to_string()));
   source.pdb = std::move(*parsed);
   return source;

@@ -8,14 +8,17 @@
 #include "il/body_reader.h"
 #include "il/constructor.h"
 #include "il/max_stack.h"
+#include "il/output_check.h"
 #include "il/rewrite.h"
 #include "il/rewriter.h"
 #include "il/tail_calls.h"
 #include "il/trace_mode.h"
 #include "metadata/module_editor.h"
 #include "metadata/printer.h"
+#include "metadata/reference_check.h"
 #include "metadata/runtime_refs.h"
 #include "metadata/signature.h"
+#include "pe/section_layout.h"
 
 namespace cil::il {
 
@@ -175,6 +178,10 @@ std::string_view skip_reason_text(SkipReason reason) {
 }
 
 Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptions& options) {
+  // What the self-check will hold the output to, held first to the input: the sections and the
+  // tables are copied, so a fault in them is the input's (bad input), not the tool's.
+  CIL_TRY(pe::check_section_layout(m.image()));
+  CIL_TRY(md::check_references(m.metadata(), md::ReferenceScope::All));
   CIL_TRY(check_supported(m));
   InstrumentReport report;
   md::ModuleEditor editor(m);
@@ -233,6 +240,9 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
     auto rewrite = [&]() -> Status {
       CIL_TRY(read_body_into(m, rid, body));
       CIL_TRY(decode_code_into(body.code, body.code_file_offset, decoded));
+      // What the self-check will resolve in the rewritten body, resolved in the input's: a token
+      // naming no row is the input's fault (the body is kept as it is, with a warning).
+      CIL_TRY(check_body_tokens(m, rid, body, decoded));
       BodyEdit edit;
       switch (options.mode) {
         case Mode::Count:

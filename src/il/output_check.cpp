@@ -9,79 +9,27 @@
 #include "il/body_reader.h"
 #include "il/decoder_loop.h"
 #include "il/instruction.h"
+#include "il/pdb_rewrite.h"
 #include "metadata/module.h"
 #include "metadata/portable_pdb.h"
+#include "metadata/reference_check.h"
 #include "pe/debug_directory.h"
 #include "pe/embedded_pdb.h"
+#include "pe/section_layout.h"
 #include "pe/strong_name.h"
 
 namespace cil::il {
 
 namespace {
 
-using md::ColumnKind;
 using md::TableId;
 
-/// Every Table and Coded column of every row of `metadata` names a row that exists (a list
-/// column may name the row after the last, II.22); every #Strings and #Blob index reads. For a
-/// PDB (`pdb_only`), only the indexes into its own tables (0x30 and on) are checked: the others
-/// name rows of the assembly.
-Status check_tables(const md::Metadata& metadata, bool pdb_only, OutputCheckStats& stats) {
-  const md::TablesStream& tables = metadata.tables();
-  // II.24.2.3: every string ends with a NUL, so in a heap that ends with one every in-range index
-  // (the reader checked the range) reads a terminated string; otherwise each is read.
-  auto heap = metadata.strings().data();
-  bool strings_terminated = heap.empty() || heap.back() == 0;
-  for (unsigned id = 0; id < md::kTableSlots; ++id) {
-    auto table = static_cast<TableId>(id);
-    const md::TableSchema& schema = md::table_schema(table);
-    uint32_t rows = tables.rows(table);
-    if (!schema.defined() || !rows || !tables.present(table)) continue;
-    ++stats.tables;
-    stats.rows += rows;
-    const auto& layout = tables.layout().table(table);
-    // Column by column: the kind is decided once per column, and each cell is read in place.
-    for (uint8_t c = 0; c < schema.columns.size(); ++c) {
-      const md::ColumnSchema& column = schema.columns[c];
-      if (column.kind != ColumnKind::Table && column.kind != ColumnKind::Coded && column.kind != ColumnKind::Blob &&
-          !(column.kind == ColumnKind::String && !strings_terminated))
-        continue;
-      uint32_t last_blob = 0;  // a run of rows naming the same blob reads it once
-      std::string problem;
-      uint32_t rid = tables.first_cell_where(table, c, [&](uint32_t row, uint32_t value) {
-        switch (column.kind) {
-          case ColumnKind::Table: {
-            auto target = static_cast<TableId>(column.target);
-            if (pdb_only && column.target < 0x30) break;
-            if (value > tables.rows(target) + 1)
-              problem = fmt::format("names row {} of {}, which has {} rows", value, md::table_schema(target).name, tables.rows(target));
-            break;
-          }
-          case ColumnKind::Coded: {
-            if (value == 0) break;
-            md::Token token = tables.decode(static_cast<md::CodedIndex>(column.target), value);
-            if (pdb_only && token && static_cast<uint8_t>(md::token_table(token)) < 0x30) break;
-            if (!token || !tables.valid_token(token)) problem = fmt::format("coded index {:#x} names no row", value);
-            break;
-          }
-          case ColumnKind::String:
-            if (!strings_terminated && !metadata.strings().get(value)) problem = fmt::format("#Strings index {:#x} does not read", value);
-            break;
-          case ColumnKind::Blob:
-            if (value == last_blob && row > 1) break;
-            if (!metadata.blobs().reads(value)) problem = fmt::format("#Blob index {:#x} does not read", value);
-            last_blob = value;
-            break;
-          default: break;
-        }
-        return !problem.empty();
-      });
-      if (rid)
-        return make_error(ErrorKind::Format, fmt::format("{} row {} {}", schema.name, rid, column.name), problem,
-                          tables.table_file_offset(table) + uint64_t{rid - 1} * layout.row_size + layout.offset[c]);
-    }
-  }
-  return ok();
+Status check_tables(const md::Metadata& metadata, md::ReferenceScope scope, OutputCheckStats& stats) {
+  md::ReferenceCheckStats read;
+  Status checked = md::check_references(metadata, scope, &read);
+  stats.tables += read.tables;
+  stats.rows += read.rows;
+  return checked;
 }
 
 /// The tables a token may name, one bit per table id (II.22).
@@ -128,14 +76,68 @@ inline constexpr std::array<OpCheck, kOpCount> kOpChecks = [] {
   return checks;
 }();
 
+/// Whether an opcode's operand is a token or a #US string (kOpChecks' String and Token), a byte
+/// each: the test a pass over decoded instructions makes on every one of them.
+inline constexpr std::array<bool, kOpCount> kHoldsToken = [] {
+  std::array<bool, kOpCount> holds{};
+  for (size_t i = 0; i < kOpCount; ++i) holds[i] = kOpChecks[i].what == OpCheck::String || kOpChecks[i].what == OpCheck::Token;
+  return holds;
+}();
+
 /// True when `token` names a row of one of the `allowed` tables.
-bool token_resolves(const md::Module& m, md::Token token, TableMask allowed) {
+[[gnu::always_inline]] inline bool token_resolves(const md::Module& m, md::Token token, TableMask allowed) {
   uint8_t table = md::token_type(token);
   return table < 64 && (allowed >> table & 1) && m.tables().valid_rid(static_cast<TableId>(table), md::token_rid(token));
 }
 
 Error unresolved(std::string what, md::Token token, uint64_t offset) {
   return make_error(ErrorKind::Format, std::move(what), fmt::format("token 0x{:08X} names no row it may name", token), offset);
+}
+
+/// True when the token or #US string of `in`, an instruction `check` says holds one, names what
+/// its operand allows.
+[[gnu::always_inline]] inline bool resolves(const md::Module& m, OpCheck check, const Instruction& in) {
+  auto token = static_cast<md::Token>(in.value);
+  if (check.what == OpCheck::String)
+    return md::token_type(token) == md::kUserStringTokenType && md::token_rid(token) != 0 &&
+           m.metadata().user_strings().reads(md::token_rid(token));
+  return token_resolves(m, token, check.tables);
+}
+
+std::string body_text(uint32_t rid) { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); }
+
+/// The error for `in`, an instruction of MethodDef `rid`'s body whose operand does not resolve.
+Error unresolved_operand(uint32_t rid, const MethodBody& body, const Instruction& in) {
+  auto token = static_cast<md::Token>(in.value);
+  auto at = body.code_file_offset + in.offset;
+  if (operand_of(in.op) == Operand::String)
+    return make_error(ErrorKind::Format, body_text(rid), fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at);
+  return unresolved(fmt::format("{} at IL_{:04x}", body_text(rid), in.offset), token, at);
+}
+
+/// The tokens of a body outside its code: the local signature and the catch clauses' types.
+/// True when they resolve (how many in `tokens`); the error is made only for one that does not.
+[[gnu::always_inline]] inline bool side_tokens_resolve(const md::Module& m, const MethodBody& body, uint64_t& tokens) {
+  if (body.local_sig_token) {
+    if (!token_resolves(m, body.local_sig_token, kSigTables)) return false;
+    ++tokens;
+  }
+  for (const auto& clause : body.clauses) {
+    if (clause.kind != ClauseKind::Catch) continue;
+    if (!token_resolves(m, clause.class_token, kTypeTables)) return false;
+    ++tokens;
+  }
+  return true;
+}
+
+/// The error side_tokens_resolve found.
+Error side_token_error(const md::Module& m, uint32_t rid, const MethodBody& body) {
+  if (body.local_sig_token && !token_resolves(m, body.local_sig_token, kSigTables))
+    return unresolved(body_text(rid) + " local signature", body.local_sig_token, body.file_offset + 8);
+  for (const auto& clause : body.clauses)
+    if (clause.kind == ClauseKind::Catch && !token_resolves(m, clause.class_token, kTypeTables))
+      return unresolved(body_text(rid) + " catch clause", clause.class_token, body.file_offset);
+  return make_error(ErrorKind::Format, body_text(rid), "a token names no row it may name", body.file_offset);
 }
 
 /// Gives the pages read so far back after every megabyte of bodies (see
@@ -185,13 +187,7 @@ struct CheckSink {
     if (check.what == OpCheck::None) [[likely]] return;
     if (check.what == OpCheck::Jump) {
       buffers.jumps.push_back(in);
-    } else if (check.what == OpCheck::String) {
-      auto token = static_cast<md::Token>(in.value);
-      if (md::token_type(token) != md::kUserStringTokenType || md::token_rid(token) == 0 || !m.metadata().user_strings().reads(md::token_rid(token)))
-        note(in);
-      else
-        ++stats.tokens;
-    } else if (!token_resolves(m, static_cast<md::Token>(in.value), check.tables)) {
+    } else if (!resolves(m, check, in)) {
       note(in);
     } else {
       ++stats.tokens;
@@ -213,11 +209,7 @@ Status check_body(const md::Module& m, uint32_t rid, BodyBuffers& buffers, Outpu
   const MethodBody& body = buffers.body;
   pages.read(body.code_file_offset + body.code.size() - body.file_offset);
   // Formatted only for an error: the check reads every new body of large assemblies.
-  auto where = [rid] { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); };
-  if (body.local_sig_token) {
-    if (!token_resolves(m, body.local_sig_token, kSigTables)) return unresolved(where() + " local signature", body.local_sig_token, body.file_offset + 8);
-    ++stats.tokens;
-  }
+  auto where = [rid] { return body_text(rid); };
   const std::vector<uint8_t>& starts = buffers.starts;
   buffers.starts.assign(body.code.size() + 1, 0);
   buffers.jumps.clear();
@@ -240,36 +232,15 @@ Status check_body(const md::Module& m, uint32_t rid, BodyBuffers& buffers, Outpu
       return make_error(ErrorKind::Format, where(), fmt::format("{} at IL_{:04x} jumps to {}, not an instruction", in.info().name, in.offset, in.value), at);
     }
   }
-  if (sink.unresolved) {
-    const Instruction& in = *sink.unresolved;
-    auto token = static_cast<md::Token>(in.value);
-    auto at = body.code_file_offset + in.offset;
-    if (operand_of(in.op) == Operand::String)
-      return make_error(ErrorKind::Format, where(), fmt::format("ldstr at IL_{:04x}: token 0x{:08X} names no #US string", in.offset, token), at);
-    return unresolved(fmt::format("{} at IL_{:04x}", where(), in.offset), token, at);
-  }
-  for (const auto& clause : body.clauses) {
-    if (clause.kind != ClauseKind::Catch) continue;
-    if (!token_resolves(m, clause.class_token, kTypeTables)) return unresolved(where() + " catch clause", clause.class_token, body.file_offset);
-    ++stats.tokens;
-  }
+  if (sink.unresolved) return unresolved_operand(rid, body, *sink.unresolved);
+  if (!side_tokens_resolve(m, body, stats.tokens)) return side_token_error(m, rid, body);
   ++stats.bodies;
   return ok();
 }
 
-/// The output's PDB read back: parsed, one MethodDebugInformation row per method, and the
-/// sequence points of every method decoded.
+/// The output's PDB read back (see check_pdb_contents).
 Status check_pdb(std::unique_ptr<md::PortablePdb> pdb, const md::Module& m, OutputCheckStats& stats) {
-  CIL_TRY(check_tables(pdb->metadata(), true, stats));
-  uint32_t methods = m.tables().rows(TableId::MethodDef);
-  if (pdb->method_count() != methods)
-    return make_error(ErrorKind::Format, "#Pdb stream", fmt::format("counts {} MethodDef rows; the assembly has {}", pdb->method_count(), methods));
-  uint32_t infos = pdb->tables().rows(TableId::MethodDebugInformation);
-  if (infos != 0 && infos != methods)
-    return make_error(ErrorKind::Format, "MethodDebugInformation table", fmt::format("has {} rows for {} methods", infos, methods));
-  // Every point decoded and checked, none stored.
-  md::MethodSequencePoints header;
-  for (uint32_t rid = 1; rid <= infos; ++rid) CIL_TRY(pdb->read_sequence_points(rid, header, [](const md::SequencePoint&) { return ok(); }));
+  CIL_TRY(check_pdb_contents(*pdb, m.tables().rows(TableId::MethodDef), &stats));
   stats.pdb = true;
   return ok();
 }
@@ -283,6 +254,31 @@ Status named(Status status, std::string_view file) {
 
 }  // namespace
 
+Status check_body_tokens(const md::Module& m, uint32_t rid, const MethodBody& body, const DecodedCode& code) {
+  for (const Instruction& in : code.instructions) {
+    if (!kHoldsToken[static_cast<size_t>(in.op)]) [[likely]] continue;
+    if (!resolves(m, kOpChecks[static_cast<size_t>(in.op)], in)) return unresolved_operand(rid, body, in);
+  }
+  uint64_t tokens = 0;
+  if (!side_tokens_resolve(m, body, tokens)) return side_token_error(m, rid, body);
+  return ok();
+}
+
+Status check_pdb_contents(const md::PortablePdb& pdb, uint32_t method_rows, OutputCheckStats* stats) {
+  md::ReferenceCheckStats read;
+  CIL_TRY(md::check_references(pdb.metadata(), md::ReferenceScope::PdbOwn, &read));
+  if (stats) {
+    stats->tables += read.tables;
+    stats->rows += read.rows;
+  }
+  CIL_TRY(check_pdb_fits(pdb, method_rows));
+  // Every point decoded and checked, none stored.
+  md::MethodSequencePoints header;
+  uint32_t infos = pdb.tables().rows(TableId::MethodDebugInformation);
+  for (uint32_t rid = 1; rid <= infos; ++rid) CIL_TRY(pdb.read_sequence_points(rid, header, [](const md::SequencePoint&) { return ok(); }));
+  return ok();
+}
+
 Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const OutputExpectations& expect) {
   OutputCheckStats stats;
   std::unique_ptr<md::Module> m;
@@ -291,7 +287,8 @@ Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const Ou
     CIL_TRY(pe::verify_strong_name(bytes, layout, *expect.signed_with));
   }
   m = CIL_TRY(md::Module::parse_view(bytes));
-  CIL_TRY(check_tables(m->metadata(), false, stats));
+  CIL_TRY(pe::check_section_layout(m->image()));
+  CIL_TRY(check_tables(m->metadata(), md::ReferenceScope::All, stats));
   BodyPages pages(bytes, expect.release);
   pages.release_all();  // the tables were read whole; the bodies read a few rows and heaps again
   BodyBuffers buffers;  // reused from body to body

@@ -7,7 +7,14 @@
 #include <span>
 #include <vector>
 
+#include "il/instruction.h"
+#include "il/method_body.h"
 #include "support/error.h"
+
+namespace cil::md {
+class Module;
+class PortablePdb;
+}
 
 namespace cil::pe {
 struct StrongNameKey;
@@ -47,5 +54,17 @@ struct OutputCheckStats {
 /// every method; the strong-name signature when there is one to check. Errors say what is wrong
 /// where, as for any input.
 Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const OutputExpectations& expect);
+
+/// The tokens of MethodDef `rid`'s body (`body`, decoded as `code`) that the self-check resolves
+/// in a rewritten body: every token or #US string in code naming what its operand allows, the
+/// local signature and the catch clauses' types. For an input body before it is rewritten, so
+/// that a fault the rewrite would copy is found as the input's.
+Status check_body_tokens(const md::Module& m, uint32_t rid, const MethodBody& body, const DecodedCode& code);
+
+/// A portable PDB's own consistency, for the one an input brings (a fault makes it unusable: a
+/// warning, and the output claims no PDB) and for the output's: every index into its own tables
+/// names a row (md::check_references), one MethodDebugInformation row per MethodDef row (of
+/// `method_rows`) or none, and every method's sequence points decode.
+Status check_pdb_contents(const md::PortablePdb& pdb, uint32_t method_rows, OutputCheckStats* stats = nullptr);
 
 }  // namespace cil::il

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "pe/section_layout.h"
+
 namespace cil::pe {
 
 namespace {
@@ -110,6 +112,7 @@ Expected<PeImage> PeImage::parse(std::span<const uint8_t> file) {
     s.characteristics = CIL_TRY(table.u32());
     image.sections_.push_back(std::move(s));
   }
+  CIL_TRY(check_section_data_in_file(image));
   return image;
 }
 

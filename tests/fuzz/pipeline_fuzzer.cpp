@@ -1,7 +1,7 @@
 // Fuzz target: the whole pipeline. Read a file, read it as a hooks assembly too (the trace-mode
 // contract, with and without a hook type), instrument it in count mode, write it, and read the
 // output back with the same reader. Whenever the input was accepted and instrumented, the
-// output must parse, and every method body that was readable in the input (and every body the
+// output must parse and pass the tool's self-check, and every method body that was readable in the input (and every body the
 // tool added) must be readable and listable in the output. Seed with small real assemblies and
 // run with -max_len=262144.
 #include <optional>
@@ -16,6 +16,7 @@
 #include "il/hook_contract.h"
 #include "il/instruction.h"
 #include "il/instrumenter.h"
+#include "il/output_check.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
 #include "metadata/text_encoding.h"
@@ -76,6 +77,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!report) return 0;
   std::vector<uint8_t> bytes = report->output.flatten();
   CIL_FUZZ_CHECK(bytes.size() == report->output.size(), "flatten() and size() disagree");
+  // What the tool accepted and wrote, its own self-check accepts: faults of the input are refused
+  // before anything is written (issue 36), so a fault the check finds is the tool's.
+  {
+    il::OutputExpectations expect;
+    expect.rewritten = report->instrumented;
+    expect.input_methods = methods;
+    expect.embedded_pdb = report->pdb.output == il::PdbOutcome::Output::Embedded;
+    auto checked = il::check_output(bytes, expect);
+    CIL_FUZZ_CHECK(checked, "the output fails the self-check: " + (checked ? std::string() : checked.error().to_string()));
+  }
 
   auto output = md::Module::parse(std::move(bytes));
   CIL_FUZZ_CHECK(output, "the output does not read back: " + output.error().to_string());

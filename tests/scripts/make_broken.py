@@ -71,6 +71,8 @@ class Layout:
             at += sizes[table] * rows.get(table, (0, 0))[1]
         self.method_rows = at
         self.method_count = rows[6][1]
+        self.typedef_rows = self.module_row + 10 * rows[0][1] + 6 * rows.get(1, (0, 0))[1]
+        self.typedef_count = rows[2][1]
 
     def offset(self, rva):
         for va, size, raw in self.sections:
@@ -93,6 +95,16 @@ class Layout:
                 section += (-(section - at)) % 4
                 return at, section
         raise ValueError('no method with an exception clause')
+
+
+    def ctor_call(self):
+        """File offset of the token of a constructor's first call (ldarg.0; call Object::.ctor, a
+        MemberRef), the first such in the file."""
+        at = 0
+        while True:
+            at = self.data.index(b'\x02\x28', at) + 2
+            if self.data[at + 3] == 0x0A and self.data[at + 2] == 0:
+                return at
 
 
 def defects(data):
@@ -147,6 +159,17 @@ def defects(data):
     yield 'code-size-over-cap', patch(body + 4, '<I', 0x7FFFFFFF)
     # A fat EH section of 16 MB, far past the end of the .text section.
     yield 'eh-section-past-section', patch(eh, '<I', 0xFFFFFF00 | data[eh] | 0x40)
+    # Indexes the reader takes as they are and the self-check of an output refuses (issue 36):
+    # the input's faults, refused before anything is written.
+    last_type = L.typedef_rows + 14 * (L.typedef_count - 1)
+    last_method = L.method_rows + 14 * (L.method_count - 1)
+    yield 'typedef-method-list-past-table', patch(last_type + 12, '<H', 0x7FF0)
+    yield 'typedef-field-list-past-table', patch(last_type + 10, '<H', 0x7FF0)
+    yield 'typedef-method-list-goes-back', patch(last_type + 12, '<H', 1)
+    yield 'methoddef-param-list-past-table', patch(last_method + 12, '<H', 0x7FF0)
+    # TypeDefOrRef (2 tag bits), tag 1: TypeRef row 0x3FF0, past the table.
+    yield 'typedef-extends-names-no-row', patch(last_type + 8, '<H', 0x3FF0 << 2 | 1)
+    yield 'body-token-names-no-row', patch(L.ctor_call(), '<H', 0x7FF0)
     yield 'eh-clause-bad-kind', patch(eh + 4, '<H', 3) if data[eh] & 0x40 == 0 else patch(eh + 4, '<I', 3)
     yield 'eh-clause-outside-code', patch(eh + 6, '<H', 0xFFF0) if data[eh] & 0x40 == 0 else patch(eh + 8, '<I', 0xFFFFFF0)
 
