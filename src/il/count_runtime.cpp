@@ -558,8 +558,8 @@ Status write_output_path(md::ModuleEditor& editor, const Refs& x, const CountRun
 /// WriteCounts(bool final): the one writer. lock (gate) { WriteFile(path + ".tmp"); rename over
 /// path } so a signal during a flush waits for it, and a reader or a kill never sees a partial
 /// file. A final write (an ending, not the flush timer) then deletes the live file, whose counts
-/// the file now holds. A failure prints one line on standard error; the program's own ending must
-/// not change.
+/// the file now holds. A failure prints one line on standard error and removes the temporary
+/// file; the program's own ending must not change.
 Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMembers& m,
                           const CountRuntimeText& text, CallEffects& effects) {
   enum : uint32_t { kFile, kTemp };
@@ -630,7 +630,17 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
   c.ldloc(kFile);
   c.emit(Op::Call, x.concat2);
   c.emit(Op::Callvirt, x.write_line);
+  // try { File.Delete(temp); } catch (Exception) { }: a write that failed half-way (a full disk)
+  // leaves no temporary file behind. temp is null when the failure came before it was named, and
+  // File.Delete(null) throws, which is caught here as any other failure of the cleanup is.
+  Region cleanup = c.begin_try();
+  c.ldloc(kTemp);
+  c.emit(Op::Call, x.file_delete);
   c.branch(Op::Leave_S, end);
+  c.begin_catch(cleanup, x.exception);
+  c.emit(Op::Pop);
+  c.branch(Op::Leave_S, end);
+  c.end_region(cleanup);
   c.end_region(outer);
   c.mark(end);
   c.emit(Op::Ret);

@@ -4,7 +4,8 @@
 # something to say) stays empty. run must not exit 0 and point to that empty log as if all were
 # well: one error line names the empty log (or the full directory), and the exit status is 4
 # although the program exited 0. With -q too. A control with room: exit 0 and the counts file.
-# No temporary file is left on the full file system.
+# No temporary file is left on the full file system, by run's profiler nor by an offline
+# count-mode program's own writer (which says why on stderr and runs on as the original).
 #   tests/scripts/run_full_disk_test.sh [TOOL]
 # Skips (77) without dotnet, without libcilprofiler.so next to TOOL, or where a tmpfs cannot be
 # mounted (it needs root).
@@ -47,4 +48,17 @@ for quiet in "" -q; do
   [ -z "$(find "$full" -name '*.tmp')" ] || fail "run $quiet left temporary files: $(find "$full" -name '*.tmp')"
   find "$full" -name 'cil-instrument.*.log' -delete
 done
+
+echo "== offline count mode: the instrumented program's counts file on the full file system"
+# The injected writer creates COUNTS.tmp, fails to fill it, says so on stderr and must remove it;
+# the program's own output and exit status stay the original's.
+mkdir "$work/inst"
+"$TOOL" "$app" -o "$work/inst/Basics.dll" > /dev/null
+cp "$ROOT/testdata/bin/Basics.runtimeconfig.json" "$work/inst/"
+status=0
+CIL_INSTRUMENT_OUTPUT=$full dotnet "$work/inst/Basics.dll" > "$work/out" 2> "$work/err" || status=$?
+[ "$status" = 0 ] || fail "offline count mode on a full file system: the program's status $status, not 0"
+cmp -s "$work/out" "$ROOT/testdata/expected/Basics.stdout" || fail "offline count mode: the program's output changed"
+has "^cil-instrument: cannot write call counts: " < "$work/err" || fail "offline count mode: no line says the write failed: $(cat "$work/err")"
+[ -z "$(find "$full" -name '*.tmp')" ] || fail "offline count mode left temporary files: $(find "$full" -name '*.tmp')"
 finish
