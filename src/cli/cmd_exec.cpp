@@ -4,6 +4,7 @@
 // `cil-instrument restore DIR...`: puts back what an interrupted exec left.
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -223,14 +224,16 @@ int run_command(char** command, const std::string& output_dir) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 125;
 }
 
-/// Count files in `dir` written since `since` (the run's own), sorted; the live file of a
-/// process killed before its final write stands for its counts file.
-std::vector<std::string> new_count_files(const std::string& dir, const struct timespec& since) {
+/// Count files (or, for coverage, hits files) in `dir` written since `since` (the run's own),
+/// sorted; the live file of a process killed before its final write stands for its final file.
+std::vector<std::string> new_count_files(const std::string& dir, const struct timespec& since, bool hits) {
+  std::string_view final_suffix = hits ? contract::kHitsFileSuffix : contract::kCountsFileSuffix;
+  std::string_view live_suffix = hits ? contract::kHitsLiveSuffix : contract::kCountsLiveSuffix;
   std::vector<std::string> found;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
-    if (!name.ends_with(contract::kCountsFileSuffix) && !name.ends_with(contract::kCountsLiveSuffix)) continue;
+    if (!name.ends_with(final_suffix) && !name.ends_with(live_suffix)) continue;
     struct stat st {};
     if (::stat(entry.path().c_str(), &st) != 0) continue;
     bool newer = st.st_mtim.tv_sec > since.tv_sec || (st.st_mtim.tv_sec == since.tv_sec && st.st_mtim.tv_nsec >= since.tv_nsec);
@@ -247,7 +250,12 @@ int run_exec(int argc, char** argv) {
                            "Instrument the assemblies of folders in place, run a command, put the originals back, report.");
   add_instrument_options(options);
   options.add_options()("o,output", "directory of the files the run writes (default: cil-instrument-output; created if missing)",
-                        cxxopts::value<std::string>(), "DIR")("h,help", "show this help")(
+                        cxxopts::value<std::string>(), "DIR")(
+      "cobertura", "--mode coverage: write the run's Cobertura XML to FILE", cxxopts::value<std::string>(), "FILE")(
+      "lcov", "--mode coverage: write the run's LCOV to FILE", cxxopts::value<std::string>(), "FILE")(
+      "threshold", "--mode coverage: exit with status 6 when the total coverage is under N percent", cxxopts::value<std::string>(),
+      "N")("threshold-type", "line, branch or method (repeatable; default: all three)",
+           cxxopts::value<std::vector<std::string>>(), "TYPE")("h,help", "show this help")(
       "dirs", "folders", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"dirs"});
   options.positional_help("DIR... -- COMMAND [ARGS...]");
@@ -274,6 +282,33 @@ int run_exec(int argc, char** argv) {
     print_usage_error("exec: --deps is for instrument; exec leaves deps.json files as they are");
     return kExitUsage;
   }
+  // The coverage report's options, passed on to `report` after the command.
+  std::vector<std::string> report_options;
+  for (const char* option : {"cobertura", "lcov", "threshold"})
+    if (args.count(option)) report_options.insert(report_options.end(), {fmt::format("--{}", option), args[option].as<std::string>()});
+  if (args.count("threshold-type"))
+    for (const auto& type : args["threshold-type"].as<std::vector<std::string>>()) report_options.insert(report_options.end(), {"--threshold-type", type});
+  if (!report_options.empty() && parsed.batch.instrument.options.mode != il::Mode::Coverage) {
+    print_usage_error("exec: --cobertura, --lcov and --threshold go with --mode coverage");
+    return kExitUsage;
+  }
+  // `report` checks these values again, but only after the command: a usage error then would
+  // come after a whole test run.
+  if (args.count("threshold")) {
+    std::string text = args["threshold"].as<std::string>();
+    double value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || !(value >= 0 && value <= 100)) {
+      print_usage_error(fmt::format("exec: --threshold needs a percentage from 0 to 100, not '{}'", text));
+      return kExitUsage;
+    }
+  }
+  if (args.count("threshold-type"))
+    for (const auto& type : args["threshold-type"].as<std::vector<std::string>>())
+      if (type != "line" && type != "branch" && type != "method") {
+        print_usage_error(fmt::format("exec: --threshold-type is line, branch or method, not '{}'", type));
+        return kExitUsage;
+      }
   // The folders' deps.json files stay as they are (the staged outputs have none beside them).
   parsed.batch.instrument.deps_arg = "none";
   std::vector<std::string> dirs = args["dirs"].as<std::vector<std::string>>();
@@ -395,15 +430,20 @@ int run_exec(int argc, char** argv) {
                kept ? fmt::format("restored the originals, but for {} written since exec put it in place", plural(kept, "file", "files"))
                     : fmt::format("restored {}", plural(instrumented, "assembly", "assemblies")));
 
-  // 5. The report of what the run wrote.
+  // 5. The report of what the run wrote: the call counts, or the coverage table and the files
+  // asked for, exactly as `report` prints and writes them from the same files.
   int report_status = kExitOk;
-  if (setup.instrument.options.mode == il::Mode::Count && !g_signal) {
-    std::vector<std::string> files = new_count_files(output.string(), started);
+  const il::Mode mode = setup.instrument.options.mode;
+  if ((mode == il::Mode::Count || mode == il::Mode::Coverage) && !g_signal) {
+    const bool hits = mode == il::Mode::Coverage;
+    std::vector<std::string> files = new_count_files(output.string(), started, hits);
     if (files.empty() && instrumented) {
-      print_line("warning", output.string(), "the command wrote no counts file (no instrumented code ran, or its process was killed)");
+      print_line("warning", output.string(),
+                 fmt::format("the command wrote no {} file (no instrumented code ran, or its process was killed)", hits ? "hits" : "counts"));
     } else if (!files.empty()) {
       std::vector<std::string> words = {"report"};
       words.insert(words.end(), files.begin(), files.end());
+      words.insert(words.end(), report_options.begin(), report_options.end());
       std::vector<char*> report_argv;
       for (auto& w : words) report_argv.push_back(w.data());
       report_argv.push_back(nullptr);
@@ -411,7 +451,11 @@ int run_exec(int argc, char** argv) {
       report_status = run_report(static_cast<int>(words.size()), report_argv.data());
     }
   }
+  // A folder not put back outranks everything; then a failed threshold outranks the command's
+  // status (the man page's order: a coverage gate reads 6 whether or not the tests passed, and a
+  // failing command has said so in its own output); then the command's.
   if (!restored) return kExitOutput;
+  if (report_status == kExitThreshold) return kExitThreshold;
   if (status != 0) return status;
   if (failed) return run.first_failure;
   return report_status;

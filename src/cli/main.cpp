@@ -20,7 +20,9 @@ constexpr std::string_view kUsage = R"(Usage:
                  [--pdb PATH|none] [--key FILE.snk] [--delay-sign] [--no-verify] [--json]
   cil-instrument [instrument] IN... -o OUTDIR [--assemblies GLOB]... [--skip-assemblies GLOB]...
                  [-j N] [--fail-fast] [instrument options]
-  cil-instrument exec [instrument options] [-o DIR] DIR... -- COMMAND [ARGS...]
+  cil-instrument exec [instrument options] [-o DIR] [--cobertura FILE] [--lcov FILE]
+                 [--threshold N] [--threshold-type line|branch|method]...
+                 DIR... -- COMMAND [ARGS...]
   cil-instrument restore [--force] DIR...
   cil-instrument info IN [--json]
   cil-instrument dump IN [--method PATTERN]... [--pdb PATH|none] [--json]
@@ -42,7 +44,9 @@ Commands:
           managed assembly in it) go to OUTDIR, with the other files copied
   exec    instrument the assemblies of folders in place, run COMMAND, put the
           originals back (also after a failure, Ctrl-C, or on the next run after
-          a crash) and print the report; exits with the command's status
+          a crash) and print the report (with --mode coverage the coverage
+          table, and the files report writes); exits with the command's
+          status, or 6 under a --threshold
   restore put back what an interrupted exec left in folders
   info    show PE and CLI headers, flags, ReadyToRun, strong name, debug directory,
           metadata streams, table row counts and the number of method bodies
