@@ -1,5 +1,6 @@
 // `cil-instrument report FILE... [--top N] [--json]`: the call counts of instrumented runs,
-// merged per assembly build and sorted by count.
+// merged per assembly build and sorted by count; of hits files, the coverage, its source paths
+// mapped (--path-map, --source-root).
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
@@ -73,7 +74,7 @@ Status write_whole_file(const std::string& path, const std::string& text) {
 /// Coverage from hits files: the table (or JSON) on standard output, the other formats into
 /// files, then the threshold.
 int coverage_report(const cxxopts::ParseResult& args, const std::vector<std::pair<std::string, CountFile>>& files,
-                    const WriteConfinement& confinement) {
+                    const WriteConfinement& confinement, const PathMap& path_map) {
   std::vector<std::string> types{"line", "branch", "method"};
   if (args.count("threshold-type")) types = args["threshold-type"].as<std::vector<std::string>>();
   for (const std::string& type : types)
@@ -118,12 +119,15 @@ int coverage_report(const cxxopts::ParseResult& args, const std::vector<std::pai
     if (Status added = merger.add(file, hits); !added) return fail(in_file(added.error(), file));
   auto modules = merger.result();
   if (!modules) return fail(modules.error());
+  map_documents(*modules, path_map);
+  std::optional<std::string> source_root;
+  if (args.count("source-root")) source_root = args["source-root"].as<std::string>();
 
   int64_t timestamp = static_cast<int64_t>(std::time(nullptr));
   if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) timestamp = std::strtoll(epoch, nullptr, 10);
   if (args.count("cobertura")) {
     const std::string path = args["cobertura"].as<std::string>();
-    if (Status s = write_whole_file(path, cobertura_xml(*modules, timestamp)); !s) return fail(in_file(s.error(), path), path);
+    if (Status s = write_whole_file(path, cobertura_xml(*modules, timestamp, source_root)); !s) return fail(in_file(s.error(), path), path);
   }
   if (args.count("lcov")) {
     const std::string path = args["lcov"].as<std::string>();
@@ -155,6 +159,9 @@ int run_report(int argc, char** argv) {
       "lcov", "hits files: write LCOV to FILE", cxxopts::value<std::string>(), "FILE")(
       "threshold", "hits files: exit with status 6 when the total coverage is under N percent", cxxopts::value<std::string>(), "N")(
       "threshold-type", "line, branch or method (repeatable; default: all three)", cxxopts::value<std::vector<std::string>>(), "TYPE")(
+      "path-map", "hits files: report source paths under FROM as under TO (repeatable; the longest FROM wins)",
+      cxxopts::value<std::vector<std::string>>(), "FROM=TO")(
+      "source-root", "hits files: Cobertura's <source>, its file names relative to DIR", cxxopts::value<std::string>(), "DIR")(
       "h,help", "show this help")("files", "count files", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"files"});
   options.positional_help("FILE|DIR...");
@@ -168,6 +175,17 @@ int run_report(int argc, char** argv) {
       print_usage_error(fmt::format("report: --top needs a positive integer, not '{}'", text));
       return kExitUsage;
     }
+  }
+  PathMap path_map;
+  if (args.count("path-map"))
+    for (const std::string& mapping : args["path-map"].as<std::vector<std::string>>())
+      if (Status added = path_map.add(mapping); !added) {
+        print_usage_error("report: " + added.error().message);
+        return kExitUsage;
+      }
+  if (args.count("source-root") && args["source-root"].as<std::string>().empty()) {
+    print_usage_error("report: --source-root needs a folder, not ''");
+    return kExitUsage;
   }
   if (!args.count("files")) {
     print_usage_error("report: missing count files");
@@ -203,15 +221,17 @@ int run_report(int argc, char** argv) {
     read.emplace_back(file, std::move(*counts));
   }
   bool hits = !read.empty() && !read.front().second.kind.empty();
-  if (!hits && (args.count("cobertura") || args.count("lcov") || args.count("threshold") || args.count("threshold-type"))) {
-    print_usage_error("report: --cobertura, --lcov and --threshold go with hits files (instrument --mode coverage)");
+  if (!hits && (args.count("cobertura") || args.count("lcov") || args.count("threshold") || args.count("threshold-type") ||
+                args.count("path-map") || args.count("source-root"))) {
+    print_usage_error(
+        "report: --cobertura, --lcov, --threshold, --path-map and --source-root go with hits files (instrument --mode coverage)");
     return kExitUsage;
   }
   if (hits) {
     // Every file named or found, also those superseded by their live file.
     WriteConfinement confinement;
     for (const std::string& file : files) confinement.add_input(file);
-    return coverage_report(args, read, confinement);
+    return coverage_report(args, read, confinement, path_map);
   }
 
   CountMerger merger;

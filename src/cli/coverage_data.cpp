@@ -190,6 +190,30 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
   return out;
 }
 
+void map_documents(std::vector<ModuleCoverage>& modules, const PathMap& map) {
+  if (map.empty()) return;
+  for (ModuleCoverage& m : modules) {
+    std::map<std::string, FileCoverage> files;
+    for (auto& [doc, file] : m.files) {
+      FileCoverage& into = files[map.apply(doc)];
+      for (const auto& [line, hits] : file.lines) into.lines[line] = saturating_add(into.lines[line], hits);
+      for (auto& [line, list] : file.branches) {
+        auto& branches = into.branches[line];
+        branches.insert(branches.end(), list.begin(), list.end());
+      }
+    }
+    m.files = std::move(files);
+    for (auto& [key, method] : m.methods)
+      if (!method.file.empty()) method.file = map.apply(method.file);
+    m.line = m.branch = Ratio{};
+    for (const auto& [doc, file] : m.files) {
+      for (const auto& [line, hits] : file.lines) m.line += Ratio{hits ? 1u : 0u, 1};
+      for (const auto& [line, list] : file.branches)
+        for (const BranchHits& h : list) m.branch += Ratio{h.hits ? 1u : 0u, 1};
+    }
+  }
+}
+
 CoverageTotals totals(const std::vector<ModuleCoverage>& modules) {
   CoverageTotals t;
   for (const ModuleCoverage& m : modules) {

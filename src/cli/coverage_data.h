@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/count_file.h"
+#include "cli/source_paths.h"
 #include "support/error.h"
 
 namespace cil::cli {
@@ -73,6 +75,10 @@ class HitsMerger {
   std::map<std::string, Build> builds_;
 };
 
+/// Rewrites every document path (the files and each method's file) through `map`. Documents
+/// that land on one path are merged, their hits summed, and the line and branch ratios redone.
+void map_documents(std::vector<ModuleCoverage>& modules, const PathMap& map);
+
 /// The totals over modules.
 struct CoverageTotals {
   Ratio line, branch, method;
@@ -80,7 +86,9 @@ struct CoverageTotals {
 CoverageTotals totals(const std::vector<ModuleCoverage>& modules);
 
 /// The report's formats.
-std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t timestamp);
+/// With `source_root`, Cobertura's <source> is it and class file names under it are relative.
+std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t timestamp,
+                          const std::optional<std::string>& source_root = std::nullopt);
 std::string lcov_text(const std::vector<ModuleCoverage>& modules);
 std::string coverage_json(const std::vector<ModuleCoverage>& modules);
 std::string coverage_table(const std::vector<ModuleCoverage>& modules);

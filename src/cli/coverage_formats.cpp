@@ -89,6 +89,11 @@ void cobertura_line(std::string& out, std::string_view indent, uint32_t line, ui
   out += fmt::format("{}</line>\n", indent);
 }
 
+std::string class_file_name(const std::string& path, const std::optional<std::string>& source_root) {
+  if (!source_root) return path;
+  return relative_to(path, *source_root).value_or(path);
+}
+
 Ratio ratio_of(const std::map<uint32_t, uint64_t>& lines) {
   Ratio r;
   for (const auto& [line, hits] : lines) r += Ratio{hits ? 1u : 0u, 1};
@@ -107,14 +112,19 @@ std::string ratio_json(const Ratio& r) {
 
 }  // namespace
 
-std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t timestamp) {
+std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t timestamp,
+                          const std::optional<std::string>& source_root) {
   CoverageTotals t = totals(modules);
   std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
   out += fmt::format(
       "<coverage line-rate=\"{}\" branch-rate=\"{}\" version=\"1.9\" timestamp=\"{}\" lines-covered=\"{}\" lines-valid=\"{}\" "
       "branches-covered=\"{}\" branches-valid=\"{}\">\n",
       rate(t.line), rate(t.branch), timestamp, t.line.covered, t.line.total, t.branch.covered, t.branch.total);
-  out += "  <sources />\n  <packages>\n";
+  // ReportGenerator and coverlet join <source> and a relative file name; a file outside the
+  // root keeps its whole path.
+  if (source_root) out += fmt::format("  <sources>\n    <source>{}</source>\n  </sources>\n", xml(*source_root));
+  else out += "  <sources />\n";
+  out += "  <packages>\n";
   for (const ModuleCoverage& m : modules) {
     out += fmt::format("    <package name=\"{}\" line-rate=\"{}\" branch-rate=\"{}\" complexity=\"0\">\n      <classes>\n", xml(m.assembly),
                        rate(m.line), rate(m.branch));
@@ -131,7 +141,7 @@ std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t ti
       }
       auto by_line = branches_by_line(branches);
       out += fmt::format("        <class name=\"{}\" filename=\"{}\" line-rate=\"{}\" branch-rate=\"{}\" complexity=\"0\">\n",
-                         xml(id.first), xml(id.second), rate(ratio_of(lines)), rate(ratio_of(branches)));
+                         xml(id.first), xml(class_file_name(id.second, source_root)), rate(ratio_of(lines)), rate(ratio_of(branches)));
       out += "          <methods>\n";
       for (const MethodCoverage* method : methods) {
         auto method_branches = branches_by_line(method->branches);

@@ -29,6 +29,7 @@ constexpr std::string_view kUsage = R"(Usage:
   cil-instrument diff OLD NEW [--method PATTERN]... [--json]
   cil-instrument report {FILE|DIR}... [--top N] [--json] [--cobertura FILE] [--lcov FILE]
                  [--threshold N] [--threshold-type line|branch|method]...
+                 [--path-map FROM=TO]... [--source-root DIR]
   cil-instrument run [--mode count|coverage|events|args] [--include PATTERN]...
                  [--exclude PATTERN]... [--include-framework]
                  [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q]
