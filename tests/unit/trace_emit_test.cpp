@@ -99,9 +99,12 @@ TEST(TraceEmit, WrapperShapeOnAHandBuiltBody) {
   EXPECT_EQ(body.instrs.back().op, Op::Ret);
   EXPECT_NE(body.instrs.back().id, original_ret);
   // Short forms: every branch the wrapper writes is short (the encoder widens if need be).
-  for (const Instr& in : body.instrs)
-    if (is_branch(in.op)) EXPECT_TRUE(in.op == Op::Br_S || in.op == Op::Brtrue_S || in.op == Op::Brfalse_S || in.op == Op::Leave_S)
-                              << "instruction " << &in - body.instrs.data();
+  for (const Instr& in : body.instrs) {
+    if (is_branch(in.op)) {
+      EXPECT_TRUE(in.op == Op::Br_S || in.op == Op::Brtrue_S || in.op == Op::Brfalse_S || in.op == Op::Leave_S)
+          << "instruction " << &in - body.instrs.data();
+    }
+  }
 
   CallEffects effects(editor);
   Expected<uint16_t> max_stack = compute_max_stack(body, true, effects);
