@@ -1,4 +1,4 @@
-// Instrumenting speed: il::instrument over every method of System.Private.CoreLib, in count and
+// Instrumenting speed: instrument::instrument_module over every method of System.Private.CoreLib, in count and
 // noop mode (methods/s, MB/s of input), with and without parsing the module first; and count
 // mode's per-body work (decode, then rewrite_body with the probe) through the entry splice and
 // through the model, which is what decides whether the splice stays.
@@ -6,8 +6,8 @@
 
 #include "bench_inputs.h"
 #include "il/body_reader.h"
-#include "il/instrumenter.h"
-#include "il/probes.h"
+#include "instrument/instrumenter.h"
+#include "instrument/probes.h"
 #include "il/rewrite.h"
 #include "metadata/module.h"
 #include "support/file_io.h"
@@ -24,17 +24,17 @@ const std::vector<uint8_t>& corelib_bytes() {
   return bytes;
 }
 
-/// One il::instrument per iteration on a module parsed once.
-void instrument_parsed(benchmark::State& state, il::Mode mode) {
+/// One instrument::instrument_module per iteration on a module parsed once.
+void instrument_parsed(benchmark::State& state, instrument::Mode mode) {
   const auto& bytes = corelib_bytes();
   if (bytes.empty()) return state.SkipWithError("System.Private.CoreLib.dll not found");
   auto module = md::Module::parse(bytes);
   if (!module) return state.SkipWithError("System.Private.CoreLib.dll does not parse");
-  il::InstrumentOptions options;
+  instrument::InstrumentOptions options;
   options.mode = mode;
   int64_t methods = 0;
   for (auto _ : state) {
-    auto report = il::instrument(**module, options);
+    auto report = instrument::instrument_module(**module, options);
     if (!report) return state.SkipWithError("il::instrument failed");
     methods += static_cast<int64_t>(report->instrumented.size());
     benchmark::DoNotOptimize(report);
@@ -44,22 +44,22 @@ void instrument_parsed(benchmark::State& state, il::Mode mode) {
   state.counters["methods/s"] = benchmark::Counter(double(methods), benchmark::Counter::kIsRate);
 }
 
-void BM_InstrumentCount(benchmark::State& state) { instrument_parsed(state, il::Mode::Count); }
+void BM_InstrumentCount(benchmark::State& state) { instrument_parsed(state, instrument::Mode::Count); }
 BENCHMARK(BM_InstrumentCount)->Unit(benchmark::kMillisecond);
 
-void BM_InstrumentNoop(benchmark::State& state) { instrument_parsed(state, il::Mode::Noop); }
+void BM_InstrumentNoop(benchmark::State& state) { instrument_parsed(state, instrument::Mode::Noop); }
 BENCHMARK(BM_InstrumentNoop)->Unit(benchmark::kMillisecond);
 
 /// The command's work minus file I/O: parse the bytes, then instrument in count mode.
 void BM_ParseAndInstrumentCount(benchmark::State& state) {
   const auto& bytes = corelib_bytes();
   if (bytes.empty()) return state.SkipWithError("System.Private.CoreLib.dll not found");
-  il::InstrumentOptions options;
+  instrument::InstrumentOptions options;
   int64_t methods = 0;
   for (auto _ : state) {
     auto module = md::Module::parse(bytes);
     if (!module) return state.SkipWithError("System.Private.CoreLib.dll does not parse");
-    auto report = il::instrument(**module, options);
+    auto report = instrument::instrument_module(**module, options);
     if (!report) return state.SkipWithError("il::instrument failed");
     methods += static_cast<int64_t>(report->instrumented.size());
     benchmark::DoNotOptimize(report);
@@ -96,7 +96,7 @@ void probe_every_body(benchmark::State& state, il::RewritePath path) {
   const Bodies& b = corelib_bodies();
   if (b.bodies.empty()) return state.SkipWithError("System.Private.CoreLib.dll not found");
   il::BodyModel scratch;
-  std::vector<il::Instr> probe = il::counter_probe(scratch, il::CounterRef{0x04000001, 0, 1000, 0}, 0x0A000001);
+  std::vector<il::Instr> probe = instrument::counter_probe(scratch, instrument::CounterRef{0x04000001, 0, 1000, 0}, 0x0A000001);
   il::BodyEdit edit;
   edit.entry_code = probe;
   edit.entry_max_stack = 2;

@@ -15,8 +15,8 @@ set(CIL_UNITY_SKIP
   src/metadata/schema.cpp
   src/metadata/module_editor.cpp
   src/metadata/pdb_writer.cpp
-  src/il/count_mode.cpp
-  src/il/count_runtime.cpp
+  src/instrument/count_mode.cpp
+  src/instrument/count_runtime.cpp
   src/cli/batch_instrument.cpp
   src/cli/cmd_diff.cpp
   src/cli/cmd_instrument.cpp

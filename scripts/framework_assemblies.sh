@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Writes src/il/framework_assemblies.def: the names of the assemblies that the runtimes resolve
+# Writes src/instrument/framework_assemblies.def: the names of the assemblies that the runtimes resolve
 # from their own framework before they look beside an application (the .NET shared frameworks
 # Microsoft.NETCore.App and Microsoft.AspNetCore.App, newest installed, and Mono's 4.5 class
 # libraries and facades). A hooks assembly may not take one of these names.
 #   scripts/framework_assemblies.sh [OUT]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-out=${1:-$root/src/il/framework_assemblies.def}
+out=${1:-$root/src/instrument/framework_assemblies.def}
 dirs=()
 for fx in Microsoft.NETCore.App Microsoft.AspNetCore.App; do
   dir=$(dotnet --list-runtimes | awk -v fx="$fx" '$1==fx{v=$2; d=$3} END{gsub(/[\[\]]/,"",d); if (v) print d"/"v}')

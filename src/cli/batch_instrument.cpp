@@ -103,18 +103,18 @@ JobResult process_file(const PlannedFile& file, const std::string& output, const
     }
   }
   done.status = instrumented ? FileStatus::Instrumented : failure ? FileStatus::Failed : FileStatus::Copied;
-  done.wrote_pdb = instrumented && outcome.report->pdb.output == il::PdbOutcome::Output::Standalone;
+  done.wrote_pdb = instrumented && outcome.report->pdb.output == instrument::PdbOutcome::Output::Standalone;
 
   if (setup.json) {
     JsonWriter json;
     record_common(json, file, output, instrumented ? "instrumented" : failure ? "failed" : "copied");
     if (instrumented) {
-      const il::InstrumentReport& r = *outcome.report;
+      const instrument::InstrumentReport& r = *outcome.report;
       json.key("mode").value(setup.instrument.mode_name);
       json.key("instrumented").value(uint64_t{r.instrumented.size()});
       json.key("skipped").value(uint64_t{r.skipped.size()});
       json.key("excluded").value(uint64_t{r.excluded});
-      json.key("pdb").value(done.wrote_pdb ? pdb_beside(output) : r.pdb.output == il::PdbOutcome::Output::Embedded ? "embedded" : "");
+      json.key("pdb").value(done.wrote_pdb ? pdb_beside(output) : r.pdb.output == instrument::PdbOutcome::Output::Embedded ? "embedded" : "");
       const char* strong_name = strong_name_json(outcome.strong_name);
       json.key("strongName");
       if (strong_name) json.value(strong_name);

@@ -23,7 +23,7 @@
 #include "cli/common.h"
 #include "cli/diagnostics_ipc.h"
 #include "cli/run_files.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 
 namespace cil::cli {
 

@@ -9,7 +9,7 @@
 #include "cli/listing_printer.h"
 #include "cli/method_selection.h"
 #include "cli/pdb_options.h"
-#include "il/debug_info.h"
+#include "instrument/debug_info.h"
 #include "metadata/text_encoding.h"
 
 namespace cil::cli {
@@ -40,9 +40,9 @@ int run_dump(int argc, char** argv) {
   std::vector<uint32_t> methods = select_methods(m, printer, filter);
   // Source lines from the PDB, when there is a usable one. A PDB that is simply not there is not
   // worth a warning (most assemblies' are elsewhere); one that is there and cannot be used is.
-  il::PdbSource pdb;
+  instrument::PdbSource pdb;
   if (auto entries = pe::read_debug_directory(m.image())) {
-    pdb = il::find_pdb(m, *entries, pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", file));
+    pdb = instrument::find_pdb(m, *entries, pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", file));
     for (const auto& note : pdb.notes) print_warning(file, note);
     if (!pdb.pdb && pdb.warn && !pdb.missing) print_warning(file, fmt::format("{}; no source lines shown", pdb.reason));
   }

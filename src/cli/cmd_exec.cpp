@@ -28,7 +28,7 @@
 #include "cli/exec_folder.h"
 #include "cli/instrument_options.h"
 #include "cli/live_file.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 
 namespace cil::cli {
 
@@ -288,7 +288,7 @@ int run_exec(int argc, char** argv) {
     if (args.count(option)) report_options.insert(report_options.end(), {fmt::format("--{}", option), args[option].as<std::string>()});
   if (args.count("threshold-type"))
     for (const auto& type : args["threshold-type"].as<std::vector<std::string>>()) report_options.insert(report_options.end(), {"--threshold-type", type});
-  if (!report_options.empty() && parsed.batch.instrument.options.mode != il::Mode::Coverage) {
+  if (!report_options.empty() && parsed.batch.instrument.options.mode != instrument::Mode::Coverage) {
     print_usage_error("exec: --cobertura, --lcov and --threshold go with --mode coverage");
     return kExitUsage;
   }
@@ -433,9 +433,9 @@ int run_exec(int argc, char** argv) {
   // 5. The report of what the run wrote: the call counts, or the coverage table and the files
   // asked for, exactly as `report` prints and writes them from the same files.
   int report_status = kExitOk;
-  const il::Mode mode = setup.instrument.options.mode;
-  if ((mode == il::Mode::Count || mode == il::Mode::Coverage) && !g_signal) {
-    const bool hits = mode == il::Mode::Coverage;
+  const instrument::Mode mode = setup.instrument.options.mode;
+  if ((mode == instrument::Mode::Count || mode == instrument::Mode::Coverage) && !g_signal) {
+    const bool hits = mode == instrument::Mode::Coverage;
     std::vector<std::string> files = new_count_files(output.string(), started, hits);
     if (files.empty() && instrumented) {
       print_line("warning", output.string(),

@@ -20,7 +20,7 @@
 #include "cli/instrument_options.h"
 #include "cli/pdb_options.h"
 #include "cli/scoped_printer.h"
-#include "il/instrumenter.h"
+#include "instrument/instrumenter.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
 #include "metadata/text_encoding.h"
@@ -40,13 +40,13 @@ std::string pdb_id_text(const md::PdbId& id) {
 
 /// Methods without IL to rewrite are counted by reason; the others (native or OPTIL code, bodies
 /// that could not be read or rewritten) are counted as "could not be rewritten" and each listed.
-bool counted_by_reason(il::SkipReason reason) {
+bool counted_by_reason(instrument::SkipReason reason) {
   switch (reason) {
-    case il::SkipReason::RuntimeImplemented:
-    case il::SkipReason::Abstract:
-    case il::SkipReason::PInvoke:
-    case il::SkipReason::InternalCall:
-    case il::SkipReason::Extern: return true;
+    case instrument::SkipReason::RuntimeImplemented:
+    case instrument::SkipReason::Abstract:
+    case instrument::SkipReason::PInvoke:
+    case instrument::SkipReason::InternalCall:
+    case instrument::SkipReason::Extern: return true;
     default: return false;
   }
 }
@@ -60,7 +60,7 @@ struct Job {
   double milliseconds;
   StrongName strong_name = StrongName::None;
   std::string key_token;  ///< the public key token of the signing key, in hex
-  std::optional<il::OutputCheckStats> check;  ///< the self-check's work, when it ran
+  std::optional<instrument::OutputCheckStats> check;  ///< the self-check's work, when it ran
   std::vector<std::string> deps_updated;  ///< trace mode: the deps.json files given the hooks
   std::string hooks_copied;               ///< where the hooks assembly was copied
 };
@@ -100,8 +100,8 @@ void print_check(ScopedPrinter& p, const Job& job) {
 
 /// What became of the debug information: in JSON every fact (which PDB was read, written, its
 /// id, or why none), in text one line when a PDB was written (warnings say the rest).
-void print_pdb(ScopedPrinter& p, const Job& job, const il::PdbOutcome& pdb) {
-  using Output = il::PdbOutcome::Output;
+void print_pdb(ScopedPrinter& p, const Job& job, const instrument::PdbOutcome& pdb) {
+  using Output = instrument::PdbOutcome::Output;
   if (pdb.output == Output::Standalone)
     p.field(Key::text_only(), fmt::format("PDB: {} (from {}, id {})", md::printable(job.output_pdb), md::printable(pdb.input),
                                           pdb_id_text(*pdb.id)));
@@ -124,7 +124,7 @@ void print_pdb(ScopedPrinter& p, const Job& job, const il::PdbOutcome& pdb) {
 /// reason and lists only those skipped for an unusual one; it does not list the instrumented
 /// methods or the warnings (which go to stderr in either form). Names from the file (and the
 /// output's) go through md::printable in the text form; JSON escapes them in its own way.
-void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const il::InstrumentReport& report) {
+void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const instrument::InstrumentReport& report) {
   using md::printable;
   ObjectScope summary(p, {}, Layout::lines());
   size_t n = report.instrumented.size();

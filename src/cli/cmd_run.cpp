@@ -27,7 +27,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/run_files.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 
 namespace cil::cli {
 

@@ -11,7 +11,7 @@
 #include "cli/json_reader.h"
 #include "cli/json_writer.h"
 #include "cli/live_file.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 #include "metadata/schema.h"
 #include "support/file_io.h"
 

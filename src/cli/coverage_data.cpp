@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/json_writer.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 
 namespace cil::cli {
 

@@ -33,7 +33,7 @@ Expected<uint32_t> attach_profiler(const std::string& socket_path, const AttachR
 /// The request's bytes (header and payload), for the tests.
 Expected<std::string> attach_message(const AttachRequest& request);
 
-/// A profiler left loaded by an earlier attach to `pid` (il/runtime_contract.h,
+/// A profiler left loaded by an earlier attach to `pid` (instrument/runtime_contract.h,
 /// kAgentSocketPrefix): the path of its socket, or "" when there is none to talk to.
 std::string agent_socket(pid_t pid);
 

@@ -94,7 +94,7 @@ Expected<std::optional<pe::StrongNameKey>> signing_key(const md::Module& m, cons
 }
 
 /// The test-only breakage (kBreakOutputVariable), written to the mapped output (or its PDB).
-Status break_on_purpose(const std::string& what, std::span<uint8_t> bytes, std::span<uint8_t> pdb, const il::InstrumentReport& report) {
+Status break_on_purpose(const std::string& what, std::span<uint8_t> bytes, std::span<uint8_t> pdb, const instrument::InstrumentReport& report) {
   auto planned = plan_breakage(what, bytes, report.instrumented, !pdb.empty());
   if (!planned) return planned.error();
   if (!*planned) return ok();
@@ -146,17 +146,17 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
   OutputOptions file_options = setup.interruptible ? interruptible_output() : OutputOptions{};
   OutputFile file(output, file_options);
   OutputSink sink(file);
-  il::InstrumentOptions opts = setup.options;
+  instrument::InstrumentOptions opts = setup.options;
   opts.sink = &sink;
   opts.strong_name = key->has_value();
   opts.pdb = pdb_options(setup.pdb_arg, input, outcome.output_pdb);
-  auto report = il::instrument(m, opts);
+  auto report = instrument::instrument_module(m, opts);
   // What fails inside the job is about the input, unless the sink already named the output.
   if (!report) return failed(std::move(outcome), in_file(std::move(report).error(), input), output);
   Status written = file.write_pieces(report->output.pieces(), m.copy_source());
   if (!written) return failed(std::move(outcome), in_file(std::move(written).error(), output), output);
   std::optional<OutputFile> pdb_file;
-  if (report->pdb.output == il::PdbOutcome::Output::Standalone) {
+  if (report->pdb.output == instrument::PdbOutcome::Output::Standalone) {
     pdb_file.emplace(outcome.output_pdb, file_options);
     Status pdb_written = pdb_file->write_pieces(report->pdb.standalone.pieces());
     if (!pdb_written) return failed(std::move(outcome), in_file(std::move(pdb_written).error(), outcome.output_pdb), outcome.output_pdb);
@@ -173,7 +173,7 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
   // check maps the output and reads the PDB back, so that the peak stays the writing's (issue
   // 15's bound, tests/scripts/memory_test.sh). Count mode's check adds nothing to the peak with
   // the heap kept, and making it again would cost 5 ms of mscorlib's 55 (bench/README.md).
-  if (setup.options.mode == il::Mode::Coverage) release_free_heap();
+  if (setup.options.mode == instrument::Mode::Coverage) release_free_heap();
   // Finishing, on the temporary files mapped back: what is signed and checked is what will be
   // renamed.
   const char* break_what = std::getenv(kBreakOutputVariable);  // test-only (man page, ENVIRONMENT)
@@ -202,10 +202,10 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
       if (!broken) return failed(std::move(outcome), std::move(broken).error(), output);
     }
     if (setup.verify) {
-      il::OutputExpectations expect;
+      instrument::OutputExpectations expect;
       expect.rewritten = report->instrumented;
       expect.input_methods = m.tables().rows(md::TableId::MethodDef);
-      expect.embedded_pdb = report->pdb.output == il::PdbOutcome::Output::Embedded;
+      expect.embedded_pdb = report->pdb.output == instrument::PdbOutcome::Output::Embedded;
       expect.standalone_pdb = pdb_bytes;
       expect.signed_with = *key && !setup.delay_sign ? &**key : nullptr;
       // Peak memory: the pages the check has read go back as it goes, and so do the input's (all
@@ -218,7 +218,7 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
         };
         m.release_pages();
       }
-      auto checked = il::check_output(bytes, expect);
+      auto checked = instrument::check_output(bytes, expect);
       if (!checked) {
         // The temporary files are removed: nothing takes the names.
         file.abandon();
@@ -239,7 +239,7 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
   // output (all or nothing: deps_file.h).
   std::optional<TraceCompanions> companions;
   if (setup.options.hooks && setup.deps_arg != "none") {
-    const il::HookContract& hooks = *setup.options.hooks;
+    const instrument::HookContract& hooks = *setup.options.hooks;
     DepsLibrary library{hooks.assembly,
                         fmt::format("{}.{}.{}.{}", hooks.version[0], hooks.version[1], hooks.version[2], hooks.version[3]),
                         std::filesystem::path(setup.hooks_path).filename().string()};
@@ -271,7 +271,7 @@ InstrumentOutcome instrument_file(const std::string& input, const std::string& o
   for (const auto& w : report->warnings) outcome.diagnostics += diagnostic_line("warning", input, w);
   // One line on stderr for bodies the input got wrong, as dump gives, so that CI logs show it.
   size_t malformed = 0;
-  const il::SkippedMethod* first = nullptr;
+  const instrument::SkippedMethod* first = nullptr;
   for (const auto& s : report->skipped) {
     if (!s.malformed()) continue;
     if (malformed++ == 0) first = &s;

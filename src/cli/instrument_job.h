@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "il/instrumenter.h"
-#include "il/output_check.h"
+#include "instrument/instrumenter.h"
+#include "instrument/output_check.h"
 #include "metadata/module.h"
 #include "support/error.h"
 
@@ -16,7 +16,7 @@ namespace cil::cli {
 
 /// What every file of a run is instrumented with.
 struct InstrumentSetup {
-  il::InstrumentOptions options;  ///< mode, filters, RVAs, hooks; sink and pdb are set per file
+  instrument::InstrumentOptions options;  ///< mode, filters, RVAs, hooks; sink and pdb are set per file
   std::string mode_name;
   std::string pdb_arg;          ///< --pdb's value ("" when not given)
   bool interruptible = true;    ///< temporary files watched by the tool's signal handlers
@@ -40,12 +40,12 @@ struct InstrumentOutcome {
   std::optional<Error> error;    ///< set when nothing was written
   std::string diagnostics;       ///< the error and warning lines, in the order the tool prints them
   std::unique_ptr<md::Module> module;
-  std::optional<il::InstrumentReport> report;
+  std::optional<instrument::InstrumentReport> report;
   std::string output_pdb;        ///< where a standalone PDB went (or would go)
   double milliseconds = 0;
   StrongName strong_name = StrongName::None;
   std::string key_token;         ///< the public key token of the signing key, in hex
-  std::optional<il::OutputCheckStats> check;  ///< the self-check's work, when it ran
+  std::optional<instrument::OutputCheckStats> check;  ///< the self-check's work, when it ran
   std::vector<std::string> deps_found;  ///< trace mode: the deps.json files that load the output
   std::vector<std::string> deps_updated;  ///< those given the hooks assembly
   std::string hooks_copied;     ///< where the hooks assembly was copied ("" when not)

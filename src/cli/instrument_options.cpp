@@ -10,12 +10,12 @@ namespace cil::cli {
 
 namespace {
 
-std::optional<il::Mode> parse_mode(const std::string& name) {
-  if (name == "count") return il::Mode::Count;
-  if (name == "noop") return il::Mode::Noop;
-  if (name == "wrap") return il::Mode::Wrap;
-  if (name == "trace") return il::Mode::Trace;
-  if (name == "coverage") return il::Mode::Coverage;
+std::optional<instrument::Mode> parse_mode(const std::string& name) {
+  if (name == "count") return instrument::Mode::Count;
+  if (name == "noop") return instrument::Mode::Noop;
+  if (name == "wrap") return instrument::Mode::Wrap;
+  if (name == "trace") return instrument::Mode::Trace;
+  if (name == "coverage") return instrument::Mode::Coverage;
   return std::nullopt;
 }
 
@@ -81,20 +81,20 @@ int parse_instrument_options(const cxxopts::ParseResult& args, InstrumentParse& 
   if (args.count("pdb")) s.pdb_arg = args["pdb"].as<std::string>();
   s.options.coverage.exclude_by_file = strings(args, "exclude-by-file");
   s.options.coverage.exclude_by_attribute = strings(args, "exclude-by-attribute");
-  if ((args.count("exclude-by-file") || args.count("exclude-by-attribute")) && s.options.mode != il::Mode::Coverage) {
+  if ((args.count("exclude-by-file") || args.count("exclude-by-attribute")) && s.options.mode != instrument::Mode::Coverage) {
     print_usage_error("--exclude-by-file and --exclude-by-attribute go with --mode coverage");
     return kExitUsage;
   }
   if (args.count("key")) s.key_path = args["key"].as<std::string>();
   s.delay_sign = args.count("delay-sign") != 0;
   s.verify = args.count("no-verify") == 0;
-  if ((s.options.mode == il::Mode::Trace) != static_cast<bool>(args.count("hooks"))) {
-    print_usage_error(s.options.mode == il::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
+  if ((s.options.mode == instrument::Mode::Trace) != static_cast<bool>(args.count("hooks"))) {
+    print_usage_error(s.options.mode == instrument::Mode::Trace ? "--mode trace needs --hooks HOOKS.dll" : "--hooks goes with --mode trace");
     return kExitUsage;
   }
   if (args.count("hooks")) b.hooks_path = s.hooks_path = args["hooks"].as<std::string>();
   if (args.count("deps")) {
-    if (s.options.mode != il::Mode::Trace) {
+    if (s.options.mode != instrument::Mode::Trace) {
       print_usage_error("--deps goes with --mode trace");
       return kExitUsage;
     }
@@ -123,7 +123,7 @@ int load_hooks(InstrumentParse& parsed) {
   auto loaded = load_module(hooks_path);
   if (!loaded) return fail(loaded.error());
   parsed.hooks_module = std::move(*loaded);
-  auto read = il::read_hook_contract(*parsed.hooks_module, parsed.hook_type);
+  auto read = instrument::read_hook_contract(*parsed.hooks_module, parsed.hook_type);
   if (!read) return fail(in_file(read.error(), hooks_path));
   parsed.contract = std::move(*read);
   parsed.batch.instrument.options.hooks = &*parsed.contract;

@@ -8,7 +8,7 @@
 #include <cxxopts.hpp>
 
 #include "cli/batch_instrument.h"
-#include "il/hook_contract.h"
+#include "instrument/hook_contract.h"
 #include "metadata/module.h"
 
 namespace cil::cli {
@@ -19,7 +19,7 @@ struct InstrumentParse {
   BatchSetup batch;
   std::optional<std::string> hook_type;
   std::unique_ptr<md::Module> hooks_module;
-  std::optional<il::HookContract> contract;
+  std::optional<instrument::HookContract> contract;
 };
 
 /// Adds the shared options (not -o, --json, --help nor the positional ones).

@@ -30,16 +30,16 @@ std::string file_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-il::PdbOptions pdb_options(const std::string& named, const std::string& input, const std::string& output_pdb) {
-  il::PdbOptions pdb;
+instrument::PdbOptions pdb_options(const std::string& named, const std::string& input, const std::string& output_pdb) {
+  instrument::PdbOptions pdb;
   if (!output_pdb.empty()) pdb.output_file_name = file_name(output_pdb);
   if (named == "none") {
-    pdb.mode = il::PdbOptions::Mode::None;
+    pdb.mode = instrument::PdbOptions::Mode::None;
     return pdb;
   }
-  pdb.mode = named.empty() ? il::PdbOptions::Mode::Auto : il::PdbOptions::Mode::File;
+  pdb.mode = named.empty() ? instrument::PdbOptions::Mode::Auto : instrument::PdbOptions::Mode::File;
   pdb.path = named.empty() ? without_extension(input) + ".pdb" : named;
-  if (pdb.mode == il::PdbOptions::Mode::Auto && !is_file(pdb.path)) return pdb;
+  if (pdb.mode == instrument::PdbOptions::Mode::Auto && !is_file(pdb.path)) return pdb;
   auto bytes = read_file(pdb.path, md::kMaxPdbSize);
   if (bytes) pdb.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*bytes));
   else pdb.read_error = bytes.error();

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "il/debug_info.h"
+#include "instrument/debug_info.h"
 
 namespace cil::cli {
 
@@ -16,6 +16,6 @@ std::string file_name(const std::string& path);
 /// The PdbOptions for `input`: `named` is --pdb's value (empty when not given; "none": no debug
 /// information), else IN.pdb beside the input, read when it exists. `output_pdb` is the path of
 /// the PDB the command writes, if any.
-il::PdbOptions pdb_options(const std::string& named, const std::string& input, const std::string& output_pdb = "");
+instrument::PdbOptions pdb_options(const std::string& named, const std::string& input, const std::string& output_pdb = "");
 
 }  // namespace cil::cli

@@ -7,7 +7,7 @@
 #include <iterator>
 #include <unistd.h>
 
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 
 namespace cil::cli {
 

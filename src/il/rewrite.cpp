@@ -11,8 +11,6 @@ namespace cil::il {
 
 namespace {
 
-Error rewrite_error(std::string message) { return make_error(ErrorKind::Unsupported, "method body", std::move(message)); }
-
 Status check_entry_code(std::span<const Instr> code) {
   for (const Instr& in : code) {
     Operand kind = op_info(in.op).operand;

@@ -11,12 +11,6 @@
 
 namespace cil::il {
 
-namespace {
-
-Error rewrite_error(std::string message) { return make_error(ErrorKind::Unsupported, "method body", std::move(message)); }
-
-}  // namespace
-
 Expected<LocalsBuilder> LocalsBuilder::open(md::MetadataSink& sink, uint32_t token) {
   LocalsBuilder b;
   b.token_ = token;

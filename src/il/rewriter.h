@@ -13,6 +13,10 @@
 
 namespace cil::il {
 
+/// An Unsupported error about a method body: what the rewrite cannot do (one home for rewrite.cpp
+/// and rewriter.cpp).
+inline Error rewrite_error(std::string message) { return make_error(ErrorKind::Unsupported, "method body", std::move(message)); }
+
 /// Extends a method's local signature: the original locals keep their indexes and new ones are
 /// appended; commit() writes the result as a new StandAloneSig row.
 class LocalsBuilder {

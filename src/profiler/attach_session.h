@@ -21,10 +21,10 @@ struct AttachSettings {
 };
 
 /// The configuration and session settings of the client data (`NAME=VALUE` lines, see
-/// il/runtime_contract.h). Errors are the one line the profiler prints when it declines.
+/// instrument/runtime_contract.h). Errors are the one line the profiler prints when it declines.
 Expected<std::pair<Config, AttachSettings>> read_attach_data(std::string_view data);
 
-/// A profiler left loaded after its session (see il/runtime_contract.h, kAgentSocketPrefix)
+/// A profiler left loaded after its session (see instrument/runtime_contract.h, kAgentSocketPrefix)
 /// listens for the next attach on its own socket. `handle` gets the client data and returns ""
 /// to accept, or the reason it refuses; it runs on the listener's thread. Once per process.
 using AttachHandler = std::function<std::string(std::string_view data)>;

@@ -6,10 +6,10 @@
 
 namespace cil::profiler {
 
-/// {BBADE716-B1FC-41BB-ADF4-126D6D6D6410}: must equal il/runtime_contract.h's kClsidText.
+/// {BBADE716-B1FC-41BB-ADF4-126D6D6D6410}: must equal instrument/runtime_contract.h's kClsidText.
 inline constexpr cilprof::CLSID kClsid{0xbbade716, 0xb1fc, 0x41bb, 0xad, 0xf4, 0x12, 0x6d, 0x6d, 0x6d, 0x64, 0x10};
 
-/// The class ids of `cil-instrument attach`, one per mode (il/runtime_contract.h's kAttachClsid*).
+/// The class ids of `cil-instrument attach`, one per mode (instrument/runtime_contract.h's kAttachClsid*).
 inline constexpr cilprof::CLSID kAttachClsidCount{0xbbade716, 0xb1fc, 0x41bb, 0xad, 0xf4, 0x12, 0x6d, 0x6d, 0x6d, 0x64, 0x11};
 inline constexpr cilprof::CLSID kAttachClsidEvents{0xbbade716, 0xb1fc, 0x41bb, 0xad, 0xf4, 0x12, 0x6d, 0x6d, 0x6d, 0x64, 0x12};
 inline constexpr cilprof::CLSID kAttachClsidCoverage{0xbbade716, 0xb1fc, 0x41bb, 0xad, 0xf4, 0x12, 0x6d, 0x6d, 0x6d, 0x64, 0x13};

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 
 namespace cil::profiler {
 

@@ -1,4 +1,4 @@
-// The profiler's configuration, read from environment variables (see il/runtime_contract.h) and checked
+// The profiler's configuration, read from environment variables (see instrument/runtime_contract.h) and checked
 // before the profiler agrees to load.
 #pragma once
 

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "il/body_reader.h"
-#include "il/count_mode.h"
-#include "il/probes.h"
-#include "il/runtime_contract.h"
+#include "instrument/count_mode.h"
+#include "instrument/probes.h"
+#include "instrument/runtime_contract.h"
 #include "metadata/runtime_refs.h"
 #include "support/file_io.h"
 #include "profiler/probe_rewrite.h"
@@ -29,7 +29,7 @@ double micros_since(Clock::time_point start) {
 /// The probe's own callee is never instrumented (the JIT expands it inline, but a probe
 /// calling a probed method must not be possible at all).
 bool never_instrumented(std::string_view name) {
-  static const std::string kPrefix = fmt::format("{}.{}::", il::kIncrementNamespace, il::kIncrementType);
+  static const std::string kPrefix = fmt::format("{}.{}::", instrument::kIncrementNamespace, instrument::kIncrementType);
   return name.rfind(kPrefix, 0) == 0;
 }
 
@@ -41,7 +41,7 @@ void append_entry(std::string& json, bool first, mdToken token, std::string_view
   json += contract::counts_method_open();
   contract::append_token_digits(json, token);
   json += contract::counts_method_name();
-  json += il::json_string(name);
+  json += instrument::json_string(name);
   json += contract::counts_method_count();
   json += std::to_string(count);
   json += contract::kCountsMethodClose;
@@ -132,9 +132,9 @@ Status CountProfiler::set_up(CountModule& state) {
   // As offline count mode: scoped to the module's core library, or its own definition when the
   // module is the core library.
   md::RuntimeRefs refs = CIL_TRY(md::RuntimeRefs::create(*state.sink));
-  state.increment = CIL_TRY(il::resolve_increment(refs));
+  state.increment = CIL_TRY(instrument::resolve_increment(refs));
   il::CallEffects effects(*state.sink);
-  state.probe_depth = CIL_TRY(il::probe_max_stack(native_counter(0), state.increment, effects));
+  state.probe_depth = CIL_TRY(instrument::probe_max_stack(native_counter(0), state.increment, effects));
   return ok();
 }
 
@@ -517,7 +517,7 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
   if (coverage_mode()) {
     // Coverage needs the file (the plan reads it): a module with probes has it.
     if (!state.coverage || assembly.empty()) return;
-    std::string json = contract::hits_header(il::json_string(assembly), il::json_string(mvid));
+    std::string json = contract::hits_header(instrument::json_string(assembly), instrument::json_string(mvid));
     json += hits_entries(state);
     json += contract::kCountsTail;
     write_module_file(assembly, contract::kHitsFileSuffix, json, used_names);
@@ -540,7 +540,7 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
   }
 
   // The pieces offline count mode's injected code writes, in the same order.
-  std::string json = contract::counts_header(il::json_string(assembly), il::json_string(mvid));
+  std::string json = contract::counts_header(instrument::json_string(assembly), instrument::json_string(mvid));
   for (size_t i = 0; i < rows.size(); ++i) append_entry(json, i == 0, rows[i].token, rows[i].name, rows[i].count);
   json += contract::kCountsTail;
   write_module_file(assembly, contract::kCountsFileSuffix, json, used_names);

@@ -4,10 +4,10 @@
 #include <sys/stat.h>
 
 #include "il/body_reader.h"
-#include "il/debug_info.h"
+#include "instrument/debug_info.h"
 #include "il/instruction.h"
 #include "il/method_body.h"
-#include "il/probes.h"
+#include "instrument/probes.h"
 #include "il/rewrite.h"
 #include "pe/debug_directory.h"
 #include "support/file_io.h"
@@ -25,7 +25,7 @@ std::string pdb_beside(const std::string& path) {
   return path.substr(0, dot) + ".pdb";
 }
 
-Expected<il::EncodedBody> place(il::CoveragePlan& plan, uint32_t rid, std::string_view source_name,
+Expected<il::EncodedBody> place(instrument::CoveragePlan& plan, uint32_t rid, std::string_view source_name,
                                 const il::MethodBody& body, uint32_t increment, uint16_t probe_depth,
                                 const std::function<int64_t*()>& allocate, std::vector<CoverageProbe>& probes) {
   il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
@@ -35,9 +35,9 @@ Expected<il::EncodedBody> place(il::CoveragePlan& plan, uint32_t rid, std::strin
     return plan.place(rid, source, source_name, model, probe_depth,
                       [&](il::BodyModel& m, std::string_view description, std::vector<il::Instr>& probe) {
                         int64_t* counter = allocate ? allocate() : nullptr;
-                        il::CounterRef ref;
+                        instrument::CounterRef ref;
                         ref.address = reinterpret_cast<uint64_t>(counter);
-                        il::counter_probe(m, ref, increment, probe);
+                        instrument::counter_probe(m, ref, increment, probe);
                         probes.push_back({std::string(description), counter});
                       });
   };
@@ -47,7 +47,7 @@ Expected<il::EncodedBody> place(il::CoveragePlan& plan, uint32_t rid, std::strin
 }  // namespace
 
 std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, const std::string& path, std::string& warning) {
-  il::PdbOptions options;
+  instrument::PdbOptions options;
   options.path = pdb_beside(path);
   struct stat st {};
   if (::stat(options.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
@@ -57,7 +57,7 @@ std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, con
   }
   auto entries = pe::read_debug_directory(file.image());
   if (!entries) return nullptr;
-  il::PdbSource source = il::find_pdb(file, *entries, options);
+  instrument::PdbSource source = instrument::find_pdb(file, *entries, options);
   // No PDB at all (the framework, most packages): not covered. One that is there but does not
   // serve: method entries only, never lines from another build.
   if (!source.pdb && (source.missing || !source.warn)) return nullptr;
@@ -65,7 +65,7 @@ std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, con
   coverage->file_ = &file;
   if (!source.pdb) warning = source.reason + "; method-level coverage for this module";
   coverage->pdb_ = std::move(source.pdb);
-  coverage->plan_.emplace(file, coverage->pdb_.get(), il::CoverageOptions{});
+  coverage->plan_.emplace(file, coverage->pdb_.get(), instrument::CoverageOptions{});
   return coverage;
 }
 

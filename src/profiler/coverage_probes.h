@@ -1,5 +1,5 @@
 // Coverage at run time: a module's portable PDB, found and checked as the offline tool finds
-// it; each method's probes placed by il::CoveragePlan (the offline placement) with counters in
+// it; each method's probes placed by instrument::CoveragePlan (the offline placement) with counters in
 // the profiler's native memory; and what a method never compiled would have had, for the hits
 // file, which has offline coverage mode's format.
 #pragma once
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "il/body_encoder.h"
-#include "il/coverage_mode.h"
+#include "instrument/coverage_mode.h"
 #include "metadata/module.h"
 #include "metadata/portable_pdb.h"
 #include "support/error.h"
@@ -37,12 +37,12 @@ class ModuleCoverage {
   static std::unique_ptr<ModuleCoverage> open(const md::Module& file, const std::string& path, std::string& warning);
 
   bool excluded(uint32_t rid) { return plan_->excluded(rid).has_value(); }
-  /// The method a body's probes are reported under (see il::CoveragePlan::attributed).
+  /// The method a body's probes are reported under (see instrument::CoveragePlan::attributed).
   uint32_t attributed(uint32_t rid) const { return plan_->attributed(rid); }
 
   /// `bytes` (MethodDef `rid`'s body as the runtime has it) with its probes, each counted at the
   /// address `allocate` gives it; `source_name` names attributed(rid). `probes` gets them in
-  /// order. `increment` and `probe_depth` are count mode's (il/probes.h).
+  /// order. `increment` and `probe_depth` are count mode's (instrument/probes.h).
   Expected<il::EncodedBody> rewrite(uint32_t rid, std::string_view source_name, std::span<const uint8_t> bytes,
                                     uint32_t increment, uint16_t probe_depth, const std::function<int64_t*()>& allocate,
                                     std::vector<CoverageProbe>& probes);
@@ -52,7 +52,7 @@ class ModuleCoverage {
  private:
   const md::Module* file_ = nullptr;
   std::unique_ptr<md::PortablePdb> pdb_;
-  std::optional<il::CoveragePlan> plan_;
+  std::optional<instrument::CoveragePlan> plan_;
 };
 
 }  // namespace cil::profiler

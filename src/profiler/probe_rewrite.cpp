@@ -8,8 +8,8 @@
 
 namespace cil::profiler {
 
-il::CounterRef native_counter(uint64_t address) {
-  il::CounterRef counter;
+instrument::CounterRef native_counter(uint64_t address) {
+  instrument::CounterRef counter;
   counter.address = address;
   return counter;
 }
@@ -21,12 +21,12 @@ std::vector<cilprof::COR_IL_MAP> instrumented_code_map(const il::OffsetMap& map)
   return out;
 }
 
-Expected<il::EncodedBody> add_entry_probe(std::span<const uint8_t> bytes, const il::CounterRef& counter,
+Expected<il::EncodedBody> add_entry_probe(std::span<const uint8_t> bytes, const instrument::CounterRef& counter,
                                           md::Token increment, uint16_t probe_depth) {
   il::MethodBody body = CIL_TRY(il::parse_method_body(ByteReader(bytes, 0, "method body")));
   il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
   il::BodyModel scratch;  // only hands out the probe's instruction ids
-  std::vector<il::Instr> probe = il::counter_probe(scratch, counter, increment);
+  std::vector<il::Instr> probe = instrument::counter_probe(scratch, counter, increment);
   il::BodyEdit edit;
   edit.entry_code = probe;
   edit.entry_max_stack = probe_depth;

@@ -9,7 +9,7 @@
 
 #include "il/body_encoder.h"
 #include "il/offset_map.h"
-#include "il/probes.h"
+#include "instrument/probes.h"
 #include "metadata/schema.h"
 #include "profiler/abi/corprof.h"
 #include "support/error.h"
@@ -17,12 +17,12 @@
 namespace cil::profiler {
 
 /// Rewrites `body` (which runs to at most the end of the span) with the probe of `counter`
-/// first: at run time a native address (il::CounterRef::address), the int64 the profiler owns.
-/// `probe_depth` is il::probe_max_stack of the same probe (once per module): the body gets
+/// first: at run time a native address (instrument::CounterRef::address), the int64 the profiler owns.
+/// `probe_depth` is instrument::probe_max_stack of the same probe (once per module): the body gets
 /// max(its own max stack, `probe_depth`), as in offline count mode. Returns the bytes and the
 /// offset map. Fails on a body the engine cannot rewrite; the caller then leaves the method as
 /// it was.
-Expected<il::EncodedBody> add_entry_probe(std::span<const uint8_t> body, const il::CounterRef& counter,
+Expected<il::EncodedBody> add_entry_probe(std::span<const uint8_t> body, const instrument::CounterRef& counter,
                                           md::Token increment, uint16_t probe_depth);
 
 /// The map ICorProfilerInfo::SetILInstrumentedCodeMap takes for a body rewritten with `map`: one
@@ -35,6 +35,6 @@ Expected<il::EncodedBody> add_entry_probe(std::span<const uint8_t> body, const i
 std::vector<cilprof::COR_IL_MAP> instrumented_code_map(const il::OffsetMap& map);
 
 /// The counter of a native address.
-il::CounterRef native_counter(uint64_t address);
+instrument::CounterRef native_counter(uint64_t address);
 
 }  // namespace cil::profiler

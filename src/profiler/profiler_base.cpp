@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 #include "metadata/text_encoding.h"
 #include "support/file_io.h"
 #include "profiler/signal_writer.h"

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "fuzz_check.h"
-#include "il/pdb_rewrite.h"
+#include "instrument/pdb_rewrite.h"
 #include "metadata/portable_pdb.h"
 #include "metadata/rows.h"
 #include "metadata/sequence_points.h"
@@ -69,11 +69,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (uint32_t rid = 1; rid <= std::min(t.rows(TableId::Document), kMethods); ++rid)
     CIL_FUZZ_CHECK(pdb.document_name(rid).size() <= 4096 + 3, "document name over its cap");
 
-  il::PdbRewriteInput input;
+  instrument::PdbRewriteInput input;
   input.methods.resize(methods + 1);
-  for (uint32_t rid = 1; rid <= methods; ++rid) input.methods[rid] = il::RewrittenMethod{shifted_map(code_size[rid]), 0};
+  for (uint32_t rid = 1; rid <= methods; ++rid) input.methods[rid] = instrument::RewrittenMethod{shifted_map(code_size[rid]), 0};
   input.rows[static_cast<uint8_t>(TableId::MethodDef)] = pdb.method_count();
-  auto written = il::rewrite_pdb(pdb, input);
+  auto written = instrument::rewrite_pdb(pdb, input);
   if (!written) return 0;
   auto reread = PortablePdb::parse(written->bytes());
   CIL_FUZZ_CHECK(reread, fmt::format("a rewritten PDB does not read back: {}", reread ? "" : reread.error().to_string()));

@@ -13,10 +13,10 @@
 #include "fuzz_check.h"
 #include "il/body_reader.h"
 #include "il/disassembler.h"
-#include "il/hook_contract.h"
+#include "instrument/hook_contract.h"
 #include "il/instruction.h"
-#include "il/instrumenter.h"
-#include "il/output_check.h"
+#include "instrument/instrumenter.h"
+#include "instrument/output_check.h"
 #include "metadata/module.h"
 #include "metadata/printer.h"
 #include "metadata/text_encoding.h"
@@ -39,7 +39,7 @@ void check_hooks(const md::Module& m) {
   uint32_t types = m.tables().rows(TableId::TypeDef);
   std::optional<std::string> choices[] = {std::nullopt, types >= 2 ? std::optional(printer.type_def_name(2)) : std::nullopt};
   for (const auto& hook_type : choices) {
-    auto contract = il::read_hook_contract(m, hook_type);
+    auto contract = instrument::read_hook_contract(m, hook_type);
     if (!contract) {
       CIL_FUZZ_CHECK(contract.error().message.size() <= 4 * md::kMaxQuotedText + 512,
                      fmt::format("a {}-byte hook contract error", contract.error().message.size()));
@@ -47,7 +47,7 @@ void check_hooks(const md::Module& m) {
     }
     CIL_FUZZ_CHECK(contract->on_enter.present || contract->on_leave.present || contract->on_exception.present,
                    "a hook contract without hooks");
-    for (const il::HookMethod* hook : {&contract->on_enter, &contract->on_leave, &contract->on_exception})
+    for (const instrument::HookMethod* hook : {&contract->on_enter, &contract->on_leave, &contract->on_exception})
       for (size_t i = 0; i < hook->params.size(); ++i)
         for (size_t j = i + 1; j < hook->params.size(); ++j)
           CIL_FUZZ_CHECK(hook->params[i] != hook->params[j], "a hook parameter declared twice");
@@ -71,20 +71,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<bool> readable(size_t{methods} + 1);
   for (uint32_t rid = 1; rid <= methods; ++rid) readable[rid] = il::has_il_body(in, rid) && body_readable(in, rid);
 
-  il::InstrumentOptions options;
-  options.mode = il::Mode::Count;
-  auto report = il::instrument(in, options);
+  instrument::InstrumentOptions options;
+  options.mode = instrument::Mode::Count;
+  auto report = instrument::instrument_module(in, options);
   if (!report) return 0;
   std::vector<uint8_t> bytes = report->output.flatten();
   CIL_FUZZ_CHECK(bytes.size() == report->output.size(), "flatten() and size() disagree");
   // What the tool accepted and wrote, its own self-check accepts: faults of the input are refused
   // before anything is written (issue 36), so a fault the check finds is the tool's.
   {
-    il::OutputExpectations expect;
+    instrument::OutputExpectations expect;
     expect.rewritten = report->instrumented;
     expect.input_methods = methods;
-    expect.embedded_pdb = report->pdb.output == il::PdbOutcome::Output::Embedded;
-    auto checked = il::check_output(bytes, expect);
+    expect.embedded_pdb = report->pdb.output == instrument::PdbOutcome::Output::Embedded;
+    auto checked = instrument::check_output(bytes, expect);
     CIL_FUZZ_CHECK(checked, "the output fails the self-check: " + (checked ? std::string() : checked.error().to_string()));
   }
 

@@ -17,10 +17,10 @@
 #include "profiler/attach_session.h"
 #include "il/body_reader.h"
 #include "il/instruction.h"
-#include "il/instrumenter.h"
+#include "instrument/instrumenter.h"
 #include "il/method_body.h"
 #include "il/offset_map.h"
-#include "il/probes.h"
+#include "instrument/probes.h"
 #include "metadata/module.h"
 #include "metadata/runtime_refs.h"
 #include "metadata/signature.h"
@@ -30,7 +30,7 @@
 #include "profiler/framework_modules.h"
 #include "profiler/probe_rewrite.h"
 #include "profiler/rewrite_stats.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 
 using namespace cil;
 using namespace cil::profiler;
@@ -293,10 +293,10 @@ class IncrementSink final : public md::MetadataSink {
 TEST(ProfilerProbe, ProbeDepthIsOne) {
   IncrementSink sink;
   il::CallEffects effects(sink);
-  auto depth = il::probe_max_stack(native_counter(0), IncrementSink::kIncrement, effects);
+  auto depth = instrument::probe_max_stack(native_counter(0), IncrementSink::kIncrement, effects);
   ASSERT_TRUE(depth) << depth.error().to_string();
   EXPECT_EQ(*depth, 1);
-  auto offline = il::probe_max_stack(il::CounterRef{0x04000001, 0, 7, 0}, IncrementSink::kIncrement, effects);
+  auto offline = instrument::probe_max_stack(instrument::CounterRef{0x04000001, 0, 7, 0}, IncrementSink::kIncrement, effects);
   ASSERT_TRUE(offline) << offline.error().to_string();
   EXPECT_EQ(*offline, 2);  // ldsfld, ldc.i4
 }
@@ -312,7 +312,7 @@ TEST(ProfilerProbe, IncrementThroughRuntimeRefs) {
     auto refs = md::RuntimeRefs::create(sink);
     ASSERT_TRUE(refs) << refs.error().to_string();
     EXPECT_EQ(refs->self(), core);
-    auto increment = il::resolve_increment(*refs);
+    auto increment = instrument::resolve_increment(*refs);
     ASSERT_TRUE(increment) << increment.error().to_string();
     EXPECT_EQ(*increment, core ? IncrementSink::kIncrementDef : IncrementSink::kIncrement);
     if (core) {
@@ -336,7 +336,7 @@ TEST(ProfilerProbe, IncrementThroughRuntimeRefs) {
     EXPECT_EQ(sig->params[0].element, md::ElementType::ByRef);
     EXPECT_EQ(sig->params[0].children.at(0).element, md::ElementType::I8);
     il::CallEffects effects(sink);
-    auto depth = il::probe_max_stack(native_counter(0), *increment, effects);
+    auto depth = instrument::probe_max_stack(native_counter(0), *increment, effects);
     ASSERT_TRUE(depth) << depth.error().to_string();
     EXPECT_EQ(*depth, 1);
   }
@@ -458,10 +458,10 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
     ASSERT_TRUE(module) << name << ": " << module.error().to_string();
     const md::Module& m = **module;
     std::map<uint32_t, il::OffsetMap> maps;
-    il::InstrumentOptions options;
-    options.mode = il::Mode::Count;
+    instrument::InstrumentOptions options;
+    options.mode = instrument::Mode::Count;
     options.on_rewritten = [&](uint32_t rid, const il::OffsetMap& map) { maps.emplace(rid, map); };
-    auto report = il::instrument(m, options);
+    auto report = instrument::instrument_module(m, options);
     ASSERT_TRUE(report) << name << ": " << report.error().to_string();
     std::vector<uint8_t> image = report->output.flatten();
     auto out = md::Module::parse(image);
@@ -485,11 +485,11 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
       ASSERT_EQ(in[3].op, il::Op::Call);
       ASSERT_EQ(in[4].op, il::Op::Pop);
       md::Token increment = static_cast<md::Token>(in[3].value);
-      il::CounterRef counter{static_cast<md::Token>(in[0].value), array ? static_cast<md::Token>(in[2].value) : 0,
+      instrument::CounterRef counter{static_cast<md::Token>(in[0].value), array ? static_cast<md::Token>(in[2].value) : 0,
                              static_cast<uint32_t>(slot), 0};
       IncrementSink sink(false, increment);
       il::CallEffects effects(sink);
-      auto depth = il::probe_max_stack(counter, increment, effects);
+      auto depth = instrument::probe_max_stack(counter, increment, effects);
       ASSERT_TRUE(depth) << depth.error().to_string();
 
       std::span<const uint8_t> input = m.bytes().subspan(original->file_offset, original->total_size);
@@ -500,7 +500,7 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
       const il::OffsetMap& offline_map = maps.at(rid);
       EXPECT_EQ(same->map, offline_map);
 
-      auto native_depth = il::probe_max_stack(native_counter(kCounter), increment, effects);
+      auto native_depth = instrument::probe_max_stack(native_counter(kCounter), increment, effects);
       ASSERT_TRUE(native_depth);
       auto native = add_entry_probe(input, native_counter(kCounter), increment, *native_depth);
       ASSERT_TRUE(native) << native.error().to_string();

@@ -15,7 +15,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 #include "profiler/config.h"
 #include "profiler/signal_writer.h"
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The library's layers: support <- pe <- metadata <- il <- cli, with the profiler beside cli.
+# The library's layers: support <- pe <- metadata <- il (the engine) <- instrument (the modes and the
+# job) <- cli, with the profiler beside cli.
 # A file may include headers of its own layer and of the layers below it, never above (the
 # separate static libraries of src/CMakeLists.txt would otherwise link in a cycle).
 #   tests/scripts/layers_test.sh [TOOL]
@@ -9,8 +10,9 @@ declare -A allowed=(
   [pe]="support pe"
   [metadata]="support pe metadata"
   [il]="support pe metadata il"
-  [cli]="support pe metadata il cli"
-  [profiler]="support pe metadata il profiler"
+  [instrument]="support pe metadata il instrument"
+  [cli]="support pe metadata il instrument cli"
+  [profiler]="support pe metadata il instrument profiler"
 )
 checked=0
 for layer in "${!allowed[@]}"; do

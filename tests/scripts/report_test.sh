@@ -97,7 +97,7 @@ done
 check_golden report/errors.txt "$work/errors.txt"
 
 # Live files (a process killed before its final write), made here from a counts file in the
-# layout of src/il/runtime_contract.h, optionally with every count raised by EXTRA.
+# layout of src/instrument/runtime_contract.h, optionally with every count raised by EXTRA.
 live_from() {
   python3 - "$@" <<'PY'
 import json, struct, sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Source rules the compiler cannot enforce, checked on the tree under ROOT:
 
-  flag-hex     src/il spells no metadata flag as a hexadecimal number: no hex literal next to a
+  flag-hex     src/il and src/instrument spell no metadata flag as a hexadecimal number: no hex literal next to a
                bitwise operator (other than an all-ones byte mask such as 0xFF), none cast to a
                flag enum, and no hex constant named after a table or an attribute; the names are
                in src/metadata/flags.h.
@@ -9,7 +9,7 @@
                (tables().get(TableId::X, rid, col::X::Y)) and no row is added from positional
                cells: the typed rows of src/metadata/rows.h do both.
   contract     the counts file's suffix and the environment variables of the contract are
-               spelled only in src/il/runtime_contract.h, and the counts file's keys not at all
+               spelled only in src/instrument/runtime_contract.h, and the counts file's keys not at all
                in the files that write and read it (they use the contract's).
 
     source_rules.py ROOT     prints one line per violation; exit status 1 when there is one
@@ -75,7 +75,7 @@ def value(literal):
 
 
 # flag-hex
-for path in files("src/il"):
+for path in [*files("src/il"), *files("src/instrument")]:
     for number, line in enumerate(code_only(path.read_text()).splitlines(), 1):
         for m in re.finditer(HEX, line):
             before = line[: m.start()].rstrip().rstrip("(").rstrip()
@@ -96,7 +96,7 @@ RAW = [
     (re.compile(r"\.get(?:_checked)?\(\s*(?:md::)?TableId::"), "a cell read by table and column"),
     (re.compile(r"\badd_row\("), "a row added from positional cells (use ModuleEditor::add(XRow{...}))"),
 ]
-for directory in ("src/il", "src/cli", "src/profiler", "tests/tools", "tests/fuzz", "bench"):
+for directory in ("src/il", "src/instrument", "src/cli", "src/profiler", "tests/tools", "tests/fuzz", "bench"):
     for path in files(directory):
         for number, line in enumerate(code_only(path.read_text()).splitlines(), 1):
             for pattern, why in RAW:
@@ -104,7 +104,7 @@ for directory in ("src/il", "src/cli", "src/profiler", "tests/tools", "tests/fuz
                     report("raw-cell", path, number, line, why)
 
 # contract
-CONTRACT = root / "src/il/runtime_contract.h"
+CONTRACT = root / "src/instrument/runtime_contract.h"
 # The contract's environment variables, as the header names them (other variables, such as the
 # support layer's own, are not the contract's).
 VARIABLES = sorted(set(re.findall(r'"((?:CIL_INSTRUMENT|CORECLR)_[A-Z_]+)"', CONTRACT.read_text())))
@@ -112,10 +112,10 @@ SPELLINGS = [(re.compile(r"\.counts\.json"), "the counts file's suffix")]
 if VARIABLES:
     SPELLINGS.append((re.compile(r"\b(?:" + "|".join(VARIABLES) + r")\b"), "a contract environment variable's name"))
 else:
-    violations.append("contract: src/il/runtime_contract.h names no environment variable")
+    violations.append("contract: src/instrument/runtime_contract.h names no environment variable")
 # The counts file's keys, as a member name in JSON text ("token": or \"token\") or on their own.
 KEYS = re.compile(r'^(assembly|mvid|methods|token|name|count)$|\\"(assembly|mvid|methods|token|name|count)\\"')
-KEY_FILES = {root / name for name in ("src/il/count_mode.cpp", "src/profiler/count_profiler.cpp", "src/cli/count_file.cpp")}
+KEY_FILES = {root / name for name in ("src/instrument/count_mode.cpp", "src/profiler/count_profiler.cpp", "src/cli/count_file.cpp")}
 
 
 def literals(path):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Typed metadata and the runtime contract, as the sources must keep them: no metadata flag
 # spelled as a number in src/il, no cell read by column index or row added from positional
-# cells outside src/metadata, the counts file's names spelled only in il/runtime_contract.h
+# cells outside src/metadata, the counts file's names spelled only in instrument/runtime_contract.h
 # (tests/scripts/source_rules.py); each rule is seen to fail on a copy of the tree that breaks
 # it. And the compiler refuses a column of another table, a builder field of another table, a
 # flag of another enum and flag bits given as a number.
@@ -34,16 +34,16 @@ control() {
   cp "$work/saved" "$work/tree/$file"
 }
 control flag-hex src/il/constructor.cpp 'bool is_abstract(uint16_t flags) { return flags & 0x0400; }'
-control flag-hex src/il/count_mode.cpp 'constexpr uint32_t kFieldHasRva = 0x0100;'
-control flag-hex src/il/trace_mode.cpp 'auto f = static_cast<md::MethodAttributes>(0x0010);'
-control flag-hex src/il/instrumenter.cpp 'bool native(uint32_t impl) { return (impl & 0x3) == 1; }'
+control flag-hex src/instrument/count_mode.cpp 'constexpr uint32_t kFieldHasRva = 0x0100;'
+control flag-hex src/instrument/trace_mode.cpp 'auto f = static_cast<md::MethodAttributes>(0x0010);'
+control flag-hex src/instrument/instrumenter.cpp 'bool native(uint32_t impl) { return (impl & 0x3) == 1; }'
 control raw-cell src/cli/cmd_dump.cpp 'uint32_t r = m.tables().get(TableId::MethodDef, 1, md::col::MethodDef::Rva);'
-control raw-cell src/il/trace_mode.cpp 'auto t = editor.add_row(TableId::TypeSpec, {1});'
+control raw-cell src/instrument/trace_mode.cpp 'auto t = editor.add_row(TableId::TypeSpec, {1});'
 control raw-cell src/profiler/args_profiler.cpp 'auto s = t.get_checked(md::TableId::Param, 1, 0);'
 control contract src/profiler/count_profiler.cpp 'std::string path = dir + "/App.1.counts.json";'
 control contract src/profiler/config.cpp 'const char* mode = getenv("CIL_INSTRUMENT_MODE");'
 control contract src/cli/count_file.cpp 'auto v = member(root, "mvid", JsonValue::Kind::String, "");'
-control contract src/il/count_mode.cpp 'auto s = editor.user_string(u"{\"token\": \"0x");'
+control contract src/instrument/count_mode.cpp 'auto s = editor.user_string(u"{\"token\": \"0x");'
 
 # The compiler: what the typed rows allow, and what they refuse.
 compiles() {

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "il/body_reader.h"
-#include "il/debug_info.h"
+#include "instrument/debug_info.h"
 #include "il/instruction.h"
 #include "il/rewrite.h"
 #include "metadata/module.h"
@@ -51,13 +51,13 @@ int main(int argc, char** argv) {
   if (!loaded) return fail(loaded.error().to_string());
   const md::Module& m = **loaded;
 
-  il::PdbOptions options;
+  instrument::PdbOptions options;
   options.path = without_extension(input) + ".pdb";
   if (auto bytes = read_file(options.path)) options.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*bytes));
   std::string output_pdb = without_extension(output) + ".pdb";
   options.output_file_name = output_pdb.substr(output_pdb.find_last_of('/') + 1);
   std::vector<std::string> warnings;
-  il::DebugInfoJob job = il::DebugInfoJob::open(m, options, warnings);
+  instrument::DebugInfoJob job = instrument::DebugInfoJob::open(m, options, warnings);
   if (!job.has_pdb()) return fail("no PDB to rewrite: " + (warnings.empty() ? std::string("none claimed") : warnings.front()));
 
   md::ModuleEditor editor(m);
@@ -82,15 +82,15 @@ int main(int argc, char** argv) {
     il::OffsetMap map(std::move(entries), body->code_size + nops);
     job.method_rewritten(rid, map, rewritten->local_sig_token);
   }
-  il::PdbOutcome outcome = job.finish(editor, warnings);
+  instrument::PdbOutcome outcome = job.finish(editor, warnings);
   for (const auto& w : warnings) fmt::print(stderr, "cil_pdb_shift: warning: {}\n", w);
-  if (outcome.output == il::PdbOutcome::Output::None) return fail("no PDB written: " + outcome.reason);
+  if (outcome.output == instrument::PdbOutcome::Output::None) return fail("no PDB written: " + outcome.reason);
   auto image = editor.write();
   if (!image) return fail(image.error().to_string());
-  if (outcome.output == il::PdbOutcome::Output::Standalone)
+  if (outcome.output == instrument::PdbOutcome::Output::Standalone)
     if (Status s = write_file_atomic(output_pdb, outcome.standalone.flatten()); !s) return fail(s.error().to_string());
   if (Status s = write_file_atomic(output, image->flatten()); !s) return fail(s.error().to_string());
   fmt::print("{}: {} bodies shifted by {} (the PDB told {}), PDB {}\n", output, methods, nops, told,
-             outcome.output == il::PdbOutcome::Output::Embedded ? "embedded" : output_pdb);
+             outcome.output == instrument::PdbOutcome::Output::Embedded ? "embedded" : output_pdb);
   return 0;
 }

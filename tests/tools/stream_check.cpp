@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "il/instrumenter.h"
+#include "instrument/instrumenter.h"
 #include "metadata/module.h"
 
 using namespace cil;
@@ -69,17 +69,17 @@ int main(int argc, char** argv) {
       ++failures;
       continue;
     }
-    for (il::Mode mode : {il::Mode::Count, il::Mode::Wrap}) {
-      const char* mode_name = mode == il::Mode::Count ? "count" : "wrap";
-      il::InstrumentOptions options;
+    for (instrument::Mode mode : {instrument::Mode::Count, instrument::Mode::Wrap}) {
+      const char* mode_name = mode == instrument::Mode::Count ? "count" : "wrap";
+      instrument::InstrumentOptions options;
       options.mode = mode;
-      auto held = il::instrument(**loaded, options);
+      auto held = instrument::instrument_module(**loaded, options);
       if (!held) {
         // Refused inputs (mixed-mode, already instrumented) are refused with a sink too.
         MemorySink sink;
         options.sink = &sink;
         options.sink_chunk = chunk;
-        auto streamed = il::instrument(**loaded, options);
+        auto streamed = instrument::instrument_module(**loaded, options);
         if (streamed || streamed.error().to_string() != held.error().to_string()) {
           fmt::print(stderr, "{} ({}): refused without a sink ({}) but not the same way with one\n", argv[i], mode_name,
                      held.error().to_string());
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
       MemorySink sink;
       options.sink = &sink;
       options.sink_chunk = chunk;
-      auto streamed = il::instrument(**loaded, options);
+      auto streamed = instrument::instrument_module(**loaded, options);
       if (!streamed) {
         fmt::print(stderr, "{} ({}): fails with a sink: {}\n", argv[i], mode_name, streamed.error().to_string());
         ++failures;
@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
         MemorySink failing;
         failing.fail_after(1);
         options.sink = &failing;
-        auto failed = il::instrument(**loaded, options);
+        auto failed = instrument::instrument_module(**loaded, options);
         if (failed || failed.error().to_string().find("simulated") == std::string::npos) {
           fmt::print(stderr, "{} ({}): a failing sink did not fail the job{}\n", argv[i], mode_name,
                      failed ? "" : ": " + failed.error().to_string());

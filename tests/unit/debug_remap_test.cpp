@@ -3,14 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "il/body_reader.h"
-#include "il/debug_remap.h"
+#include "instrument/debug_remap.h"
 #include "il/instruction.h"
-#include "il/pdb_rewrite.h"
+#include "instrument/pdb_rewrite.h"
 #include "metadata/module.h"
 #include "metadata/portable_pdb.h"
 #include "support/file_io.h"
 
-namespace cil::il {
+namespace cil::instrument {
 namespace {
 
 using md::SequencePoint;
@@ -427,4 +427,4 @@ TEST(PdbRewrite, RefusesAPdbOfAnotherShape) {
 }
 
 }  // namespace
-}  // namespace cil::il
+}  // namespace cil::instrument

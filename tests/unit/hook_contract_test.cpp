@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "il/hook_contract.h"
+#include "instrument/hook_contract.h"
 #include "metadata/module.h"
 #include "support/allocation_meter.h"
 #include "support/synthetic_image.h"
@@ -51,11 +51,11 @@ struct HooksModule {
 TEST(HookContract, SyntheticHooksRead) {
   auto m = HooksModule("Hooks", 1).parse();
   ASSERT_TRUE(m);
-  auto contract = il::read_hook_contract(*m, std::nullopt);
+  auto contract = instrument::read_hook_contract(*m, std::nullopt);
   ASSERT_TRUE(contract) << contract.error().to_string();
   EXPECT_EQ(contract->assembly, "Hooks");
   EXPECT_EQ(contract->type_namespace + "." + contract->type_name, "H.T0");
-  EXPECT_TRUE(contract->on_enter.wants(il::HookParam::Method));
+  EXPECT_TRUE(contract->on_enter.wants(instrument::HookParam::Method));
 }
 
 TEST(HookContract, ManyHookTypesCostLinearWork) {
@@ -66,11 +66,11 @@ TEST(HookContract, ManyHookTypesCostLinearWork) {
   const uint32_t types = 5000;
   auto m = HooksModule("Hooks", types).parse();
   ASSERT_TRUE(m);
-  std::optional<Expected<il::HookContract>> several, chosen;
-  size_t several_bytes = testing::bytes_allocated_by([&] { several = il::read_hook_contract(*m, std::nullopt); });
+  std::optional<Expected<instrument::HookContract>> several, chosen;
+  size_t several_bytes = testing::bytes_allocated_by([&] { several = instrument::read_hook_contract(*m, std::nullopt); });
   ASSERT_FALSE(*several);
   EXPECT_NE(several->error().message.find("several hook types (H.T0, H.T1,"), std::string::npos);
-  size_t chosen_bytes = testing::bytes_allocated_by([&] { chosen = il::read_hook_contract(*m, std::string("H.T4999")); });
+  size_t chosen_bytes = testing::bytes_allocated_by([&] { chosen = instrument::read_hook_contract(*m, std::string("H.T4999")); });
   ASSERT_TRUE(*chosen) << chosen->error().to_string();
   EXPECT_EQ((*chosen)->type_name, "T4999");
   EXPECT_LT(several_bytes, size_t{types} * 1024) << "bytes allocated to list the hook types";
@@ -85,12 +85,12 @@ TEST(HookContract, GenericHookTypeIsRefused) {
   hooks.tables.add(TableId::GenericParam, {0, 0, 2u << 1 | 0 /* TypeDef 2: H.T0 */, hooks.strings.add("T")});
   auto m = hooks.parse();
   ASSERT_TRUE(m);
-  auto chosen = il::read_hook_contract(*m, std::string("H.T0"));
+  auto chosen = instrument::read_hook_contract(*m, std::string("H.T0"));
   ASSERT_FALSE(chosen);
   EXPECT_EQ(chosen.error().to_string(),
             "hooks: hook type H.T0 must not be generic: the instrumented code calls it without type arguments");
   EXPECT_EQ(chosen.error().kind, ErrorKind::Usage);
-  EXPECT_TRUE(il::read_hook_contract(*m, std::string("H.T1"))) << "a type beside a generic one";
+  EXPECT_TRUE(instrument::read_hook_contract(*m, std::string("H.T1"))) << "a type beside a generic one";
 }
 
 TEST(HookContract, FrameworkAssemblyNamesAreRefused) {
@@ -99,7 +99,7 @@ TEST(HookContract, FrameworkAssemblyNamesAreRefused) {
                            "System", "Microsoft.CSharp", "Microsoft.AspNetCore.Http", "WindowsBase", "Mono.Posix"}) {
     auto m = HooksModule(name, 1).parse();
     ASSERT_TRUE(m);
-    auto contract = il::read_hook_contract(*m, std::nullopt);
+    auto contract = instrument::read_hook_contract(*m, std::nullopt);
     ASSERT_FALSE(contract) << name;
     EXPECT_EQ(contract.error().message,
               fmt::format("the hooks assembly is named {}, a name the runtime resolves to the framework's own assembly: the "
@@ -110,7 +110,7 @@ TEST(HookContract, FrameworkAssemblyNamesAreRefused) {
   for (const char* name : {"Hooks", "System.Contoso.Hooks", "Microsoft.Contoso", "SystemHooks", "mscorlibx"}) {
     auto m = HooksModule(name, 1).parse();
     ASSERT_TRUE(m);
-    auto contract = il::read_hook_contract(*m, std::nullopt);
+    auto contract = instrument::read_hook_contract(*m, std::nullopt);
     EXPECT_TRUE(contract) << name << ": " << contract.error().to_string();
   }
 }

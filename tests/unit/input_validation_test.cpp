@@ -13,14 +13,14 @@
 
 #include <fmt/format.h>
 
-#include "il/instrumenter.h"
-#include "il/output_check.h"
+#include "instrument/instrumenter.h"
+#include "instrument/output_check.h"
 #include "metadata/module.h"
 #include "metadata/reference_check.h"
 #include "metadata/rows.h"
 #include "pe/section_layout.h"
 
-namespace cil::il {
+namespace cil::instrument {
 namespace {
 
 std::vector<uint8_t> read_file(const std::filesystem::path& path) {
@@ -48,7 +48,7 @@ InstrumentOptions count_options() {
 std::optional<Error> refusal(std::vector<uint8_t> bytes) {
   auto m = md::Module::parse(std::move(bytes));
   if (!m) return m.error();
-  auto report = instrument(**m, count_options());
+  auto report = instrument_module(**m, count_options());
   if (!report) return report.error();
   return std::nullopt;
 }
@@ -125,7 +125,7 @@ TEST(InputValidation, ABodyTokenNamingNoRowLeavesTheBodyAndTheOutputPassesTheChe
   bytes[at + 1] = 0x7F;
   auto m = md::Module::parse(bytes);
   ASSERT_TRUE(m);
-  auto report = instrument(**m, count_options());
+  auto report = instrument_module(**m, count_options());
   ASSERT_TRUE(report) << report.error().to_string();
   auto bad = std::find_if(report->skipped.begin(), report->skipped.end(), [](const SkippedMethod& s) { return s.malformed(); });
   ASSERT_NE(bad, report->skipped.end());
@@ -159,4 +159,4 @@ TEST(InputValidation, OverlappingSectionsAreRefused) {
 }
 
 }  // namespace
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -8,7 +8,7 @@
 
 #include "cli/count_file.h"
 #include "cli/live_file.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 
 namespace cil::cli {
 namespace {

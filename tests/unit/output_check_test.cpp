@@ -1,4 +1,4 @@
-// The self-check of an instrument output (il::check_output), on a fixture instrumented in memory:
+// The self-check of an instrument output (instrument::check_output), on a fixture instrumented in memory:
 // a good output passes, and its count of resolved tokens is what a separate decoding of every new
 // body counts; a branch or switch that lands off an instruction, and a token that names nothing,
 // are caught, and of two faults in one body the first in code order is the one named.
@@ -8,11 +8,11 @@
 
 #include "il/body_reader.h"
 #include "il/instruction.h"
-#include "il/instrumenter.h"
-#include "il/output_check.h"
+#include "instrument/instrumenter.h"
+#include "instrument/output_check.h"
 #include "metadata/module.h"
 
-namespace cil::il {
+namespace cil::instrument {
 namespace {
 
 struct Instrumented {
@@ -29,7 +29,7 @@ Instrumented instrument_fixture(const std::string& name) {
   out.input = std::move(*loaded);
   InstrumentOptions options;
   options.pdb.mode = PdbOptions::Mode::None;
-  auto report = instrument(*out.input, options);
+  auto report = instrument_module(*out.input, options);
   EXPECT_TRUE(report) << report.error().to_string();
   out.bytes = report->output.flatten();
   out.rewritten = report->instrumented;
@@ -185,4 +185,4 @@ TEST(OutputCheck, BranchesOffAnInstructionAndTokensNamingNothingAreCaught) {
 }
 
 }  // namespace
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -1,9 +1,9 @@
 // The entry probe built once and moved from slot to slot equals the probe built for each slot.
 #include <gtest/gtest.h>
 
-#include "il/probes.h"
+#include "instrument/probes.h"
 
-namespace cil::il {
+namespace cil::instrument {
 namespace {
 
 void expect_same_code(const std::vector<Instr>& a, const std::vector<Instr>& b, uint32_t slot) {
@@ -50,4 +50,4 @@ TEST(CounterProbe, SlotConstantForms) {
 }
 
 }  // namespace
-}  // namespace cil::il
+}  // namespace cil::instrument

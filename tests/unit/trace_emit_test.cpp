@@ -6,15 +6,15 @@
 #include <string>
 
 #include "il/code_builder.h"
-#include "il/hook_contract.h"
+#include "instrument/hook_contract.h"
 #include "il/max_stack.h"
 #include "il/rewrite.h"
-#include "il/trace_mode.h"
+#include "instrument/trace_mode.h"
 #include "metadata/module.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
 
-namespace cil::il {
+namespace cil::instrument {
 namespace {
 
 using md::TableId;
@@ -117,4 +117,4 @@ TEST(TraceEmit, WrapperShapeOnAHandBuiltBody) {
 }
 
 }  // namespace
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -12,11 +12,12 @@
 #include <vector>
 
 #include "il/body_model.h"
-#include "il/count_mode.h"
+#include "instrument/count_mode.h"
 #include "metadata/module.h"
 #include "metadata/portable_pdb.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// What coverage leaves out, as coverlet's options of the same names.
 struct CoverageOptions {
@@ -114,4 +115,4 @@ class CoverageMode {
   std::vector<size_t> pending_ends_;  ///< where each ends in pending_text_
 };
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -1,5 +1,5 @@
 // Checking the hooks assembly against the contract: names, types, staticness, visibility.
-#include "il/hook_contract.h"
+#include "instrument/hook_contract.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -179,7 +179,7 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
 bool framework_assembly_name(std::string_view name) {
   static constexpr std::string_view kNames[] = {
 #define CIL_FRAMEWORK_ASSEMBLY(n) n,
-#include "il/framework_assemblies.def"
+#include "instrument/framework_assemblies.def"
 #undef CIL_FRAMEWORK_ASSEMBLY
   };
   for (std::string_view n : kNames)
@@ -258,4 +258,4 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   return c;
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -10,6 +10,7 @@
 #include "il/instruction.h"
 #include "il/method_body.h"
 #include "support/error.h"
+#include "instrument/engine_names.h"
 
 namespace cil::md {
 class Module;
@@ -20,7 +21,7 @@ namespace cil::pe {
 struct StrongNameKey;
 }
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// What the output is expected to hold, from the job that wrote it.
 struct OutputExpectations {
@@ -67,4 +68,4 @@ Status check_body_tokens(const md::Module& m, uint32_t rid, const MethodBody& bo
 /// `method_rows`) or none, and every method's sequence points decode.
 Status check_pdb_contents(const md::PortablePdb& pdb, uint32_t method_rows, OutputCheckStats* stats = nullptr);
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -3,8 +3,9 @@
 #pragma once
 
 #include "metadata/flags.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// A static class, as C# emits one: abstract and sealed (II.10.1.4).
 inline constexpr md::TypeAttributes kStaticClass = md::TypeAttributes::Abstract | md::TypeAttributes::Sealed;
@@ -22,4 +23,4 @@ inline constexpr md::MethodAttributes kPrivateHelperMethod =
 inline constexpr md::MethodAttributes kTypeInitializer = kPrivateHelperMethod | md::MethodAttributes::SpecialName |
                                                          md::MethodAttributes::RTSpecialName;
 
-}  // namespace cil::il
+}  // namespace cil::instrument

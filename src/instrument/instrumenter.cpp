@@ -1,5 +1,5 @@
 // Method selection, per-method rewriting, and the image-level changes (ReadyToRun, strong name).
-#include "il/instrumenter.h"
+#include "instrument/instrumenter.h"
 
 #include <algorithm>
 
@@ -8,11 +8,11 @@
 #include "il/body_reader.h"
 #include "il/constructor.h"
 #include "il/max_stack.h"
-#include "il/output_check.h"
+#include "instrument/output_check.h"
 #include "il/rewrite.h"
 #include "il/rewriter.h"
 #include "il/tail_calls.h"
-#include "il/trace_mode.h"
+#include "instrument/trace_mode.h"
 #include "metadata/module_editor.h"
 #include "metadata/printer.h"
 #include "metadata/reference_check.h"
@@ -20,7 +20,7 @@
 #include "metadata/signature.h"
 #include "pe/section_layout.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -177,7 +177,7 @@ std::string_view skip_reason_text(SkipReason reason) {
   return "unknown";
 }
 
-Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptions& options) {
+Expected<InstrumentReport> instrument_module(const md::Module& m, const InstrumentOptions& options) {
   // What the self-check will hold the output to, held first to the input: the sections and the
   // tables are copied, so a fault in them is the input's (bad input), not the tool's.
   CIL_TRY(pe::check_section_layout(m.image()));
@@ -308,4 +308,4 @@ Expected<InstrumentReport> instrument(const md::Module& m, const InstrumentOptio
   return report;
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

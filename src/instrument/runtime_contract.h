@@ -87,7 +87,7 @@ inline std::string agent_socket_path(std::string_view temp_dir, int pid) {
 inline constexpr char kPatternSeparator = ';';
 
 // The counts file, one per process and module: written by the code offline count mode injects
-// (il/count_mode.cpp, as ldstr pieces) and by the profiler (profiler/count_profiler.cpp), read by
+// (instrument/count_mode.cpp, as ldstr pieces) and by the profiler (profiler/count_profiler.cpp), read by
 // `report` (cli/count_file.cpp). One line:
 //   {"assembly": "App", "mvid": "0123...", "methods": [{"token": "0x0600002A", "name": "Ns.T::M",
 //    "count": 12}, {...}]}

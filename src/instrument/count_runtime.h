@@ -10,8 +10,9 @@
 #include "il/max_stack.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// The helper's rows, added by CountMode::begin(); the bodies below fill its methods.
 struct CountRuntimeMembers {
@@ -56,4 +57,4 @@ inline constexpr std::string_view kOnSignalName = "OnSignal";
 Status write_count_runtime(md::ModuleEditor& editor, md::RuntimeRefs& refs, const CountRuntimeMembers& members,
                            const CountRuntimeText& text, CallEffects& effects);
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
-#include "il/helper_attributes.h"
+#include "instrument/helper_attributes.h"
 #include "il/rewrite.h"
-#include "il/trace_context.h"
+#include "instrument/trace_context.h"
 #include "metadata/signature.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -211,4 +211,4 @@ Status TraceMode::write_guarded_on_exception(CallEffects& effects) {
   return editor_->set_method_body(md::token_rid(guarded_on_exception_), guarded.bytes);
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -1,12 +1,12 @@
 // Rewriting a portable PDB row by row for the methods whose code moved.
-#include "il/pdb_rewrite.h"
+#include "instrument/pdb_rewrite.h"
 
 #include <fmt/format.h>
 
 #include "metadata/rows.h"
 #include "support/byte_reader.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -186,4 +186,4 @@ Expected<md::WrittenPdb> rewrite_pdb(const md::PortablePdb& pdb, const PdbRewrit
   return rewriter.finish(input.rows);
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

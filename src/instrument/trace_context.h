@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "il/trace_mode.h"
+#include "instrument/trace_mode.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// The encoded form of `t` (II.23.2.12), as locals and TypeSpecs take it.
 inline std::vector<uint8_t> encoded_type(const md::TypeSig& t) {
@@ -41,4 +42,4 @@ struct TraceMode::Context {
   bool can_skip = false;
 };
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -1,5 +1,5 @@
 // The self-check: an output read back as any input is read, then held to what the writer promised.
-#include "il/output_check.h"
+#include "instrument/output_check.h"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 #include "il/body_reader.h"
 #include "il/decoder_loop.h"
 #include "il/instruction.h"
-#include "il/pdb_rewrite.h"
+#include "instrument/pdb_rewrite.h"
 #include "metadata/module.h"
 #include "metadata/portable_pdb.h"
 #include "metadata/reference_check.h"
@@ -18,7 +18,7 @@
 #include "pe/section_layout.h"
 #include "pe/strong_name.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -68,7 +68,7 @@ struct OpCheck {
 inline constexpr std::array<OpCheck, kOpCount> kOpChecks = [] {
   std::array<OpCheck, kOpCount> checks{};
   for (size_t i = 0; i < kOpCount; ++i) {
-    Operand operand = detail::kOps[i].operand;
+    Operand operand = il::detail::kOps[i].operand;
     if (is_branch_operand(operand) || operand == Operand::Switch) checks[i].what = OpCheck::Jump;
     else if (operand == Operand::String) checks[i].what = OpCheck::String;
     else if (TableMask tables = token_tables(operand)) checks[i] = {OpCheck::Token, tables};
@@ -313,4 +313,4 @@ Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const Ou
   return stats;
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

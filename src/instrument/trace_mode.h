@@ -7,14 +7,15 @@
 
 #include "il/body_model.h"
 #include "il/code_builder.h"
-#include "il/hook_contract.h"
+#include "instrument/hook_contract.h"
 #include "il/max_stack.h"
 #include "il/rewriter.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
 #include "metadata/signature.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 class TraceMode {
  public:
@@ -81,4 +82,4 @@ class TraceMode {
   md::Token generic_owner_type_ = 0, generic_owner_method_ = 0;  ///< of the method being rewritten
 };
 
-}  // namespace cil::il
+}  // namespace cil::instrument

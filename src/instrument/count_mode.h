@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "il/body_model.h"
-#include "il/count_runtime.h"
+#include "instrument/count_runtime.h"
 #include "il/max_stack.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
 #include "metadata/text_encoding.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 inline constexpr std::string_view kHelperTypeName = "<CilInstrument>";
 
@@ -77,4 +78,4 @@ class CountMode {
 /// Encodes `text` as a JSON string literal (quotes included).
 inline std::string json_string(std::string_view text) { return md::json_quote(text); }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -1,17 +1,17 @@
 // Coverage mode: where the probes go in a body, what each one describes, and which methods are
 // excluded.
-#include "il/coverage_mode.h"
+#include "instrument/coverage_mode.h"
 
 #include <algorithm>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 #include "metadata/name_pattern.h"
 #include "metadata/rows.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -333,4 +333,4 @@ Status CoverageMode::commit(uint32_t rid) {
   return ok();
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -11,14 +11,15 @@
 #include <unordered_set>
 #include <vector>
 
-#include "il/debug_remap.h"
+#include "instrument/debug_remap.h"
 #include "il/offset_map.h"
 #include "metadata/pdb_writer.h"
 #include "metadata/portable_pdb.h"
 #include "metadata/schema.h"
 #include "support/error.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// Checks that `pdb` describes an assembly with `method_rows` methods (the tables that parallel
 /// or index MethodDef must agree with it).
@@ -85,4 +86,4 @@ struct PdbRewriteInput {
 /// Rewrites `pdb` for every method of `input` at once (PdbRewriter over a list).
 Expected<md::WrittenPdb> rewrite_pdb(const md::PortablePdb& pdb, const PdbRewriteInput& input);
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -10,8 +10,9 @@
 #include "il/max_stack.h"
 #include "metadata/runtime_refs.h"
 #include "metadata/schema.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// Where a call counter lives.
 struct CounterRef {
@@ -58,4 +59,4 @@ Expected<md::Token> increment_method(md::RuntimeRefs& refs, md::Token interlocke
 /// Both steps: the token of int64 System.Threading.Interlocked::Increment(int64&).
 Expected<md::Token> resolve_increment(md::RuntimeRefs& refs);
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -1,17 +1,17 @@
 // Count mode: the helper type, the probe, and the IL of the exit-time writer.
-#include "il/count_mode.h"
+#include "instrument/count_mode.h"
 
 #include <fmt/format.h>
 
-#include "il/count_runtime.h"
-#include "il/helper_attributes.h"
-#include "il/probes.h"
+#include "instrument/count_runtime.h"
+#include "instrument/helper_attributes.h"
+#include "instrument/probes.h"
 #include "il/rewrite.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -165,7 +165,7 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
 }
 
 Status CountMode::measure_probe(CallEffects& effects) {
-  probe_max_stack_ = CIL_TRY(il::probe_max_stack(CounterRef{counts_field_, array_element_, 0, 0}, increment_, effects));
+  probe_max_stack_ = CIL_TRY(instrument::probe_max_stack(CounterRef{counts_field_, array_element_, 0, 0}, increment_, effects));
   return ok();
 }
 
@@ -258,4 +258,4 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
   return write_count_runtime(editor, *refs_, runtime_, text, effects);
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

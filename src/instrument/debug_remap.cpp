@@ -1,5 +1,5 @@
 // Moving IL offsets of debug information through an OffsetMap.
-#include "il/debug_remap.h"
+#include "instrument/debug_remap.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include "metadata/signature.h"
 #include "support/byte_reader.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -194,4 +194,4 @@ Expected<std::vector<uint8_t>> remap_async_stepping(std::span<const uint8_t> val
   return out;
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

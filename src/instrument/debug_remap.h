@@ -12,8 +12,9 @@
 #include "il/offset_map.h"
 #include "metadata/sequence_points.h"
 #include "support/error.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// The offset map of MethodDef `rid`'s rewrite, or nullptr when its code did not change.
 using OffsetMapLookup = std::function<const OffsetMap*(uint32_t rid)>;
@@ -63,4 +64,4 @@ Expected<std::vector<uint8_t>> remap_hoisted_scopes(std::span<const uint8_t> val
 Expected<std::vector<uint8_t>> remap_async_stepping(std::span<const uint8_t> value, const OffsetMap& map,
                                                      const OffsetMapLookup& lookup);
 
-}  // namespace cil::il
+}  // namespace cil::instrument

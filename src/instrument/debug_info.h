@@ -11,13 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "il/pdb_rewrite.h"
+#include "instrument/pdb_rewrite.h"
 #include "metadata/module.h"
 #include "metadata/module_editor.h"
 #include "metadata/portable_pdb.h"
 #include "pe/debug_directory.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// Where the caller wants debug information taken from.
 struct PdbOptions {
@@ -101,4 +102,4 @@ class DebugInfoJob {
   std::string reason_;  ///< why there is no PDB to rewrite
 };
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -1,9 +1,9 @@
 // The entry probe of count mode and its callee, offline and at run time.
-#include "il/probes.h"
+#include "instrument/probes.h"
 
 #include "metadata/signature.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -64,4 +64,4 @@ Expected<md::Token> resolve_increment(md::RuntimeRefs& refs) {
   return increment_method(refs, interlocked);
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

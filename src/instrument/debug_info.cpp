@@ -1,15 +1,15 @@
 // Finding, checking and rewriting the input's PDB, and the output's debug directory.
-#include "il/debug_info.h"
+#include "instrument/debug_info.h"
 
 #include <fmt/format.h>
 
-#include "il/output_check.h"
-#include "il/pdb_rewrite.h"
+#include "instrument/output_check.h"
+#include "instrument/pdb_rewrite.h"
 #include "metadata/heaps.h"
 #include "metadata/pdb_writer.h"
 #include "pe/embedded_pdb.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -221,4 +221,4 @@ PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, std::vector<std::strin
   return outcome;
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

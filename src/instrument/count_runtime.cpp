@@ -15,17 +15,17 @@
 // Only mscorlib-level APIs are referenced, and MemoryMappedFile (System.IO.MemoryMappedFiles, or
 // netstandard) for the live file; PosixSignalRegistration (.NET 6+) is found by name, so the same
 // output runs on .NET Framework and Mono, where the signals part does nothing.
-#include "il/count_runtime.h"
+#include "instrument/count_runtime.h"
 
 #include <algorithm>
 
 #include "il/code_builder.h"
 #include "il/rewrite.h"
-#include "il/runtime_contract.h"
+#include "instrument/runtime_contract.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -905,4 +905,4 @@ Status write_count_runtime(md::ModuleEditor& editor, md::RuntimeRefs& refs, cons
   return write_write_chunk(editor, x, members, effects);
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

@@ -8,17 +8,18 @@
 #include <string_view>
 #include <vector>
 
-#include "il/count_mode.h"
-#include "il/coverage_mode.h"
-#include "il/debug_info.h"
-#include "il/hook_contract.h"
+#include "instrument/count_mode.h"
+#include "instrument/coverage_mode.h"
+#include "instrument/debug_info.h"
+#include "instrument/hook_contract.h"
 #include "il/offset_map.h"
 #include "metadata/module.h"
 #include "metadata/module_editor.h"
 #include "metadata/name_pattern.h"
 #include "pe/image_writer.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 enum class Mode {
   Count,  ///< count calls per method; write <Assembly>.<pid>.counts.json at exit
@@ -98,6 +99,6 @@ struct InstrumentReport {
 
 /// Instruments `module`. Fails (and produces no output) on input the tool refuses: mixed-mode
 /// images, images already instrumented, modules without a core library to reference.
-Expected<InstrumentReport> instrument(const md::Module& module, const InstrumentOptions& options);
+Expected<InstrumentReport> instrument_module(const md::Module& module, const InstrumentOptions& options);
 
-}  // namespace cil::il
+}  // namespace cil::instrument

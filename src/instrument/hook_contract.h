@@ -8,8 +8,9 @@
 
 #include "metadata/module.h"
 #include "support/error.h"
+#include "instrument/engine_names.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 /// What a hook parameter receives, by its name.
 enum class HookParam {
@@ -59,4 +60,4 @@ struct HookContract {
 /// public type that declares a hook is used. Errors name the hook and the parameter.
 Expected<HookContract> read_hook_contract(const md::Module& hooks, const std::optional<std::string>& hook_type);
 
-}  // namespace cil::il
+}  // namespace cil::instrument

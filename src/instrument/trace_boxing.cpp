@@ -2,9 +2,9 @@
 #include <string_view>
 #include <utility>
 
-#include "il/trace_context.h"
+#include "instrument/trace_context.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -146,4 +146,4 @@ Expected<TraceMode::Box> TraceMode::self_boxing(uint32_t owner) {
   return self;
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

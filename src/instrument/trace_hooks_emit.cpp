@@ -1,8 +1,8 @@
 // Trace mode: the guarded call to one hook and the values it is passed, written with CodeBuilder.
-#include "il/trace_context.h"
+#include "instrument/trace_context.h"
 #include "metadata/text_encoding.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -192,4 +192,4 @@ void TraceMode::emit_unbox_result(Context& cx, uint32_t object, CodeBuilder& c) 
   c.emit(Op::Nop);
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument

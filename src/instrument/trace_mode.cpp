@@ -1,14 +1,14 @@
 // Trace mode's rewrite of one method: locals, the entry code with OnEnter, and the try/filter/
 // finally wrap with OnException and OnLeave.
-#include "il/trace_mode.h"
+#include "instrument/trace_mode.h"
 
 #include <algorithm>
 
 #include "il/constructor.h"
 #include "il/tail_calls.h"
-#include "il/trace_context.h"
+#include "instrument/trace_context.h"
 
-namespace cil::il {
+namespace cil::instrument {
 
 namespace {
 
@@ -232,4 +232,4 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
   return ok();
 }
 
-}  // namespace cil::il
+}  // namespace cil::instrument
