@@ -17,12 +17,12 @@ set(CIL_UNITY_SKIP
   src/metadata/pdb_writer.cpp
   src/instrument/count_mode.cpp
   src/instrument/count_runtime.cpp
-  src/cli/batch_instrument.cpp
-  src/cli/cmd_diff.cpp
-  src/cli/cmd_instrument.cpp
-  src/cli/cmd_report.cpp
-  src/cli/cmd_exec.cpp
-  src/cli/instrument_job.cpp
+  src/cli/jobs/batch_instrument.cpp
+  src/cli/commands/cmd_diff.cpp
+  src/cli/commands/cmd_instrument.cpp
+  src/cli/commands/cmd_report.cpp
+  src/cli/commands/cmd_exec.cpp
+  src/cli/jobs/instrument_job.cpp
   src/profiler/emit_sink.cpp
   src/profiler/module_table.cpp
   src/profiler/args_profiler.cpp

@@ -8,7 +8,7 @@
 
 #include <cxxopts.hpp>
 
-#include "cli/output_buffer.h"
+#include "cli/output/output_buffer.h"
 #include "metadata/module.h"
 #include "support/error.h"
 

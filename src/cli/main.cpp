@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands.h"
+#include "cli/commands/commands.h"
 #include "cli/common.h"
 
 namespace {

@@ -88,7 +88,7 @@ inline constexpr char kPatternSeparator = ';';
 
 // The counts file, one per process and module: written by the code offline count mode injects
 // (instrument/count_mode.cpp, as ldstr pieces) and by the profiler (profiler/count_profiler.cpp), read by
-// `report` (cli/count_file.cpp). One line:
+// `report` (cli/results/count_file.cpp). One line:
 //   {"assembly": "App", "mvid": "0123...", "methods": [{"token": "0x0600002A", "name": "Ns.T::M",
 //    "count": 12}, {...}]}
 // Both writers assemble it from the pieces below; the reader knows it by its keys.

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/listing_printer.h"
+#include "cli/output/listing_printer.h"
 #include "fuzz_check.h"
 #include "il/body_reader.h"
 #include "il/disassembler.h"

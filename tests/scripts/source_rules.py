@@ -115,7 +115,7 @@ else:
     violations.append("contract: src/instrument/runtime_contract.h names no environment variable")
 # The counts file's keys, as a member name in JSON text ("token": or \"token\") or on their own.
 KEYS = re.compile(r'^(assembly|mvid|methods|token|name|count)$|\\"(assembly|mvid|methods|token|name|count)\\"')
-KEY_FILES = {root / name for name in ("src/instrument/count_mode.cpp", "src/profiler/count_profiler.cpp", "src/cli/count_file.cpp")}
+KEY_FILES = {root / name for name in ("src/instrument/count_mode.cpp", "src/profiler/count_profiler.cpp", "src/cli/results/count_file.cpp")}
 
 
 def literals(path):

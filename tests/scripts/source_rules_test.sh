@@ -37,12 +37,12 @@ control flag-hex src/il/constructor.cpp 'bool is_abstract(uint16_t flags) { retu
 control flag-hex src/instrument/count_mode.cpp 'constexpr uint32_t kFieldHasRva = 0x0100;'
 control flag-hex src/instrument/trace_mode.cpp 'auto f = static_cast<md::MethodAttributes>(0x0010);'
 control flag-hex src/instrument/instrumenter.cpp 'bool native(uint32_t impl) { return (impl & 0x3) == 1; }'
-control raw-cell src/cli/cmd_dump.cpp 'uint32_t r = m.tables().get(TableId::MethodDef, 1, md::col::MethodDef::Rva);'
+control raw-cell src/cli/commands/cmd_dump.cpp 'uint32_t r = m.tables().get(TableId::MethodDef, 1, md::col::MethodDef::Rva);'
 control raw-cell src/instrument/trace_mode.cpp 'auto t = editor.add_row(TableId::TypeSpec, {1});'
 control raw-cell src/profiler/args_profiler.cpp 'auto s = t.get_checked(md::TableId::Param, 1, 0);'
 control contract src/profiler/count_profiler.cpp 'std::string path = dir + "/App.1.counts.json";'
 control contract src/profiler/config.cpp 'const char* mode = getenv("CIL_INSTRUMENT_MODE");'
-control contract src/cli/count_file.cpp 'auto v = member(root, "mvid", JsonValue::Kind::String, "");'
+control contract src/cli/results/count_file.cpp 'auto v = member(root, "mvid", JsonValue::Kind::String, "");'
 control contract src/instrument/count_mode.cpp 'auto s = editor.user_string(u"{\"token\": \"0x");'
 
 # The compiler: what the typed rows allow, and what they refuse.

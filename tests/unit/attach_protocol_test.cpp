@@ -3,7 +3,7 @@
 // memory order, the library path as a counted UTF-16 string with its NUL, the client data.
 #include <gtest/gtest.h>
 
-#include "cli/diagnostics_ipc.h"
+#include "cli/jobs/diagnostics_ipc.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Count files: the shape checks and their messages, and the merge of several runs.
 #include <gtest/gtest.h>
 
-#include "cli/count_file.h"
+#include "cli/results/count_file.h"
 
 namespace cil::cli {
 namespace {

@@ -1,4 +1,4 @@
-// exec's journal and folder state (cli/exec_journal.h, cli/exec_folder.h): the journal's text
+// exec's journal and folder state (cli/jobs/exec_journal.h, cli/jobs/exec_folder.h): the journal's text
 // round trip, one error for each way it can be wrong (truncated at any byte, garbage, another
 // version, a path outside the folder), the rule that an original goes back only over the exact file
 // exec put in place, recovery with --force, and the locks that keep a folder and the folders
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/exec_folder.h"
-#include "cli/exec_journal.h"
+#include "cli/jobs/exec_folder.h"
+#include "cli/jobs/exec_journal.h"
 
 namespace cil::cli {
 namespace {

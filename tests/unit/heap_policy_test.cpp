@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cli/heap_policy.h"
+#include "cli/jobs/heap_policy.h"
 
 namespace cil::cli {
 namespace {

@@ -2,7 +2,7 @@
 // (truncated, too deep, bad escapes) failing with a message instead of crashing.
 #include <gtest/gtest.h>
 
-#include "cli/json_reader.h"
+#include "cli/output/json_reader.h"
 
 namespace cil::cli {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "cli/label_alignment.h"
-#include "cli/listing_printer.h"
+#include "cli/output/label_alignment.h"
+#include "cli/output/listing_printer.h"
 
 namespace cil::cli {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "cli/line_diff.h"
+#include "cli/output/line_diff.h"
 
 namespace cil::cli {
 namespace {

@@ -1,4 +1,4 @@
-// The live file (cli/live_file.h): the counts file text it stands for, and one error naming the
+// The live file (cli/results/live_file.h): the counts file text it stands for, and one error naming the
 // structure and offset for each way it can be wrong. The bytes are built here to the layout of
 // runtime_contract.h; that the helper's IL writes that layout is checked on the runtime by
 // tests/scripts/signal_test.sh (SIGKILL leaves a live file that report reads with exact counts).
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/count_file.h"
-#include "cli/live_file.h"
+#include "cli/results/count_file.h"
+#include "cli/results/live_file.h"
 #include "instrument/runtime_contract.h"
 
 namespace cil::cli {

@@ -2,7 +2,7 @@
 // name, so that inserted methods and reordered overloads pair as a reader expects.
 #include <gtest/gtest.h>
 
-#include "cli/method_pairing.h"
+#include "cli/output/method_pairing.h"
 
 namespace cil::cli {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/json_writer.h"
+#include "cli/output/json_writer.h"
 #include "metadata/heaps.h"
 #include "metadata/name_pattern.h"
 #include "metadata/printer.h"

@@ -2,8 +2,8 @@
 // one form does not show are left out of it, with everything nested in them.
 #include <gtest/gtest.h>
 
-#include "cli/output_buffer.h"
-#include "cli/scoped_printer.h"
+#include "cli/output/output_buffer.h"
+#include "cli/output/scoped_printer.h"
 
 namespace cil::cli {
 namespace {

@@ -2,7 +2,7 @@
 // wins, separators follow TO, bad values are usage errors.
 #include <gtest/gtest.h>
 
-#include "cli/source_paths.h"
+#include "cli/results/source_paths.h"
 
 namespace cil::cli {
 namespace {

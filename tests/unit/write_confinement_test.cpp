@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli/batch_instrument.h"
+#include "cli/jobs/batch_instrument.h"
 #include "support/write_confinement.h"
 
 namespace cil {

@@ -1,0 +1,291 @@
+// `cil-instrument attach PID [--mode count|events|coverage] [--include P]... [--exclude P]...
+// [--duration D] [-o DIR] [-q]`: loads the profiler into a running .NET process through the
+// diagnostics IPC, lets it collect for the duration (or until ^C), and waits for its files.
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cxxopts.hpp>
+
+#include "cli/commands/commands.h"
+#include "cli/common.h"
+#include "cli/jobs/diagnostics_ipc.h"
+#include "cli/results/run_files.h"
+#include "instrument/runtime_contract.h"
+
+namespace cil::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// How long the runtime may take to load and initialize the profiler.
+constexpr uint32_t kAttachTimeoutMs = 10'000;
+/// After the session's end: how long the profiler may take to revert and write its files.
+constexpr auto kFinishWait = std::chrono::seconds(60);
+
+volatile sig_atomic_t g_stop = 0;
+void on_stop(int) { g_stop = 1; }
+
+void print_attach_error(std::string_view message) {
+  std::string line = diagnostic_line("error", "", fmt::format("attach: {}", message));
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+bool process_gone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
+
+/// The `key value` lines of the done marker.
+std::string marker_value(const std::string& text, std::string_view key) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + at, end - at);
+    if (line.size() > key.size() && line.substr(0, key.size()) == key && line[key.size()] == ' ')
+      return std::string(line.substr(key.size() + 1));
+    at = end + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+int run_attach(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument attach",
+                           "Load the profiler into a running .NET process, collect, then take it out again.");
+  options.add_options()
+      ("mode", "count, events or coverage", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("duration", "collect for this long (500ms, 30s, 2m); default: until Ctrl-C or SIGTERM", cxxopts::value<std::string>(), "TIME")
+      ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
+      ("stats", "append the profiler's rewrite timings to FILE (one JSON line per session)", cxxopts::value<std::string>(), "FILE")
+      ("q,quiet", "do not list the files written")
+      ("pid", "the process", cxxopts::value<std::string>())
+      ("h,help", "show this help");
+  options.parse_positional({"pid"});
+  options.custom_help("PID [--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--duration TIME] [-o DIR] [--stats FILE] [-q]");
+  options.positional_help("");
+  cxxopts::ParseResult args;
+  if (auto done = parse_options(options, argc, argv, args)) return *done;
+  if (!args.count("pid")) {
+    print_usage_error("attach: missing the process id (cil-instrument attach PID [OPTIONS])");
+    return kExitUsage;
+  }
+  std::string pid_text = args["pid"].as<std::string>();
+  char* end = nullptr;
+  long pid_value = std::strtol(pid_text.c_str(), &end, 10);
+  if (pid_text.empty() || *end || pid_value <= 0 || pid_value > 0x7FFFFFFF) {
+    print_usage_error(fmt::format("attach: '{}' is not a process id", pid_text));
+    return kExitUsage;
+  }
+  pid_t pid = static_cast<pid_t>(pid_value);
+  std::string mode = args["mode"].as<std::string>();
+  std::string_view clsid;
+  if (mode == "count") clsid = contract::kAttachClsidCount;
+  else if (mode == "events") clsid = contract::kAttachClsidEvents;
+  else if (mode == "coverage") clsid = contract::kAttachClsidCoverage;
+  else if (mode == "args") {
+    print_usage_error("attach: args mode needs the runtime's enter and leave hooks, which it offers only to a profiler loaded at "
+                      "start-up: use 'cil-instrument run --mode args'");
+    return kExitUsage;
+  } else {
+    print_usage_error(fmt::format("attach: unknown mode '{}' (count, events or coverage)", mode));
+    return kExitUsage;
+  }
+  uint64_t duration_ms = 0;
+  if (args.count("duration")) {
+    auto parsed = parse_duration_ms(args["duration"].as<std::string>());
+    if (!parsed) {
+      print_usage_error(fmt::format("attach: '{}' is not a duration (500ms, 30s, 2m)", args["duration"].as<std::string>()));
+      return kExitUsage;
+    }
+    duration_ms = *parsed;
+  }
+  std::vector<std::string> include, exclude;
+  if (args.count("include")) include = args["include"].as<std::vector<std::string>>();
+  if (args.count("exclude")) exclude = args["exclude"].as<std::vector<std::string>>();
+  for (const auto* list : {&include, &exclude})
+    for (const auto& pattern : *list)
+      if (pattern.empty() || pattern.find(contract::kPatternSeparator) != std::string::npos || pattern.find('\n') != std::string::npos) {
+        print_usage_error(fmt::format("attach: pattern '{}' is empty or contains '{}' or a line break", pattern, contract::kPatternSeparator));
+        return kExitUsage;
+      }
+
+  std::string library = profiler_library();
+  if (library.empty()) {
+    print_attach_error(fmt::format("cannot find {} next to the cil-instrument executable", contract::kLibraryName));
+    return kExitAttach;
+  }
+  std::error_code ec;
+  fs::path output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::current_path(ec);
+  if (!output.empty()) fs::create_directories(output, ec);
+  output = fs::absolute(output, ec);
+  if (ec || !fs::is_directory(output, ec) || output.string().find('\n') != std::string::npos) {
+    print_attach_error(fmt::format("cannot create the output directory '{}'", output.string()));
+    return kExitAttach;
+  }
+  auto socket = diagnostics_socket(pid);
+  if (!socket) {
+    print_attach_error(socket.error().message);
+    return kExitAttach;
+  }
+
+  std::string tag = fmt::format("attach-{}", ::getpid());
+  AttachRequest request;
+  request.timeout_ms = kAttachTimeoutMs;
+  request.clsid = std::string(clsid);
+  request.library = library;
+  request.client_data = fmt::format("{}={}\n{}={}\n{}={}\n{}={}\n{}={}\n", contract::kEnvMode, mode, contract::kEnvOutput,
+                                    output.string(), contract::kAttachSession, tag, contract::kAttachClient, ::getpid(),
+                                    contract::kAttachMilliseconds, duration_ms);
+  if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join_patterns(include));
+  if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join_patterns(exclude));
+  if (args.count("stats")) {
+    std::string stats = fs::absolute(args["stats"].as<std::string>(), ec).string();
+    if (stats.find('\n') != std::string::npos) {
+      print_usage_error("attach: the --stats path contains a line break");
+      return kExitUsage;
+    }
+    request.client_data += fmt::format("{}={}\n", contract::kEnvStats, stats);
+  }
+
+  std::string base = (output / fmt::format("cil-instrument.{}.{}", pid, tag)).string();
+  std::string stop_file = base + std::string(contract::kAttachStopSuffix);
+  std::string done_file = base + std::string(contract::kAttachDoneSuffix);
+  fs::remove(stop_file, ec);
+  fs::remove(done_file, ec);
+  // ^C or SIGTERM ends the session, not this command: it then waits for the files.
+  struct sigaction stop {}, old_int {}, old_term {};
+  stop.sa_handler = on_stop;
+  sigemptyset(&stop.sa_mask);
+  sigaction(SIGINT, &stop, &old_int);
+  sigaction(SIGTERM, &stop, &old_term);
+  auto restore = [&] {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+  };
+
+  auto started = fs::file_time_type::clock::now() - std::chrono::milliseconds(100);
+  // A profiler an earlier attach left loaded takes the session itself; otherwise the runtime
+  // loads one.
+  bool reused = false;
+  if (std::string agent = agent_socket(pid); !agent.empty()) {
+    auto refusal = attach_agent(agent, request.client_data);
+    if (!refusal || !refusal->empty()) {
+      restore();
+      print_attach_error(fmt::format("process {}: the profiler an earlier attach left loaded {}", pid,
+                                     refusal ? "refuses: " + *refusal : "cannot be reached: " + refusal.error().message));
+      return kExitAttach;
+    }
+    reused = true;
+  } else {
+    auto answer = attach_profiler(*socket, request);
+    if (!answer) {
+      restore();
+      print_attach_error(fmt::format("process {}: {}", pid, answer.error().message));
+      return kExitAttach;
+    }
+    if (*answer != 0) {
+      restore();
+      print_attach_error(fmt::format("process {}: {} (HRESULT 0x{:08X})", pid, attach_result_text(*answer), *answer));
+      return kExitAttach;
+    }
+  }
+  if (!args.count("quiet")) {
+    std::string line = diagnostic_line("attach", "", fmt::format("{} process {}; collecting {}", reused ? "reusing the profiler loaded in" : "attached to", pid,
+                                                               duration_ms ? fmt::format("for {} ms", duration_ms) : std::string("until Ctrl-C")));
+    std::fwrite(line.data(), 1, line.size(), stderr);
+  }
+
+  // The profiler ends the session itself when the time is up, on the stop file, or when this
+  // process is gone; it writes the done marker once the files are written.
+  using Clock = std::chrono::steady_clock;
+  std::optional<Clock::time_point> finish_by;
+  if (duration_ms) finish_by = Clock::now() + std::chrono::milliseconds(duration_ms) + kFinishWait;
+  bool stop_sent = false;
+  bool gone = false;
+  while (!exists(done_file)) {
+    if (g_stop && !stop_sent) {
+      std::ofstream(stop_file).put('\n');
+      stop_sent = true;
+      finish_by = Clock::now() + kFinishWait;
+    }
+    if (process_gone(pid)) {
+      gone = !exists(done_file);
+      break;
+    }
+    if (finish_by && Clock::now() > *finish_by) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  restore();
+  fs::remove(stop_file, ec);
+  std::string done;
+  {
+    std::ifstream in(done_file);
+    done.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // The session's files, each as one line.
+  std::string mine = fmt::format(".{}.{}.", pid, tag);
+  auto file_lines = [&](bool* any_data) {
+    std::string listed;
+    for (const auto& file : profiler_files_since(output.string(), started)) {
+      if (fs::path(file).filename().string().find(mine) == std::string::npos) continue;
+      bool warnings = is_warnings_file(file), record = is_session_record(file);
+      if (any_data && !warnings && !record) *any_data = true;
+      listed += diagnostic_line("attach", "", fmt::format("{} {}", warnings ? "warnings in" : record ? "session record" : "wrote", file));
+    }
+    return listed;
+  };
+  if (done.empty()) {
+    // A process ended by SIGTERM, SIGINT or SIGQUIT during the session gets no Shutdown, so no
+    // done marker: the profiler's signal writer wrote the files before the signal ended it.
+    bool written = false;
+    std::string listed = gone ? file_lines(&written) : std::string();
+    if (written) {
+      if (!args.count("quiet"))
+        listed.insert(0, diagnostic_line("attach", "", fmt::format("process {}: session ended with the process (by a signal); "
+                                                                    "the profiler wrote its files as it ended", pid)));
+      else listed.clear();
+      std::fwrite(listed.data(), 1, listed.size(), stderr);
+      return kExitOk;
+    }
+    print_attach_error(gone ? fmt::format("process {} ended before the profiler wrote its files", pid)
+                            : fmt::format("process {}: the profiler did not finish in time; its files may be missing", pid));
+    return kExitAttach;
+  }
+  std::string lines;
+  if (!args.count("quiet")) {
+    std::string rejit = marker_value(done, "rejit-total");
+    if (rejit.empty()) rejit = marker_value(done, "rejit");
+    std::string reverted = marker_value(done, "reverted");
+    std::string how = marker_value(done, "end");
+    std::string summary = fmt::format("process {}: session {}", pid, how == "process-exit" ? "ended with the process" : "ended (" + how + ")");
+    if (!rejit.empty()) summary += fmt::format("; {} methods instrumented through ReJIT, {} reverted", rejit, reverted.empty() ? "0" : reverted);
+    std::string profiler = marker_value(done, "profiler");
+    if (profiler == "detached") summary += "; profiler detached";
+    else if (profiler == "left-loaded")
+      summary += "; probes reverted, profiler left loaded and inactive (the runtime never detaches a profiler that used ReJIT; "
+                 "the next attach reuses it)";
+    lines += diagnostic_line("attach", "", summary);
+    lines += file_lines(nullptr);
+  }
+  std::fwrite(lines.data(), 1, lines.size(), stderr);
+  return kExitOk;
+}
+
+}  // namespace cil::cli

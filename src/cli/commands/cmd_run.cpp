@@ -1,0 +1,299 @@
+// `cil-instrument run [--mode M] [--include P]... [--exclude P]... [--include-framework]
+// [--start-after T | --window S:E] [--output DIR] [--stats FILE]
+// [--quiet] -- COMMAND [ARGS...]`: runs COMMAND with the runtime profiler attached and returns
+// its exit status.
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cxxopts.hpp>
+
+#include "cli/commands/commands.h"
+#include "cli/common.h"
+#include "cli/results/run_files.h"
+#include "instrument/runtime_contract.h"
+
+namespace cil::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Exit statuses of `run` itself, as timeout(1) and env(1) use them: the command's own status
+/// otherwise.
+constexpr int kExitRunFailed = 125;   ///< run could not start the command
+constexpr int kExitCannotExec = 126;  ///< the command exists but cannot be executed
+constexpr int kExitNotFound = 127;    ///< no such command
+
+void print_run_error(std::string_view message) {
+  std::string line = diagnostic_line("run", "", message);
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+/// The command's process while it runs, for forward_signal (0 before it starts).
+volatile sig_atomic_t g_child = 0;
+
+/// SIGTERM and SIGHUP sent to `run` (a CI timeout, a service manager, a closed terminal) are
+/// for the command, which then writes its profile as it ends; `run` waits for it. Async-signal-safe.
+void forward_signal(int signal) {
+  if (g_child > 0) kill(static_cast<pid_t>(g_child), signal);
+}
+
+/// Splits argv at "--" or, without one, at the first argument that is neither an option nor
+/// an option's value. Returns the index where the command starts (argc when there is none).
+int command_start(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--") return i;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a.empty() || a[0] != '-') return i;
+    bool takes_value = a == "--mode" || a == "--include" || a == "--exclude" || a == "--output" || a == "-o" ||
+                       a == "--stats" || a == "--start-after" || a == "--window";
+    if (takes_value) ++i;
+  }
+  return argc;
+}
+
+}  // namespace
+
+int run_profiled(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument run",
+                           "Run a .NET command with the cil-instrument profiler attached; exit with its status.");
+  options.add_options()
+      ("mode", "count, events, args or coverage", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
+      ("include-framework", "let the patterns select methods of the framework's modules (precompiled code and inlining off for the whole process)")
+      ("start-after", "count only from this long after the start (500ms, 5s, 1m): probes go in through ReJIT then", cxxopts::value<std::string>(), "TIME")
+      ("window", "count only from START to END after the start (5s:20s): probes in through ReJIT at START, out at END", cxxopts::value<std::string>(), "START:END")
+      ("stats", "append the profiler's rewrite timings to FILE (one JSON line per process)", cxxopts::value<std::string>(), "FILE")
+      ("q,quiet", "do not list the files written")
+      ("h,help", "show this help");
+  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--include-framework] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
+  int start = command_start(argc, argv);
+  int option_count = start;
+  cxxopts::ParseResult args;
+  if (auto done = parse_options(options, option_count, argv, args)) return *done;
+  if (start < argc && std::string_view(argv[start]) == "--") ++start;
+  if (start >= argc) {
+    print_usage_error("run: missing the command to run (cil-instrument run [OPTIONS] -- COMMAND [ARGS...])");
+    return kExitUsage;
+  }
+  std::string mode = args["mode"].as<std::string>();
+  if (mode != "count" && mode != "events" && mode != "args" && mode != "coverage") {
+    print_usage_error(fmt::format("run: unknown mode '{}' (count, events, args or coverage)", mode));
+    return kExitUsage;
+  }
+  std::vector<std::string> include, exclude;
+  if (args.count("include")) include = args["include"].as<std::vector<std::string>>();
+  if (args.count("exclude")) exclude = args["exclude"].as<std::vector<std::string>>();
+  for (const auto* list : {&include, &exclude})
+    for (const auto& pattern : *list)
+      if (pattern.find(contract::kPatternSeparator) != std::string::npos || pattern.empty()) {
+        print_usage_error(fmt::format("run: pattern '{}' is empty or contains '{}'", pattern, contract::kPatternSeparator));
+        return kExitUsage;
+      }
+
+  // A window: "START:END" in milliseconds for the profiler (END 0: to the end).
+  std::string window;
+  if (args.count("start-after") && args.count("window")) {
+    print_usage_error("run: --start-after and --window exclude each other");
+    return kExitUsage;
+  }
+  if (args.count("start-after") || args.count("window")) {
+    if (mode != "count" && mode != "coverage") {
+      print_usage_error(fmt::format("run: --start-after and --window are for count and coverage modes, not {}", mode));
+      return kExitUsage;
+    }
+    // The window in milliseconds; END 0 (--start-after) means no end.
+    uint64_t start_ms = 0, end_ms = 0;
+    bool valid = false;
+    if (args.count("start-after")) {
+      if (auto start = parse_duration_ms(args["start-after"].as<std::string>())) {
+        start_ms = *start;
+        valid = true;
+      }
+    } else {
+      std::string text = args["window"].as<std::string>();
+      size_t colon = text.find(':');
+      if (colon != std::string::npos) {
+        auto start = text.substr(0, colon) == "0" ? std::optional<uint64_t>(0) : parse_duration_ms(text.substr(0, colon));
+        auto end = parse_duration_ms(text.substr(colon + 1));
+        if (start && end && *end > *start) {
+          start_ms = *start;
+          end_ms = *end;
+          valid = true;
+        }
+      }
+    }
+    if (!valid) {
+      print_usage_error(args.count("window") ? fmt::format("run: '{}' is not START:END with END after START (5s:20s)", args["window"].as<std::string>())
+                                             : fmt::format("run: '{}' is not a duration (500ms, 5s, 1m)", args["start-after"].as<std::string>()));
+      return kExitUsage;
+    }
+    window = fmt::format("{}:{}", start_ms, end_ms);
+  }
+
+  std::string library = profiler_library();
+  if (library.empty()) {
+    print_run_error(fmt::format("cannot find {} next to the cil-instrument executable", contract::kLibraryName));
+    return kExitRunFailed;
+  }
+  std::error_code ec;
+  fs::path output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::current_path(ec);
+  if (!output.empty()) fs::create_directories(output, ec);
+  output = fs::absolute(output, ec);
+  if (ec || !fs::is_directory(output, ec)) {
+    print_run_error(fmt::format("cannot create the output directory '{}'", output.string()));
+    return kExitRunFailed;
+  }
+  std::string stats;
+  if (args.count("stats")) stats = fs::absolute(args["stats"].as<std::string>(), ec).string();
+
+  // While the command runs, ^C and ^\ are for it: its status says what they did.
+  struct sigaction ignore {}, old_int {}, old_quit {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  std::fflush(nullptr);
+  // A pipe that closes on exec: the child writes errno to it when exec fails.
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    print_run_error(fmt::format("cannot start '{}': {}", argv[start], std::strerror(errno)));
+    return kExitRunFailed;
+  }
+  // Every file the run's processes write is at least this new (less a margin: file times come
+  // from a coarser clock), and every process started from it inherits the run's id.
+  auto started = fs::file_time_type::clock::now() - std::chrono::milliseconds(100);
+  std::string run_id = fmt::format("{}.{}", getpid(), std::chrono::steady_clock::now().time_since_epoch().count());
+  pid_t pid = fork();
+  if (pid < 0) {
+    print_run_error(fmt::format("cannot start '{}': {}", argv[start], std::strerror(errno)));
+    return kExitRunFailed;
+  }
+  if (pid == 0) {
+    close(exec_pipe[0]);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    setenv(contract::kEnvEnable, "1", 1);
+    setenv(contract::kEnvClsid, std::string(contract::kClsidText).c_str(), 1);
+    setenv(contract::kEnvPath, library.c_str(), 1);
+    setenv(contract::kEnvMode, mode.c_str(), 1);
+    setenv(contract::kEnvOutput, output.c_str(), 1);
+    setenv(contract::kEnvRun, run_id.c_str(), 1);
+    if (window.empty()) unsetenv(contract::kEnvWindow);
+    else setenv(contract::kEnvWindow, window.c_str(), 1);
+    if (args.count("include-framework")) setenv(contract::kEnvFramework, "1", 1);
+    else unsetenv(contract::kEnvFramework);
+    if (include.empty()) unsetenv(contract::kEnvInclude);
+    else setenv(contract::kEnvInclude, join_patterns(include).c_str(), 1);
+    if (exclude.empty()) unsetenv(contract::kEnvExclude);
+    else setenv(contract::kEnvExclude, join_patterns(exclude).c_str(), 1);
+    // VSTest kills the test host 100 ms after the session ends unless told otherwise: the
+    // profile written at shutdown would race that kill (issue 20). A value already set wins.
+    setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);
+    if (stats.empty()) unsetenv(contract::kEnvStats);
+    else setenv(contract::kEnvStats, stats.c_str(), 1);
+    execvp(argv[start], argv + start);
+    int error = errno;
+    ssize_t written = write(exec_pipe[1], &error, sizeof error);
+    (void)written;
+    _exit(kExitCannotExec);
+  }
+  close(exec_pipe[1]);
+  g_child = pid;
+  struct sigaction forward {}, old_term {}, old_hup {};
+  forward.sa_handler = forward_signal;
+  sigemptyset(&forward.sa_mask);
+  forward.sa_flags = SA_RESTART;
+  // A signal ignored when `run` started (nohup) stays ignored, as the command inherits it.
+  sigaction(SIGTERM, nullptr, &old_term);
+  sigaction(SIGHUP, nullptr, &old_hup);
+  if (old_term.sa_handler != SIG_IGN) sigaction(SIGTERM, &forward, nullptr);
+  if (old_hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &forward, nullptr);
+  int exec_error = 0;
+  ssize_t got;
+  while ((got = read(exec_pipe[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+  }
+  close(exec_pipe[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  sigaction(SIGHUP, &old_hup, nullptr);
+  g_child = 0;
+  if (got == sizeof exec_error) {
+    print_run_error(fmt::format("cannot run '{}': {}", argv[start], std::strerror(exec_error)));
+    return exec_error == ENOENT ? kExitNotFound : kExitCannotExec;
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : kExitRunFailed;
+
+  std::string lines;
+  // The command's files and those of every process it started (test hosts, build nodes).
+  std::vector<std::string> files = profiler_files_since(output.string(), started);
+  // The profiler creates its log only when it has something to say, and prints nothing: an empty
+  // log, or nothing at all on a full file system, is the only sign that its files were lost.
+  bool lost = false;
+  for (const auto& file : files) {
+    std::error_code size_ec;
+    if (is_warnings_file(file) && fs::file_size(file, size_ec) == 0 && !size_ec) {
+      lines += diagnostic_line("error", file, "empty: the profiler's warnings could not be written (a full file system?), and its "
+                                              "other files may be missing or incomplete");
+      lost = true;
+    } else if (!args.count("quiet")) {
+      lines += diagnostic_line("run", "", fmt::format("{} {}", is_warnings_file(file) ? "warnings in" : "wrote", file));
+    }
+  }
+  if (files.empty()) {
+    struct statvfs space {};
+    if (::statvfs(output.c_str(), &space) == 0 && space.f_bavail == 0) {
+      lines += diagnostic_line("error", output.string(), "the file system is full: the profiler could write no file");
+      lost = true;
+    } else if (!args.count("quiet")) {
+      lines += diagnostic_line("run", "", fmt::format("no files written by process {} or the processes it started (no selected "
+                                                      "method ran, or the profiler did not load)", pid));
+    }
+  }
+  // The command's status, unless it succeeded and the profile is lost.
+  if (lost && code == kExitOk) code = kExitOutput;
+  // Processes started from the command that outlive it (MSBuild nodes, a compiler server, a
+  // background job) write their files when they end.
+  // Two looks 50 ms apart: a process in the middle of its exec has no environment to read.
+  std::vector<pid_t> running = processes_with_environment(contract::kEnvRun, run_id);
+  usleep(50'000);
+  for (pid_t p : processes_with_environment(contract::kEnvRun, run_id))
+    if (std::find(running.begin(), running.end(), p) == running.end()) running.push_back(p);
+  std::sort(running.begin(), running.end());
+  if (!running.empty()) {
+    std::vector<std::string> pids;
+    for (pid_t p : running) pids.push_back(std::to_string(p));
+    lines += diagnostic_line("run", "", fmt::format("{} process{} started from the command still run{} ({}): {} files will appear in {} "
+                                                    "when {}", running.size(), running.size() == 1 ? "" : "es",
+                                                    running.size() == 1 ? "s" : "", fmt::join(pids, ", "),
+                                                    running.size() == 1 ? "its" : "their", output.string(),
+                                                    running.size() == 1 ? "it ends" : "they end"));
+  }
+  std::fwrite(lines.data(), 1, lines.size(), stderr);
+  return code;
+}
+
+}  // namespace cil::cli

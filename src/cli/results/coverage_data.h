@@ -1,0 +1,96 @@
+// Coverage from hits files (runtime_contract.h): the probes of each module build merged over
+// runs, then folded into files, lines, branches and methods for the report's formats.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/results/count_file.h"
+#include "cli/results/source_paths.h"
+#include "support/error.h"
+
+namespace cil::cli {
+
+struct BranchHits {
+  uint32_t line = 0;
+  uint32_t offset = 0;  ///< IL offset of the branch instruction
+  uint32_t path = 0;    ///< 0: fall-through; 1...: the target(s)
+  uint64_t hits = 0;
+};
+
+struct MethodCoverage {
+  std::string name;  ///< Ns.Type::Method (a state machine's under its kickoff method)
+  std::string file;  ///< document of its first line, or empty
+  uint64_t entries = 0;
+  std::map<uint32_t, uint64_t> lines;  ///< line -> hits (sequence points' hits summed over their lines)
+  std::vector<BranchHits> branches;
+  bool has_lines() const { return !lines.empty(); }
+  bool covered() const;
+};
+
+struct FileCoverage {
+  std::map<uint32_t, uint64_t> lines;
+  std::map<uint32_t, std::vector<BranchHits>> branches;  ///< by line
+};
+
+struct Ratio {
+  uint64_t covered = 0, total = 0;
+  double percent() const { return total ? 100.0 * static_cast<double>(covered) / static_cast<double>(total) : 100.0; }
+  Ratio& operator+=(const Ratio& o) {
+    covered += o.covered;
+    total += o.total;
+    return *this;
+  }
+};
+
+struct ModuleCoverage {
+  std::string assembly;
+  std::string mvid;
+  size_t files_merged = 0;
+  std::map<std::string, FileCoverage> files;             ///< by document
+  std::map<std::string, MethodCoverage> methods;         ///< by name
+  std::vector<std::string> without_lines;                ///< methods with no sequence points
+  Ratio line, branch, method;
+};
+
+/// Merges hits files: per assembly, one build (mvid) and one probe list, summed slot by slot.
+class HitsMerger {
+ public:
+  /// Adds one hits file. Fails (ErrorKind::Unsupported) when the assembly was seen with another
+  /// mvid or other probes: runs of different builds are never merged.
+  Status add(const std::string& file, CountFile hits);
+  /// The modules, by assembly name, folded.
+  Expected<std::vector<ModuleCoverage>> result() const;
+
+ private:
+  struct Build {
+    std::string mvid;
+    std::string first_file;
+    size_t files = 0;
+    CountFile probes;  ///< counts summed
+  };
+  std::map<std::string, Build> builds_;
+};
+
+/// Rewrites every document path (the files and each method's file) through `map`. Documents
+/// that land on one path are merged, their hits summed, and the line and branch ratios redone.
+void map_documents(std::vector<ModuleCoverage>& modules, const PathMap& map);
+
+/// The totals over modules.
+struct CoverageTotals {
+  Ratio line, branch, method;
+};
+CoverageTotals totals(const std::vector<ModuleCoverage>& modules);
+
+/// The report's formats.
+/// With `source_root`, Cobertura's <source> is it and class file names under it are relative.
+std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t timestamp,
+                          const std::optional<std::string>& source_root = std::nullopt);
+std::string lcov_text(const std::vector<ModuleCoverage>& modules);
+std::string coverage_json(const std::vector<ModuleCoverage>& modules);
+std::string coverage_table(const std::vector<ModuleCoverage>& modules);
+
+}  // namespace cil::cli
