@@ -33,7 +33,7 @@ std::string pdb_id_text(const md::PdbId& id) { return id_text(id, load_le<uint32
 const char* kNoClaim = "the output's debug directory no longer names a PDB";
 
 pe::DebugDirectoryEdit::Entry header_of(const Entry& e) {
-  return {e.characteristics, e.timestamp, e.major_version, e.minor_version, e.type, e.data_size, e.data_rva, e.data_file_offset, true};
+  return {static_cast<const pe::DebugEntryHeader&>(e), true};
 }
 
 /// The CodeView path with its file name replaced: the runtime looks for the PDB by that name

@@ -28,8 +28,9 @@ struct PdbChecksumInfo {
   std::vector<uint8_t> checksum;
 };
 
-struct DebugEntry {
-  uint32_t entry_offset = 0;  ///< file offset of the 28-byte directory entry
+/// The fields of one 28-byte debug directory entry (PE/COFF "Debug Directory (Image Only)"), in
+/// their order on disk: what the reader decodes and what the image writer writes back.
+struct DebugEntryHeader {
   uint32_t characteristics = 0;
   uint32_t timestamp = 0;
   uint16_t major_version = 0;
@@ -38,6 +39,11 @@ struct DebugEntry {
   uint32_t data_size = 0;
   uint32_t data_rva = 0;
   uint32_t data_file_offset = 0;
+};
+
+/// An entry as read from a file: its header, where it sits, and its data decoded by kind.
+struct DebugEntry : DebugEntryHeader {
+  uint32_t entry_offset = 0;  ///< file offset of the 28-byte directory entry
   std::optional<CodeViewInfo> codeview;
   std::optional<EmbeddedPdbInfo> embedded_pdb;
   std::optional<PdbChecksumInfo> pdb_checksum;

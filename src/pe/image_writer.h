@@ -9,6 +9,7 @@
 
 #include "support/error.h"
 #include "support/file_io.h"
+#include "pe/debug_directory.h"
 #include "pe/pe_image.h"
 
 namespace cil::pe {
@@ -95,15 +96,7 @@ class OutputImage {
 /// The output's debug directory, written over the input's in place: never more entries than the
 /// input has (entries can be dropped or changed, and their data replaced, not added).
 struct DebugDirectoryEdit {
-  struct Entry {
-    uint32_t characteristics = 0;
-    uint32_t timestamp = 0;
-    uint16_t major_version = 0;
-    uint16_t minor_version = 0;
-    uint32_t type = 0;
-    uint32_t data_size = 0;
-    uint32_t data_rva = 0;
-    uint32_t data_file_offset = 0;
+  struct Entry : DebugEntryHeader {
     /// The data is the input's: its file offset is one of the input and moves when the headers
     /// grow. Otherwise it was placed in the new section and its offsets are final.
     bool input_data = true;
