@@ -191,8 +191,8 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
   // array initializers. Each data type owns its field, so the rows go type, field, type, field...
   CountRuntimeText text;
   bool hits = file_ == CounterFile::Hits;
-  std::string header_text = hits ? contract::hits_header(json_string(assembly), json_string(mvid))
-                                 : contract::counts_header(json_string(assembly), json_string(mvid));
+  std::string header_text = hits ? contract::hits_header(md::json_quote(assembly), md::json_quote(mvid))
+                                 : contract::counts_header(md::json_quote(assembly), md::json_quote(mvid));
   std::string tail_text = std::string(slots_ ? contract::kCountsMethodClose : "") + std::string(contract::kCountsTail);
   {
     const md::Module& m = editor.module();

@@ -75,7 +75,4 @@ class CountMode {
   CountRuntimeMembers runtime_;
 };
 
-/// Encodes `text` as a JSON string literal (quotes included).
-inline std::string json_string(std::string_view text) { return md::json_quote(text); }
-
 }  // namespace cil::instrument

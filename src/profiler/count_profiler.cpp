@@ -41,7 +41,7 @@ void append_entry(std::string& json, bool first, mdToken token, std::string_view
   json += contract::counts_method_open();
   contract::append_token_digits(json, token);
   json += contract::counts_method_name();
-  json += instrument::json_string(name);
+  json += md::json_quote(name);
   json += contract::counts_method_count();
   json += std::to_string(count);
   json += contract::kCountsMethodClose;
@@ -517,7 +517,7 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
   if (coverage_mode()) {
     // Coverage needs the file (the plan reads it): a module with probes has it.
     if (!state.coverage || assembly.empty()) return;
-    std::string json = contract::hits_header(instrument::json_string(assembly), instrument::json_string(mvid));
+    std::string json = contract::hits_header(md::json_quote(assembly), md::json_quote(mvid));
     json += hits_entries(state);
     json += contract::kCountsTail;
     write_module_file(assembly, contract::kHitsFileSuffix, json, used_names);
@@ -540,7 +540,7 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
   }
 
   // The pieces offline count mode's injected code writes, in the same order.
-  std::string json = contract::counts_header(instrument::json_string(assembly), instrument::json_string(mvid));
+  std::string json = contract::counts_header(md::json_quote(assembly), md::json_quote(mvid));
   for (size_t i = 0; i < rows.size(); ++i) append_entry(json, i == 0, rows[i].token, rows[i].name, rows[i].count);
   json += contract::kCountsTail;
   write_module_file(assembly, contract::kCountsFileSuffix, json, used_names);

@@ -100,7 +100,7 @@ TEST(Printer, EscapeString) {
 }
 
 TEST(Json, QuoteAndStructure) {
-  EXPECT_EQ(cli::json_quote("a\"\\\n\x01"), "\"a\\\"\\\\\\n\\u0001\"");
+  EXPECT_EQ(md::json_quote("a\"\\\n\x01"), "\"a\\\"\\\\\\n\\u0001\"");
   cli::JsonWriter j;
   j.begin_object();
   j.key("a").value(1);
@@ -121,10 +121,10 @@ namespace cil {
 namespace {
 
 TEST(Json, InvalidUtf8BecomesReplacementCharacters) {
-  EXPECT_EQ(cli::json_quote("a\xff" "b"), "\"a\xEF\xBF\xBD" "b\"");
-  EXPECT_EQ(cli::json_quote("\xC3\xA9"), "\"\xC3\xA9\"") << "valid UTF-8 passes through";
-  EXPECT_EQ(cli::json_quote("\xE2\x82"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"") << "truncated sequence";
-  EXPECT_EQ(cli::json_quote("\xED\xA0\x80"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"") << "surrogate";
+  EXPECT_EQ(md::json_quote("a\xff" "b"), "\"a\xEF\xBF\xBD" "b\"");
+  EXPECT_EQ(md::json_quote("\xC3\xA9"), "\"\xC3\xA9\"") << "valid UTF-8 passes through";
+  EXPECT_EQ(md::json_quote("\xE2\x82"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"") << "truncated sequence";
+  EXPECT_EQ(md::json_quote("\xED\xA0\x80"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"") << "surrogate";
 }
 
 TEST(Error, InFileNamesTheFileNearestTheFault) {

@@ -7,8 +7,6 @@
 
 namespace cil::cli {
 
-std::string json_quote(std::string_view text) { return md::json_quote(text); }
-
 void JsonWriter::newline() {
   out_ += '\n';
   out_.append(levels_.size() * 2, ' ');
@@ -43,7 +41,7 @@ void JsonWriter::close(char bracket) {
 
 JsonWriter& JsonWriter::key(std::string_view name) {
   before_value();
-  out_ += json_quote(name);
+  out_ += md::json_quote(name);
   out_ += ": ";
   after_key_ = true;
   return *this;
@@ -51,7 +49,7 @@ JsonWriter& JsonWriter::key(std::string_view name) {
 
 void JsonWriter::value(std::string_view text) {
   before_value();
-  out_ += json_quote(text);
+  out_ += md::json_quote(text);
 }
 
 void JsonWriter::value(int64_t number) {

@@ -11,8 +11,6 @@
 
 namespace cil::cli {
 
-std::string json_quote(std::string_view text);
-
 class JsonWriter {
  public:
   /// `inline_` containers (and everything inside them) are written on one line.

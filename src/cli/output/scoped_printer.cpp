@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/output/json_writer.h"
+#include "metadata/text_encoding.h"
 
 namespace cil::cli {
 
@@ -29,7 +30,7 @@ std::string_view Value::text(std::string& scratch) const {
 
 std::string Value::json() const {
   switch (kind_) {
-    case Kind::String: return json_quote(string());
+    case Kind::String: return md::json_quote(string());
     case Kind::Unsigned: return fmt::format("{}", number_);
     case Kind::Signed: return fmt::format("{}", static_cast<int64_t>(number_));
     case Kind::Bool: return number_ ? "true" : "false";

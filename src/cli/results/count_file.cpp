@@ -13,6 +13,7 @@
 #include "cli/results/live_file.h"
 #include "instrument/runtime_contract.h"
 #include "metadata/schema.h"
+#include "metadata/text_encoding.h"
 #include "support/file_io.h"
 
 namespace cil::cli {
@@ -24,7 +25,7 @@ Error shape_error(std::string message) { return make_error(ErrorKind::Format, "c
 /// A value for a message: strings quoted (and cut at 40 bytes), numbers as written, otherwise
 /// the kind.
 std::string describe(const JsonValue& v) {
-  if (v.is_string()) return v.text().size() > 40 ? json_quote(v.text().substr(0, 40)) + "..." : json_quote(v.text());
+  if (v.is_string()) return v.text().size() > 40 ? md::json_quote(v.text().substr(0, 40)) + "..." : md::json_quote(v.text());
   if (v.is_number()) return v.text().size() > 40 ? v.text().substr(0, 40) + "..." : v.text();
   return JsonValue::kind_name(v.kind());
 }
@@ -90,7 +91,7 @@ Expected<CountFile> parse_count_file(std::string_view text) {
     out.kind = CIL_TRY(member(root, contract::kCountsKeyKind, JsonValue::Kind::String, ""))->text();
     if (out.kind != contract::kHitsKind)
       return shape_error(fmt::format("\"{}\" must be \"{}\", not {}", contract::kCountsKeyKind, contract::kHitsKind,
-                                     json_quote(out.kind)));
+                                     md::json_quote(out.kind)));
   }
   const JsonValue* methods = CIL_TRY(member(root, contract::kCountsKeyMethods, JsonValue::Kind::Array, ""));
 
@@ -145,7 +146,7 @@ Expected<std::vector<std::string>> CountMerger::add(const std::string& file, con
     for (const auto& [other, build] : builds_)
       if (other.first == counts.assembly) {
         warnings.push_back(fmt::format("assembly {} has mvid {} here but {} in {}: a different build, reported separately",
-                                       json_quote(counts.assembly), counts.mvid, other.second, files_[build.first_file]));
+                                       md::json_quote(counts.assembly), counts.mvid, other.second, files_[build.first_file]));
         break;
       }
     found = builds_.emplace(key, Build{}).first;
@@ -157,7 +158,7 @@ Expected<std::vector<std::string>> CountMerger::add(const std::string& file, con
     auto it = build.by_token.find(mc.token);
     if (it != build.by_token.end() && build.methods[it->second].count > UINT64_MAX - mc.count)
       return shape_error(fmt::format("the counts of {} {} add up to more than 18446744073709551615 with the earlier files",
-                                     contract::token_text(mc.token), json_quote(mc.name)));
+                                     contract::token_text(mc.token), md::json_quote(mc.name)));
   }
   files_.push_back(file);
   ++build.files;
@@ -172,7 +173,7 @@ Expected<std::vector<std::string>> CountMerger::add(const std::string& file, con
     merged.count += mc.count;
     if (merged.name != mc.name)
       warnings.push_back(fmt::format("{} is named {} here but {} in {}; keeping the first name", contract::token_text(mc.token),
-                                     json_quote(mc.name), json_quote(merged.name), files_[build.named_by[it->second]]));
+                                     md::json_quote(mc.name), md::json_quote(merged.name), files_[build.named_by[it->second]]));
   }
   return warnings;
 }

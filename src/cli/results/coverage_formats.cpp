@@ -198,11 +198,11 @@ std::string coverage_json(const std::vector<ModuleCoverage>& modules) {
   for (size_t i = 0; i < modules.size(); ++i) {
     const ModuleCoverage& m = modules[i];
     out += fmt::format("{}{{\"assembly\": {}, \"mvid\": {}, \"files\": {}, \"line\": {}, \"branch\": {}, \"method\": {}, \"documents\": [",
-                       i ? ", " : "", json_quote(m.assembly), json_quote(m.mvid), m.files_merged, ratio_json(m.line),
+                       i ? ", " : "", md::json_quote(m.assembly), md::json_quote(m.mvid), m.files_merged, ratio_json(m.line),
                        ratio_json(m.branch), ratio_json(m.method));
     bool first = true;
     for (const auto& [doc, file] : m.files) {
-      out += fmt::format("{}{{\"path\": {}, \"lines\": {{", first ? "" : ", ", json_quote(doc));
+      out += fmt::format("{}{{\"path\": {}, \"lines\": {{", first ? "" : ", ", md::json_quote(doc));
       first = false;
       bool first_line = true;
       for (const auto& [line, hits] : file.lines) {
@@ -223,12 +223,12 @@ std::string coverage_json(const std::vector<ModuleCoverage>& modules) {
     first = true;
     for (const auto& [key, method] : m.methods) {
       out += fmt::format("{}{{\"name\": {}, \"file\": {}, \"covered\": {}, \"entries\": {}, \"line\": {}, \"branch\": {}}}",
-                         first ? "" : ", ", json_quote(key), json_quote(method.file), method.covered() ? "true" : "false",
+                         first ? "" : ", ", md::json_quote(key), md::json_quote(method.file), method.covered() ? "true" : "false",
                          method.entries, ratio_json(ratio_of(method.lines)), ratio_json(ratio_of(method.branches)));
       first = false;
     }
     out += "], \"methodsWithoutSequencePoints\": [";
-    for (size_t k = 0; k < m.without_lines.size(); ++k) out += (k ? ", " : "") + json_quote(m.without_lines[k]);
+    for (size_t k = 0; k < m.without_lines.size(); ++k) out += (k ? ", " : "") + md::json_quote(m.without_lines[k]);
     out += "]}";
   }
   out += fmt::format("], \"total\": {{\"line\": {}, \"branch\": {}, \"method\": {}}}}}\n", ratio_json(t.line), ratio_json(t.branch),
