@@ -10,6 +10,7 @@
 #include "instrument/runtime_contract.h"
 #include "metadata/signature.h"
 #include "metadata/text_encoding.h"
+#include "metadata/token_text.h"
 
 namespace cil::instrument {
 
@@ -125,11 +126,11 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
   quoted.clear();
   md::json_quote_append(quoted, name);
   struct {
-    char text[contract::kTokenDigits];
+    char text[md::kTokenDigits];
     size_t size = 0;
     void push_back(char c) { text[size++] = c; }
   } digits;
-  contract::append_token_digits(digits, md::make_token(TableId::MethodDef, rid));
+  md::append_token_digits(digits, md::make_token(TableId::MethodDef, rid));
   // The piece, once: its length and its bytes both come from this list.
   const std::string_view pieces[] = {slots_ ? contract::kCountsMethodClose : std::string_view(""),
                                      slots_ ? contract::kCountsSeparator : std::string_view(""),

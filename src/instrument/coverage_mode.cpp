@@ -10,6 +10,7 @@
 #include "instrument/runtime_contract.h"
 #include "metadata/name_pattern.h"
 #include "metadata/rows.h"
+#include "metadata/token_text.h"
 
 namespace cil::instrument {
 
@@ -237,7 +238,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
     return probe.front().id;
   };
   constexpr char tab = contract::kHitsSeparator;
-  place(FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab, contract::token_text(md::make_token(TableId::MethodDef, source)), tab, name);
+  place(FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab, md::token_text(md::make_token(TableId::MethodDef, source)), tab, name);
 
   // Branches and clauses that named an original instruction with a line probe name the probe.
   std::vector<uint32_t>& redirect = scratch_.redirect;

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "metadata/token_text.h"
+
 namespace cil::contract {
 
 /// The profiler's COM class id, as CORECLR_PROFILER expects it.
@@ -99,21 +101,7 @@ inline constexpr std::string_view kCountsKeyToken = "token";
 inline constexpr std::string_view kCountsKeyName = "name";
 inline constexpr std::string_view kCountsKeyCount = "count";
 
-/// A token as text: the prefix, then 8 upper-case hexadecimal digits ("0x0600002A").
-inline constexpr std::string_view kTokenPrefix = "0x";
-inline constexpr size_t kTokenDigits = 8;
-/// Appends the 8 digits of `token` to a string or byte vector (no formatting pass: count mode
-/// makes one per method).
-template <class Out>
-void append_token_digits(Out& out, uint32_t token) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (size_t i = 0; i < kTokenDigits; ++i) out.push_back(kHex[(token >> (28 - 4 * i)) & 0xF]);
-}
-inline std::string token_text(uint32_t token) {
-  std::string out(kTokenPrefix);
-  append_token_digits(out, token);
-  return out;
-}
+// A method's key is its token as md::token_text writes it (metadata/token_text.h).
 
 /// The file's name: "<Assembly>." then the process id then the suffix. A second module with the
 /// same assembly name in one process (the profiler), or a second load of the same assembly into
@@ -160,7 +148,7 @@ inline std::string counts_header(std::string_view assembly, std::string_view mvi
 }
 /// A method: opening, token digits, name piece, the name as a JSON string, count piece, the
 /// count, closing; methods are separated by kCountsSeparator.
-inline std::string counts_method_open() { return "{" + counts_key(kCountsKeyToken) + "\"" + std::string(kTokenPrefix); }
+inline std::string counts_method_open() { return "{" + counts_key(kCountsKeyToken) + "\"" + std::string(md::kTokenPrefix); }
 inline std::string counts_method_name() { return "\", " + counts_key(kCountsKeyName); }
 inline std::string counts_method_count() { return ", " + counts_key(kCountsKeyCount); }
 inline constexpr std::string_view kCountsMethodClose = "}";

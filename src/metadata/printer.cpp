@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "metadata/text_encoding.h"
+#include "metadata/token_text.h"
 
 namespace cil::md {
 
@@ -13,8 +14,6 @@ bool plain_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
          c == '@' || c == '`' || c == '?' || c == '.';
 }
-
-std::string token_text(Token token) { return fmt::format("0x{:08X}", token); }
 
 /// Cuts `text` to kMaxPrintedText bytes, on a UTF-8 character boundary, and marks the cut.
 std::string clip(std::string text) { return clip_text(std::move(text), kMaxPrintedText); }

@@ -13,6 +13,7 @@
 #include "instrument/probes.h"
 #include "instrument/runtime_contract.h"
 #include "metadata/runtime_refs.h"
+#include "metadata/token_text.h"
 #include "support/file_io.h"
 #include "profiler/probe_rewrite.h"
 
@@ -33,13 +34,13 @@ bool never_instrumented(std::string_view name) {
   return name.rfind(kPrefix, 0) == 0;
 }
 
-std::string token_text(mdToken token) { return contract::token_text(token); }
+using md::token_text;
 
 /// One entry of a counts or hits file, after `json`'s earlier ones, in offline count mode's pieces.
 void append_entry(std::string& json, bool first, mdToken token, std::string_view name, int64_t count) {
   if (!first) json += contract::kCountsSeparator;
   json += contract::counts_method_open();
-  contract::append_token_digits(json, token);
+  md::append_token_digits(json, token);
   json += contract::counts_method_name();
   json += md::json_quote(name);
   json += contract::counts_method_count();

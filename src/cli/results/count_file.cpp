@@ -14,6 +14,7 @@
 #include "instrument/runtime_contract.h"
 #include "metadata/schema.h"
 #include "metadata/text_encoding.h"
+#include "metadata/token_text.h"
 #include "support/file_io.h"
 
 namespace cil::cli {
@@ -47,8 +48,8 @@ int hex_value(char c) {
 
 /// The contract's token text (any case) naming a MethodDef with a non-zero row (II.22.26).
 std::optional<uint32_t> parse_method_token(const std::string& text) {
-  const std::string_view prefix = contract::kTokenPrefix;
-  if (text.size() != prefix.size() + contract::kTokenDigits) return std::nullopt;
+  const std::string_view prefix = md::kTokenPrefix;
+  if (text.size() != prefix.size() + md::kTokenDigits) return std::nullopt;
   for (size_t i = 0; i < prefix.size(); ++i)
     if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return std::nullopt;
   uint32_t token = 0;
@@ -109,7 +110,7 @@ Expected<CountFile> parse_count_file(std::string_view text) {
     auto parsed_token = parse_method_token(token->text());
     if (!parsed_token)
       return shape_error(fmt::format("{}\"{}\" must be a MethodDef token like \"{}\", not {}", where, contract::kCountsKeyToken,
-                                     contract::token_text(md::make_token(md::TableId::MethodDef, 1)), describe(*token)));
+                                     md::token_text(md::make_token(md::TableId::MethodDef, 1)), describe(*token)));
     mc.token = *parsed_token;
     auto value = count->as_uint64();
     if (!value)
@@ -120,7 +121,7 @@ Expected<CountFile> parse_count_file(std::string_view text) {
     auto [it, added] = out.kind.empty() ? seen.emplace(mc.token, i) : std::make_pair(seen.end(), true);
     if (!added)
       return shape_error(fmt::format("{}{} {} is listed twice (also {}[{}])", where, contract::kCountsKeyToken,
-                                     contract::token_text(mc.token), contract::kCountsKeyMethods, it->second));
+                                     md::token_text(mc.token), contract::kCountsKeyMethods, it->second));
     out.methods.push_back(std::move(mc));
   }
   return out;
@@ -158,7 +159,7 @@ Expected<std::vector<std::string>> CountMerger::add(const std::string& file, con
     auto it = build.by_token.find(mc.token);
     if (it != build.by_token.end() && build.methods[it->second].count > UINT64_MAX - mc.count)
       return shape_error(fmt::format("the counts of {} {} add up to more than 18446744073709551615 with the earlier files",
-                                     contract::token_text(mc.token), md::json_quote(mc.name)));
+                                     md::token_text(mc.token), md::json_quote(mc.name)));
   }
   files_.push_back(file);
   ++build.files;
@@ -172,7 +173,7 @@ Expected<std::vector<std::string>> CountMerger::add(const std::string& file, con
     MethodCount& merged = build.methods[it->second];
     merged.count += mc.count;
     if (merged.name != mc.name)
-      warnings.push_back(fmt::format("{} is named {} here but {} in {}; keeping the first name", contract::token_text(mc.token),
+      warnings.push_back(fmt::format("{} is named {} here but {} in {}; keeping the first name", md::token_text(mc.token),
                                      md::json_quote(mc.name), md::json_quote(merged.name), files_[build.named_by[it->second]]));
   }
   return warnings;
