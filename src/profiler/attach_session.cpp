@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <iterator>
 #include <map>
 
@@ -22,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "instrument/runtime_contract.h"
+#include "support/process_start.h"
 
 namespace cil::profiler {
 
@@ -219,21 +219,6 @@ const char* session_end_name(SessionEnd end) {
     case SessionEnd::ClientGone: return "client-gone";
   }
   return "?";
-}
-
-unsigned long long process_start_ticks(pid_t pid) {
-  std::ifstream in(fmt::format("/proc/{}/stat", pid));
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // The command name may hold spaces and parentheses: fields count from the last ')'.
-  size_t close = stat.rfind(')');
-  if (close == std::string::npos) return 0;
-  size_t at = close + 2;
-  for (int field = 3; field < 22 && at < stat.size(); ++field) {
-    at = stat.find(' ', at);
-    if (at == std::string::npos) return 0;
-    ++at;
-  }
-  return std::strtoull(stat.c_str() + at, nullptr, 10);
 }
 
 SessionWatch::SessionWatch(const AttachSettings& settings, std::string stop_file)

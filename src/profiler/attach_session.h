@@ -57,7 +57,4 @@ class SessionWatch {
   std::string stop_file_;
 };
 
-/// A process's start time in clock ticks since boot (/proc/PID/stat, field 22); 0 when unknown.
-unsigned long long process_start_ticks(pid_t pid);
-
 }  // namespace cil::profiler

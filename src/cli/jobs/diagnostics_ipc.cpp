@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "instrument/runtime_contract.h"
+#include "support/process_start.h"
 
 namespace cil::cli {
 
@@ -125,20 +126,8 @@ bool receive_all(int fd, unsigned char* out, size_t size, int timeout_ms) {
 /// was left by an earlier process that had the same id (a killed one does not remove it), and
 /// nothing listens on it. Empty when the start time cannot be read.
 std::string start_time_of(pid_t pid) {
-  std::ifstream in(fmt::format("/proc/{}/stat", pid));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t close = text.rfind(')');  // the command name, field 2, may hold spaces and parentheses
-  if (close == std::string::npos) return "";
-  size_t at = close + 1;
-  for (int field = 3; field <= 22; ++field) {
-    size_t start = text.find_first_not_of(' ', at);
-    if (start == std::string::npos) return "";
-    size_t end = text.find(' ', start);
-    if (field == 22) return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (end == std::string::npos) return "";
-    at = end;
-  }
-  return "";
+  unsigned long long ticks = process_start_ticks(pid);
+  return ticks ? std::to_string(ticks) : "";
 }
 
 }  // namespace
@@ -244,30 +233,6 @@ int connect_unix(const std::string& path) {
     return -1;
   }
   return fd;
-}
-
-/// Seconds since the epoch at which process `pid` started (/proc/PID/stat field 22 and the boot
-/// time of /proc/stat); 0 when unknown.
-double process_start_epoch(pid_t pid) {
-  std::ifstream in(fmt::format("/proc/{}/stat", pid));
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t close = stat.rfind(')');  // the command name may hold spaces and parentheses
-  if (close == std::string::npos) return 0;
-  size_t at = close + 2;
-  for (int field = 3; field < 22 && at < stat.size(); ++field) {
-    at = stat.find(' ', at);
-    if (at == std::string::npos) return 0;
-    ++at;
-  }
-  unsigned long long ticks = std::strtoull(stat.c_str() + at, nullptr, 10);
-  std::ifstream boot_in("/proc/stat");
-  std::string line;
-  unsigned long long boot = 0;
-  while (std::getline(boot_in, line))
-    if (line.rfind("btime ", 0) == 0) boot = std::strtoull(line.c_str() + 6, nullptr, 10);
-  long hz = ::sysconf(_SC_CLK_TCK);
-  if (!boot || hz <= 0) return 0;
-  return static_cast<double>(boot) + static_cast<double>(ticks) / static_cast<double>(hz);
 }
 
 }  // namespace
