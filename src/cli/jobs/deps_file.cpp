@@ -19,6 +19,7 @@
 #include "cli/output/json_reader.h"
 #include "cli/output/json_writer.h"
 #include "support/file_io.h"
+#include "support/write_confinement.h"
 
 namespace cil::cli {
 
@@ -136,18 +137,34 @@ Error refused(const std::string& path, std::string message) {
   return in_file(make_error(ErrorKind::Io, std::string(kTraceFilesStructure), std::move(message) + "; nothing was written"), path);
 }
 
+/// The files a companion must never replace, by identity (a hard link or a symbolic link to one
+/// is the same file): the run's input, and its output (also by name: it may not exist yet).
+struct Kept {
+  WriteConfinement input;
+  WriteConfinement output;
+  std::string output_path;
+};
+
+Kept kept_files(const std::string& input, const std::string& output) {
+  Kept kept{{}, {}, output};
+  kept.input.add_input(input);
+  kept.output.add_input(output);
+  return kept;
+}
+
 /// Whether `path` can be replaced by a rename, checked before anything is written: a failure
 /// after the output is in place would leave an output that cannot start. A path the user named
-/// has had its symbolic links followed already, so a link here was found beside the output.
-Status check_replaceable(const std::string& path, const std::string& what, const std::string& input, const std::string& output) {
+/// has had its symbolic links followed already, so a link here was found beside the output (the
+/// message says so, which WriteConfinement::check_named's cannot).
+Status check_replaceable(const std::string& path, const std::string& what, const Kept& kept) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return ok();  // absent: creating it says why not
   if (S_ISLNK(st.st_mode))
     return refused(path, fmt::format("{} is a symbolic link: not written through{}", what,
                                      what == kDepsWhat ? " (--deps FILE names the file to update)" : ""));
   if (Status regular = OutputFile::check_destination(path); !regular) return refused(path, what + " " + regular.error().message);
-  if (same_file(path, input)) return refused(path, fmt::format("{} would replace the input", what));
-  if (same_file(path, output) || path == output) return refused(path, fmt::format("{} would replace the output", what));
+  if (kept.input.is_input(path)) return refused(path, fmt::format("{} would replace the input", what));
+  if (kept.output.is_input(path) || path == kept.output_path) return refused(path, fmt::format("{} would replace the output", what));
   // A rename over an immutable or append-only file fails (EPERM); ask the file system first.
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd >= 0) {
@@ -215,9 +232,10 @@ Expected<TraceCompanions> TraceCompanions::prepare(const std::string& input, con
   if (!planned) return std::move(planned).error();
   if (planned->empty()) return result;
 
+  const Kept kept = kept_files(input, output);
   std::string beside = (fs::path(output).parent_path() / fs::path(hooks_path).filename()).string();
   if (!same_file(hooks_path, beside)) {
-    if (Status usable = check_replaceable(beside, "the hooks assembly's copy", input, output); !usable) return std::move(usable).error();
+    if (Status usable = check_replaceable(beside, "the hooks assembly's copy", kept); !usable) return std::move(usable).error();
     Pending copy{beside, std::make_unique<OutputFile>(beside, options)};
     struct stat st {};
     if (::stat(hooks_path.c_str(), &st) != 0)
@@ -239,7 +257,7 @@ Expected<TraceCompanions> TraceCompanions::prepare(const std::string& input, con
   for (auto& update : *planned) {
     result.found_.push_back(update.path);
     if (update.text.empty()) continue;
-    if (Status usable = check_replaceable(update.path, std::string(kDepsWhat), input, output); !usable) return std::move(usable).error();
+    if (Status usable = check_replaceable(update.path, std::string(kDepsWhat), kept); !usable) return std::move(usable).error();
     Pending deps{update.path, std::make_unique<OutputFile>(update.path, options), true, std::move(update.original)};
     if (Status written = write_pending(*deps.file, update.text); !written) return refused(update.path, "the deps.json: " + written.error().message);
     result.pending_.push_back(std::move(deps));
