@@ -47,11 +47,12 @@ wait_for() {
   return 1
 }
 
-# Ticker with a hold file (tests/apps/HeldTicker.cs, built here with its portable PDB): it
-# cannot finish while sessions still attach to it, however slow the machine; `release NAME
-# late`, then `release NAME end`, let it go on past its midpoint and end. Its output is Ticker's.
+# Ticker with a hold file (Ticker.cs with tests/apps/HeldTicker.cs, which fills in its partial
+# methods; built here with its portable PDB): it cannot finish while sessions still attach to it,
+# however slow the machine; `release NAME late`, then `release NAME end`, let it go on past its
+# midpoint and end. Its output is Ticker's.
 mkdir -p held
-"$ROOT/scripts/csc.sh" held/HeldTicker.dll /optimize+ /debug:portable "$ROOT/tests/apps/HeldTicker.cs" > /dev/null ||
+"$ROOT/scripts/csc.sh" held/HeldTicker.dll /optimize+ /debug:portable "$ROOT/testdata/src/Ticker/Ticker.cs" "$ROOT/tests/apps/HeldTicker.cs" > /dev/null ||
   { fail "cannot build tests/apps/HeldTicker.cs"; finish; exit 1; }
 held=$work/held/HeldTicker.dll
 release() { echo "$2" >> "$1.hold"; }

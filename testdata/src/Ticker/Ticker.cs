@@ -27,7 +27,13 @@ static class Work {
   public static long Total => total;
 }
 
-static class Program {
+static partial class Program {
+  // Implemented by tests/apps/HeldTicker.cs when it is compiled with this file (attach sessions
+  // that wait on a hold file); here the compiler drops them and every call to them.
+  static partial void BeforeTick(int i, int ticks, string[] args);
+  static partial void AfterTicks(string[] args);
+  static partial void LogHeld(StringBuilder text);
+
   static int Main(string[] args) {
     int ticks = int.Parse(args[0]);
     string log = args[1];
@@ -37,6 +43,7 @@ static class Program {
     int lateCount = 0;
     if (args.Length > 2) File.WriteAllText(args[2], Environment.ProcessId.ToString());
     for (int i = 0; i < ticks; i++) {
+      BeforeTick(i, ticks, args);
       tickTimes[i] = Stopwatch.GetTimestamp();
       Work.Tick(i);
       if (i >= ticks / 2) {
@@ -45,9 +52,11 @@ static class Program {
       }
       Thread.Sleep(1);
     }
+    AfterTicks(args);
     var text = new StringBuilder();
     foreach (long t in tickTimes) text.Append("Tick ").Append(t).Append('\n');
     for (int i = 0; i < lateCount; i++) text.Append("Late ").Append(lateTimes[i]).Append('\n');
+    LogHeld(text);
     File.WriteAllText(log, text.ToString());
     Console.WriteLine($"{ticks} ticks, {lateCount} late, total {Work.Total}");
     return 3;
