@@ -15,21 +15,10 @@ bin="$ROOT/testdata/bin/debug"
 F=$work/app
 mkdir -p "$F"
 cp "$bin/Coverage.dll" "$bin/Coverage.pdb" "$bin/Coverage.runtimeconfig.json" "$F/"
-hashes() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
-before=$(hashes "$F")
-check_restored() { [ "$(hashes "$F")" = "$before" ] || fail "$1: the folder is not as before"; }
+before=$(folder_state "$F")
+check_restored() { [ "$(folder_state "$F")" = "$before" ] || fail "$1: the folder is not as before"; }
 dotnet "$F/Coverage.dll" > "$work/original.out"
 
-# run_exec LABEL EXPECTED_STATUS ARGS...: runs exec, checks its status; stdout in out.txt.
-run_exec() {
-  local label=$1 expected=$2 rc
-  shift 2
-  set +e
-  (cd "$work" && "$TOOL" exec "$@" > "$work/out.txt" 2> "$work/err.txt")
-  rc=$?
-  set -e
-  [ "$rc" = "$expected" ] || { fail "$label: exit $rc, expected $expected"; cat "$work/err.txt" >&2; }
-}
 # The command: the fixture, its output kept apart from exec's; then exit with $1's status.
 app='cd "$0" && timeout 120 dotnet Coverage.dll > "$1"; exit ${2:-0}'
 

@@ -14,21 +14,10 @@ mkdir -p "$F/sub"
 cp "$ROOT/testdata/bin/Basics.dll" "$ROOT/testdata/bin/Basics.runtimeconfig.json" "$ROOT/testdata/bin/Library.dll" \
    "$ROOT/testdata/bin/DebugInfo.Portable.dll" "$ROOT/testdata/bin/DebugInfo.Portable.pdb" "$F/"
 cp "$ROOT/testdata/bin/Generics.dll" "$F/sub/"
-hashes() { (cd "$1" && find . -print0 | sort -z | xargs -0 stat -c '%n %a' ; find . -type f -print0 | sort -z | xargs -0 sha256sum); }
-before=$(hashes "$F")
+before=$(folder_state "$F")
 check_restored() {
-  [ "$(hashes "$F")" = "$before" ] || { fail "$1: the folder is not as before"; diff <(echo "$before") <(hashes "$F") | head -5 >&2; }
+  [ "$(folder_state "$F")" = "$before" ] || { fail "$1: the folder is not as before"; diff <(echo "$before") <(folder_state "$F") | head -5 >&2; }
   [ ! -e "$F/.cil-instrument-exec" ] || fail "$1: the state directory is left"
-}
-# run_exec LABEL EXPECTED_STATUS ARGS...: runs exec, checks its status.
-run_exec() {
-  local label=$1 expected=$2 rc
-  shift 2
-  set +e
-  (cd "$work" && "$TOOL" exec "$@" > "$work/out.txt" 2> "$work/err.txt")
-  rc=$?
-  set -e
-  [ "$rc" = "$expected" ] || { fail "$label: exit $rc, expected $expected"; cat "$work/err.txt" >&2; }
 }
 
 # A passing command: it sees instrumented files and the environment; the report has its calls.
@@ -102,7 +91,7 @@ for _ in $(seq 1 600); do [ -e "$work/started" ] && break; sleep 0.1; done
 kill -KILL $pid
 wait $pid 2>/dev/null
 set -e
-[ "$(hashes "$F")" != "$before" ] || fail "SIGKILL during the command: the folder was not instrumented"
+[ "$(folder_state "$F")" != "$before" ] || fail "SIGKILL during the command: the folder was not instrumented"
 # A second exec or restore while the folder is held is refused: the lock went with the process.
 "$TOOL" restore "$F" > "$work/r1.out" 2> "$work/r1.err" || fail "restore after SIGKILL: $(cat "$work/r1.err")"
 grep -q "put back 5 files of an interrupted run" "$work/r1.err" || fail "restore said: $(cat "$work/r1.err")"

@@ -131,3 +131,20 @@ finish() {
   fi
   echo "all checks passed"
 }
+
+# For the exec tests (exec_test.sh, exec_coverage_test.sh), which run `exec` on a folder $F from
+# a scratch directory $work.
+# folder_state DIR: every name under DIR with its mode, then every file's hash: the same before
+# and after an exec that put the folder back as it was.
+folder_state() { (cd "$1" && find . -print0 | sort -z | xargs -0 stat -c '%n %a' ; find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+# run_exec LABEL EXPECTED_STATUS ARGS...: runs exec from $work (stdout in $work/out.txt, stderr in
+# $work/err.txt) and checks its status.
+run_exec() {
+  local label=$1 expected=$2 rc
+  shift 2
+  set +e
+  (cd "$work" && "$TOOL" exec "$@" > "$work/out.txt" 2> "$work/err.txt")
+  rc=$?
+  set -e
+  [ "$rc" = "$expected" ] || { fail "$label: exit $rc, expected $expected"; cat "$work/err.txt" >&2; }
+}
