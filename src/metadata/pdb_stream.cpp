@@ -7,13 +7,6 @@
 
 namespace cil::md {
 
-namespace {
-
-// The type-system tables of ECMA-335 II.22: the only ones a #Pdb stream may reference.
-constexpr unsigned kFirstDebugTable = static_cast<unsigned>(TableId::Document);
-
-}  // namespace
-
 void PdbStream::set_rows(TableId table, uint32_t count) {
   referenced |= uint64_t{1} << static_cast<uint8_t>(table);
   rows[static_cast<uint8_t>(table)] = count;

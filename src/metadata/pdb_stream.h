@@ -16,6 +16,10 @@ namespace cil::md {
 /// and carries the stamp as its TimeDateStamp.
 using PdbId = std::array<uint8_t, 20>;
 
+/// The first debug table (Document, 0x30): the tables below it are the type-system tables of
+/// ECMA-335 II.22, the only ones a #Pdb stream may reference.
+inline constexpr unsigned kFirstDebugTable = static_cast<unsigned>(TableId::Document);
+
 struct PdbStream {
   PdbId id{};
   uint32_t entry_point = 0;  ///< a MethodDef token, or 0

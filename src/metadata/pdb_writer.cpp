@@ -7,7 +7,7 @@ namespace cil::md {
 
 namespace {
 
-Error edit_error(std::string message) { return make_error(ErrorKind::Unsupported, "PDB", std::move(message)); }
+Error pdb_edit_error(std::string message) { return make_error(ErrorKind::Unsupported, "PDB", std::move(message)); }
 
 }  // namespace
 
@@ -59,8 +59,8 @@ void PdbEditor::set_cell(TableId table, uint32_t rid, uint8_t column, uint32_t v
 
 Status PdbEditor::add_row(TableId table, std::vector<uint32_t> cells) {
   if (cells.size() != table_schema(table).columns.size())
-    return edit_error(fmt::format("a {} row needs {} cells", table_schema(table).name, table_schema(table).columns.size()));
-  if (rows(table) >= kMaxRows) return edit_error(fmt::format("table {} is full", table_schema(table).name));
+    return pdb_edit_error(fmt::format("a {} row needs {} cells", table_schema(table).name, table_schema(table).columns.size()));
+  if (rows(table) >= kMaxRows) return pdb_edit_error(fmt::format("table {} is full", table_schema(table).name));
   auto& added = edits_.added[static_cast<uint8_t>(table)];
   added.insert(added.end(), cells.begin(), cells.end());
   return ok();

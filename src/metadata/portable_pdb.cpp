@@ -10,7 +10,6 @@ namespace cil::md {
 
 namespace {
 
-constexpr unsigned kFirstDebugTable = static_cast<unsigned>(TableId::Document);
 // Longest document name decoded for display; names are paths.
 constexpr size_t kMaxDocumentName = 4096;
 

@@ -37,13 +37,18 @@ constexpr std::array<TableSchema, kTableSlots> make_tables() {
 
 constexpr std::array<TableSchema, kTableSlots> kTables = make_tables();
 
+// The tables of each coded index, spelled by their bare names: the enumerators are in scope here
+// only (at namespace scope they would hide the Module class from the files a unity build puts
+// beside this one).
+namespace coded_tables {
 using enum TableId;
 #define CIL_CODED(Name, bits, ...) constexpr TableId k##Name##Tables[] = {__VA_ARGS__};
 #include "metadata/coded_indexes.def"
 #undef CIL_CODED
+}  // namespace coded_tables
 
 constexpr CodedIndexSchema kCodedIndexes[] = {
-#define CIL_CODED(Name, bits, ...) {#Name, bits, k##Name##Tables},
+#define CIL_CODED(Name, bits, ...) {#Name, bits, coded_tables::k##Name##Tables},
 #include "metadata/coded_indexes.def"
 #undef CIL_CODED
 };
