@@ -27,12 +27,6 @@ constexpr size_t kChunkSize = 512 * 1024;
 constexpr uint32_t kChunkAlignment = 8;
 constexpr uint32_t kMaxSlots = uint32_t{1} << 28;
 
-std::vector<uint8_t> method_sig(bool has_this, const TypeSig& ret, const std::vector<TypeSig>& params) {
-  return md::method_signature(has_this, ret, params);
-}
-
-TypeSig prim(ElementType e) { return md::primitive(e); }
-
 }  // namespace
 
 Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, CounterFile file) {
@@ -76,41 +70,41 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   if (refs.self() || refs.kind() == md::CoreLibraryKind::Mscorlib) mode.array_element_ = CIL_TRY(refs.type("System", "Int64"));
   rt.counts_array = mode.array_element_ != 0;
   rt.counts = mode.counts_field_ = CIL_TRY(
-      add_field("counts", rt.counts_array ? md::wrap(ElementType::SzArray, prim(ElementType::I8)) : prim(ElementType::I)));
-  rt.gate = CIL_TRY(add_field("gate", prim(ElementType::Object)));
-  rt.tag = CIL_TRY(add_field("tag", prim(ElementType::String)));
-  rt.keep = CIL_TRY(add_field("keep", md::wrap(ElementType::SzArray, prim(ElementType::Object))));
-  rt.live = CIL_TRY(add_field("live", prim(ElementType::String)));
+      add_field("counts", rt.counts_array ? md::wrap(ElementType::SzArray, md::primitive(ElementType::I8)) : md::primitive(ElementType::I)));
+  rt.gate = CIL_TRY(add_field("gate", md::primitive(ElementType::Object)));
+  rt.tag = CIL_TRY(add_field("tag", md::primitive(ElementType::String)));
+  rt.keep = CIL_TRY(add_field("keep", md::wrap(ElementType::SzArray, md::primitive(ElementType::Object))));
+  rt.live = CIL_TRY(add_field("live", md::primitive(ElementType::String)));
   // The live file needs the counters' address and MemoryMappedFile, which the assembly that
   // defines it cannot reference.
   mode.live_ = !rt.counts_array && CIL_TRY(editor.assembly_name()) != refs.memory_mapped_files_assembly().name;
 
   Token event_args = CIL_TRY(refs.type("System", "EventArgs"));
   Token unhandled_args = CIL_TRY(refs.type("System", "UnhandledExceptionEventArgs"));
-  TypeSig vd = prim(ElementType::Void), obj = prim(ElementType::Object);
+  TypeSig vd = md::primitive(ElementType::Void), obj = md::primitive(ElementType::Object);
   auto add_method = [&](md::MethodAttributes flags, std::string_view name, std::vector<uint8_t> sig) -> Expected<Token> {
     Token t = CIL_TRY(editor.add(md::MethodDefRow{.flags = flags, .name = name, .signature = sig, .param_list = param_list}));
     if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(t)}));
     return t;
   };
-  rt.cctor = CIL_TRY(add_method(kTypeInitializer, ".cctor", method_sig(false, vd, {})));
-  rt.write = CIL_TRY(add_method(kHelperMethod, "WriteCounts", method_sig(false, vd, {prim(ElementType::Boolean)})));
-  rt.on_exit = CIL_TRY(add_method(kPrivateHelperMethod, "OnProcessExit", method_sig(false, vd, {obj, md::class_type(event_args)})));
+  rt.cctor = CIL_TRY(add_method(kTypeInitializer, ".cctor", md::method_signature(false, vd, {})));
+  rt.write = CIL_TRY(add_method(kHelperMethod, "WriteCounts", md::method_signature(false, vd, {md::primitive(ElementType::Boolean)})));
+  rt.on_exit = CIL_TRY(add_method(kPrivateHelperMethod, "OnProcessExit", md::method_signature(false, vd, {obj, md::class_type(event_args)})));
   rt.on_unhandled = CIL_TRY(add_method(kPrivateHelperMethod, "OnUnhandledException",
-                                       method_sig(false, vd, {obj, md::class_type(unhandled_args)})));
-  rt.setup = CIL_TRY(add_method(kPrivateHelperMethod, "Setup", method_sig(false, vd, {})));
-  rt.on_signal = CIL_TRY(add_method(kPrivateHelperMethod, kOnSignalName, method_sig(false, vd, {obj})));
-  rt.on_timer = CIL_TRY(add_method(kPrivateHelperMethod, "OnTimer", method_sig(false, vd, {obj})));
-  rt.write_file = CIL_TRY(add_method(kPrivateHelperMethod, "WriteFile", method_sig(false, vd, {prim(ElementType::String)})));
-  TypeSig str = prim(ElementType::String);
-  rt.output_path = CIL_TRY(add_method(kPrivateHelperMethod, "OutputPath", method_sig(false, str, {str})));
-  if (mode.live_) rt.map_live = CIL_TRY(add_method(kPrivateHelperMethod, "MapLive", method_sig(false, vd, {})));
+                                       md::method_signature(false, vd, {obj, md::class_type(unhandled_args)})));
+  rt.setup = CIL_TRY(add_method(kPrivateHelperMethod, "Setup", md::method_signature(false, vd, {})));
+  rt.on_signal = CIL_TRY(add_method(kPrivateHelperMethod, kOnSignalName, md::method_signature(false, vd, {obj})));
+  rt.on_timer = CIL_TRY(add_method(kPrivateHelperMethod, "OnTimer", md::method_signature(false, vd, {obj})));
+  rt.write_file = CIL_TRY(add_method(kPrivateHelperMethod, "WriteFile", md::method_signature(false, vd, {md::primitive(ElementType::String)})));
+  TypeSig str = md::primitive(ElementType::String);
+  rt.output_path = CIL_TRY(add_method(kPrivateHelperMethod, "OutputPath", md::method_signature(false, str, {str})));
+  if (mode.live_) rt.map_live = CIL_TRY(add_method(kPrivateHelperMethod, "MapLive", md::method_signature(false, vd, {})));
   Token stream = CIL_TRY(refs.type("System.IO", "Stream"));
-  TypeSig bytes = md::wrap(ElementType::SzArray, prim(ElementType::U1));
+  TypeSig bytes = md::wrap(ElementType::SzArray, md::primitive(ElementType::U1));
   rt.write_chunk = CIL_TRY(add_method(kPrivateHelperMethod, "WriteChunk",
-                                      method_sig(false, prim(ElementType::I4),
-                                                 {md::class_type(stream), bytes, md::wrap(ElementType::SzArray, prim(ElementType::I4)),
-                                                  prim(ElementType::I4), bytes})));
+                                      md::method_signature(false, md::primitive(ElementType::I4),
+                                                 {md::class_type(stream), bytes, md::wrap(ElementType::SzArray, md::primitive(ElementType::I4)),
+                                                  md::primitive(ElementType::I4), bytes})));
   return mode;
 }
 
