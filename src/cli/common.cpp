@@ -11,6 +11,8 @@
 
 namespace cil::cli {
 
+std::string plural(uint64_t n, std::string_view one, std::string_view many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+
 std::string diagnostic_line(std::string_view kind, std::string_view file, std::string_view message) {
   std::string line = fmt::format("cil-instrument: {}: ", kind);
   if (!file.empty()) line += md::printable(file, md::kMaxQuotedText) + ": ";

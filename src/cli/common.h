@@ -43,6 +43,8 @@ void print_error(const Error& error);
 void print_usage_error(std::string_view message);
 /// `cil-instrument: warning: FILE: message` on stderr.
 void print_warning(std::string_view file, std::string_view message);
+/// `n` and the noun that goes with it: "1 file", "2 files".
+std::string plural(uint64_t n, std::string_view one, std::string_view many);
 /// Exit code for an error about an input file.
 int exit_code_for(const Error& error);
 /// Prints `error` and returns its exit code: kExitOutput when it is about `output` (the file the

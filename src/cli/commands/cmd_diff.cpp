@@ -13,6 +13,7 @@
 #include "cli/commands/method_selection.h"
 #include "cli/output/scoped_printer.h"
 #include "metadata/text_encoding.h"
+#include "metadata/token_text.h"
 
 namespace cil::cli {
 
@@ -54,16 +55,14 @@ Expected<Side> load_side(const std::string& path, const md::MethodFilter& filter
   return side;
 }
 
-std::string token_string(uint32_t token) { return fmt::format("0x{:08X}", token); }
-
 /// The text of one changed method: `---`/`+++` lines naming file, token and method, then the
 /// hunks of its listing against the new one, whose labels are numbered after the old ones.
 std::string method_diff(const Side& a, size_t i, const Side& b, size_t j) {
   il::MethodListing new_listing = b.listing(j);
   std::string new_text = diff_text(new_listing, align_labels(a.listing(i), new_listing));
   using md::printable;
-  return fmt::format("--- {}\t{} {}\n+++ {}\t{} {}\n{}", printable(a.path), token_string(a.keys[i].token),
-                     printable(a.keys[i].name), printable(b.path), token_string(b.keys[j].token), printable(b.keys[j].name),
+  return fmt::format("--- {}\t{} {}\n+++ {}\t{} {}\n{}", printable(a.path), md::token_text(a.keys[i].token),
+                     printable(a.keys[i].name), printable(b.path), md::token_text(b.keys[j].token), printable(b.keys[j].name),
                      unified_diff(a.listings[i], new_text));
 }
 
@@ -72,7 +71,7 @@ void print_only_in(ScopedPrinter& p, std::string_view key, const Side& side, con
   for (size_t i : which) {
     ObjectScope method(p, {}, Layout::one_row("only in {}: {} {}"));
     p.field(Key::text_only(), md::printable(side.path));
-    p.field("token", token_string(side.keys[i].token));
+    p.field("token", md::token_text(side.keys[i].token));
     p.field("name", Value(side.keys[i].name).text(md::printable(side.keys[i].name)));
   }
 }
@@ -90,8 +89,8 @@ size_t print_diff(ScopedPrinter& p, const Side& a, const Side& b, const MethodPa
       ++changed;
       std::string text = method_diff(a, i, b, k);
       ObjectScope method(p, {}, Layout::plain());
-      p.field(Key::json_only("token"), token_string(a.keys[i].token));
-      p.field(Key::json_only("newToken"), token_string(b.keys[k].token));
+      p.field(Key::json_only("token"), md::token_text(a.keys[i].token));
+      p.field(Key::json_only("newToken"), md::token_text(b.keys[k].token));
       p.field(Key::json_only("name"), a.keys[i].name);
       // The text is whole lines already; the layout ends the last one.
       std::string lines = text.ends_with('\n') ? text.substr(0, text.size() - 1) : text;

@@ -39,13 +39,13 @@ namespace fs = std::filesystem;
 constexpr int kExecSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 volatile sig_atomic_t g_signal = 0;  ///< the first SIGINT/SIGTERM/SIGHUP received
-volatile sig_atomic_t g_child = 0;   ///< the command's process while it runs
+volatile sig_atomic_t g_exec_child = 0;   ///< the command's process while it runs
 
 extern "C" void on_exec_signal(int sig, siginfo_t* info, void*) {
   if (!g_signal) g_signal = sig;
   // A signal sent to exec itself is for the command too; one from the terminal (SI_KERNEL)
   // reached the command already, through the process group.
-  if (g_child > 0 && info && info->si_code != SI_KERNEL) ::kill(static_cast<pid_t>(g_child), sig);
+  if (g_exec_child > 0 && info && info->si_code != SI_KERNEL) ::kill(static_cast<pid_t>(g_exec_child), sig);
 }
 
 void install_signal_handlers() {
@@ -80,8 +80,6 @@ void print_line(std::string_view kind, std::string_view file, std::string_view m
   std::string line = diagnostic_line(kind, file, message);
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
-
-std::string plural(size_t n, std::string_view one, std::string_view many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
 
 /// Prints what a recovery did in `folder`: one line per file it kept, then the count.
 void report_recovery(const std::string& folder, const RestoreResult& result, std::string_view what) {
@@ -207,7 +205,7 @@ int run_command(char** command, const std::string& output_dir) {
     ::_exit(126);
   }
   ::close(exec_pipe[1]);
-  g_child = pid;
+  g_exec_child = pid;
   int exec_error = 0;
   ssize_t got;
   while ((got = ::read(exec_pipe[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
@@ -216,7 +214,7 @@ int run_command(char** command, const std::string& output_dir) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  g_child = 0;
+  g_exec_child = 0;
   if (got == sizeof exec_error) {
     print_line("exec", "", fmt::format("cannot run '{}': {}", command[0], std::strerror(exec_error)));
     return exec_error == ENOENT ? 127 : 126;

@@ -20,16 +20,11 @@
 #include "cli/output/scoped_printer.h"
 #include "metadata/printer.h"
 #include "metadata/text_encoding.h"
+#include "metadata/token_text.h"
 
 namespace cil::cli {
 
 namespace {
-
-std::string plural(uint64_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
-std::string token_string(uint32_t token) { return fmt::format("0x{:08X}", token); }
 
 /// The merged counts, for both forms: per assembly build, a sentence and a table in text (names
 /// from count files through md::printable: control characters would break the table; cut at
@@ -58,7 +53,7 @@ void print_report(ScopedPrinter& p, const std::vector<AssemblyCounts>& builds, s
     for (size_t i = 0; i < rows; ++i) {
       const MethodCount& m = a.methods[i];
       ObjectScope method(p, {}, Layout::one_row("{2}  {0}  {1}"));
-      p.field("token", token_string(m.token));
+      p.field("token", md::token_text(m.token));
       p.field("name", Value(m.name).text(printable(m.name)));
       p.field("count", Value(m.count).text(fmt::format("{:>{}}", m.count, width)));
     }
