@@ -12,13 +12,6 @@ namespace cil::profiler {
 
 namespace {
 
-template <class T>
-T load(const uint8_t* data) {
-  T value;
-  std::memcpy(&value, data, sizeof(T));
-  return value;
-}
-
 std::string char_escape(char16_t c, char quote) {
   switch (c) {
     case u'\\': return "\\\\";

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,14 @@
 #include "metadata/signature.h"
 
 namespace cil::profiler {
+
+/// A T read from the bytes at `data` (runtime memory, native byte order; no alignment needed).
+template <class T>
+T load(const uint8_t* data) {
+  T value;
+  std::memcpy(&value, data, sizeof(T));
+  return value;
+}
 
 /// Longest string shown in full; longer ones end in "..." after this many characters.
 inline constexpr size_t kMaxStringChars = 200;

@@ -82,13 +82,6 @@ std::string elapsed_since_entry(const ArgsProfiler::Hooked& hooked) {
   return "";
 }
 
-template <class T>
-T load(const uint8_t* data) {
-  T value;
-  std::memcpy(&value, data, sizeof(T));
-  return value;
-}
-
 /// Ns.Name of a TypeDef or TypeRef token of `m`, nested types Outer/Inner.
 std::string token_type_name(const md::Module& m, md::Printer& printer, md::Token token, unsigned depth = 0) {
   if (auto def = m.find_row<TableId::TypeDef>(token)) return printer.type_def_name(def->rid());
@@ -148,13 +141,6 @@ std::string integer_text(const uint8_t* data, size_t size) {
     case 8: return fmt::format("{}", load<int64_t>(data));
     default: return "?";
   }
-}
-
-constexpr ULONG kNameCapacity = 1024;
-
-std::string wide_name(const WCHAR* buffer, ULONG length) {
-  while (length > 0 && buffer[length - 1] == 0) --length;
-  return to_utf8(std::u16string_view(buffer, length));
 }
 
 /// The full name of the type `type` extends, through the runtime's metadata; empty when none.

@@ -12,8 +12,6 @@ using namespace cilprof;
 
 namespace {
 
-constexpr ULONG kNameCapacity = 1024;
-
 std::vector<uint8_t> blob(PCCOR_SIGNATURE data, ULONG size) {
   return data ? std::vector<uint8_t>(data, data + size) : std::vector<uint8_t>();
 }

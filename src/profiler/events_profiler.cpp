@@ -10,7 +10,6 @@ namespace cil::profiler {
 
 namespace {
 
-constexpr ULONG kNameCapacity = 1024;
 constexpr int kMaxDepth = 64;  ///< deeper nesting is logged at this indentation
 
 /// Per-thread nesting: the indentation, and for each pair kind whether each open Enter was
@@ -23,11 +22,6 @@ thread_local ThreadState t_state;
 
 std::string status_suffix(HRESULT status) {
   return SUCCEEDED(status) ? std::string() : fmt::format(" (failed, HRESULT 0x{:08X})", static_cast<uint32_t>(status));
-}
-
-std::string wide_name(const WCHAR* buffer, ULONG length) {
-  while (length > 0 && buffer[length - 1] == 0) --length;
-  return to_utf8(std::u16string_view(buffer, length));
 }
 
 }  // namespace

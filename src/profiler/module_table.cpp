@@ -11,14 +11,7 @@ namespace cil::profiler {
 
 namespace {
 
-constexpr ULONG kNameCapacity = 1024;
 constexpr unsigned kMaxClassDepth = 8;
-
-std::string wide_name(const WCHAR* buffer, ULONG length) {
-  // Lengths from the runtime count the terminating NUL.
-  while (length > 0 && buffer[length - 1] == 0) --length;
-  return to_utf8(std::u16string_view(buffer, length));
-}
 
 }  // namespace
 

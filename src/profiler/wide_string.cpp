@@ -5,6 +5,11 @@
 
 namespace cil::profiler {
 
+std::string wide_name(const char16_t* buffer, uint32_t length) {
+  while (length > 0 && buffer[length - 1] == 0) --length;
+  return to_utf8(std::u16string_view(buffer, length));
+}
+
 std::string to_utf8(std::u16string_view text) {
   std::string out;
   out.reserve(text.size());
