@@ -5,6 +5,7 @@
 
 #include "metadata/table_layout.h"
 #include "support/byte_reader.h"
+#include "support/le_bytes.h"
 #include "pe/pe_format.h"
 
 namespace cil::testing {
@@ -12,15 +13,6 @@ namespace cil::testing {
 namespace {
 
 uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
-
-void put16(std::vector<uint8_t>& out, uint16_t v) {
-  out.push_back(static_cast<uint8_t>(v));
-  out.push_back(static_cast<uint8_t>(v >> 8));
-}
-
-void put32(std::vector<uint8_t>& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
 
 void put_compressed(std::vector<uint8_t>& out, uint32_t v) {
   if (v < 0x80) {

@@ -16,6 +16,7 @@
 #include "il/rewrite.h"
 #include "il/rewriter.h"
 #include "metadata/metadata_sink.h"
+#include "support/le_bytes.h"
 
 namespace cil::il {
 namespace {
@@ -29,13 +30,8 @@ enum : uint8_t {
 constexpr uint32_t kCatchType = 0x01000007;
 constexpr uint32_t kLocals = 0x11000002;
 
-void put16(std::vector<uint8_t>& b, uint16_t v) {
-  b.push_back(v & 0xFF);
-  b.push_back(v >> 8);
-}
-void put32(std::vector<uint8_t>& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back((v >> (8 * i)) & 0xFF);
-}
+using testing::put16;
+using testing::put32;
 
 std::vector<uint8_t> nops(size_t n) { return std::vector<uint8_t>(n, kNop); }
 std::vector<uint8_t> cat(std::initializer_list<std::vector<uint8_t>> parts) {

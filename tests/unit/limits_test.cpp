@@ -27,6 +27,7 @@
 #include "pe/pe_image.h"
 #include "support/allocation_meter.h"
 #include "support/synthetic_image.h"
+#include "support/le_bytes.h"
 
 namespace cil {
 namespace {
@@ -36,13 +37,8 @@ using testing::BlobBuilder;
 using testing::StringsBuilder;
 using testing::TablesBuilder;
 
-void put16(std::vector<uint8_t>& b, uint16_t v) {
-  b.push_back(static_cast<uint8_t>(v));
-  b.push_back(static_cast<uint8_t>(v >> 8));
-}
-void put32(std::vector<uint8_t>& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
+using testing::put16;
+using testing::put32;
 
 /// A module with one type and one method, for tests that add rows to it.
 struct MiniModule {

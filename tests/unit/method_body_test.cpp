@@ -7,6 +7,7 @@
 #include "il/body_model.h"
 #include "il/instruction.h"
 #include "il/method_body.h"
+#include "support/le_bytes.h"
 
 namespace cil::il {
 namespace {
@@ -15,13 +16,8 @@ Expected<MethodBody> parse(const std::vector<uint8_t>& bytes) {
   return parse_method_body(ByteReader(bytes, 0x400, "method body"));
 }
 
-void put16(std::vector<uint8_t>& b, uint16_t v) {
-  b.push_back(v & 0xFF);
-  b.push_back(v >> 8);
-}
-void put32(std::vector<uint8_t>& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back((v >> (8 * i)) & 0xFF);
-}
+using testing::put16;
+using testing::put32;
 
 std::vector<uint8_t> fat_header(uint16_t flags, uint16_t max_stack, uint32_t code_size, uint32_t locals) {
   std::vector<uint8_t> b;
