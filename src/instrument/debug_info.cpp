@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "instrument/output_check.h"
+#include "instrument/pdb_files.h"
 #include "instrument/pdb_rewrite.h"
 #include "metadata/heaps.h"
 #include "metadata/pdb_writer.h"
@@ -21,14 +22,6 @@ bool names_pdb(const Entry& e) {
 bool portable_codeview(const Entry& e) {
   return e.type == pe::kDebugTypeCodeView && e.codeview && e.minor_version == pe::kPortableCodeViewMinor;
 }
-
-std::string id_text(std::span<const uint8_t> guid, uint32_t stamp) {
-  md::Guid g{};
-  std::copy(guid.begin(), guid.begin() + 16, g.begin());
-  return fmt::format("{} stamp {:08x}", md::format_guid(g), stamp);
-}
-
-std::string pdb_id_text(const md::PdbId& id) { return id_text(id, load_le<uint32_t>(id.data() + 16)); }
 
 const char* kNoClaim = "the output's debug directory no longer names a PDB";
 
@@ -97,7 +90,7 @@ PdbSource find_pdb(const md::Module& module, const std::vector<pe::DebugEntry>& 
     const auto& guid = portable_cv->codeview->guid;
     if (!std::equal(guid.begin(), guid.end(), pdb.id().begin()) || portable_cv->timestamp != load_le<uint32_t>(pdb.id().data() + 16))
       return none(fmt::format("{} does not match the assembly (its id is {}, the assembly names {})", source.input,
-                              pdb_id_text(pdb.id()), id_text(guid, portable_cv->timestamp)));
+                              pdb_id_text(pdb.id(), PdbIdStyle::Message), pdb_id_text(guid, portable_cv->timestamp, PdbIdStyle::Message)));
   } else if (!embedded) {
     return none(fmt::format("{} not used: the assembly names no portable PDB (no CodeView entry)", source.input));
   }

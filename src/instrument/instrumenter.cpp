@@ -6,18 +6,13 @@
 #include <fmt/format.h>
 
 #include "il/body_reader.h"
-#include "il/constructor.h"
-#include "il/max_stack.h"
-#include "instrument/output_check.h"
 #include "il/rewrite.h"
-#include "il/rewriter.h"
-#include "il/tail_calls.h"
-#include "instrument/trace_mode.h"
+#include "instrument/count_mode.h"
+#include "instrument/output_check.h"
 #include "metadata/module_editor.h"
 #include "metadata/printer.h"
 #include "metadata/reference_check.h"
 #include "metadata/runtime_refs.h"
-#include "metadata/signature.h"
 #include "pe/section_layout.h"
 
 namespace cil::instrument {
@@ -120,41 +115,6 @@ std::optional<SkipReason> skip_reason(const md::Module& m, uint32_t rid) {
   return SkipReason::Extern;
 }
 
-struct MethodShape {
-  bool returns_value = false;
-  std::vector<uint8_t> return_type;  ///< encoded, for the result local
-};
-
-Expected<MethodShape> method_shape(const md::Module& m, uint32_t rid) {
-  auto r = m.row<TableId::MethodDef>(rid).signature_reader("method signature");
-  if (!r) return r.error();
-  md::MethodSig sig = CIL_TRY(md::decode_method_sig(*r));
-  MethodShape shape;
-  shape.returns_value = sig.return_type.element != md::ElementType::Void;
-  if (shape.returns_value) md::encode_type(shape.return_type, sig.return_type);
-  return shape;
-}
-
-Status wrap_empty(const md::Module& m, md::ModuleEditor& editor, uint32_t rid, BodyModel& body,
-                  const MethodShape& shape) {
-  auto start = constructed_index(m, rid, body);
-  if (!start) return refuse("no base constructor call found");
-  LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(editor, body.local_sig_token));
-  WrapSpec spec;
-  spec.try_start = *start;
-  if (shape.returns_value) spec.result_local = locals.add(shape.return_type);
-  spec.filter_clause = true;
-  spec.filter_code.push_back(body.make(Op::Pop));
-  spec.finally_clause = true;
-  spec.finally_code.push_back(body.make(Op::Nop));
-  spec.epilogue.push_back(body.make(Op::Nop));
-  spec.tail_sites = CIL_TRY(plan_tail_sites(m, body, spec.try_start, locals));
-  CIL_TRY(wrap_body(body, spec));
-  body.local_sig_token = CIL_TRY(locals.commit(editor));
-  if (body.local_sig_token && !body.original.fat) body.init_locals = true;
-  return ok();
-}
-
 }  // namespace
 
 bool probe_runtime_method(std::string_view name) {
@@ -191,20 +151,11 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
   CIL_TRY(renew_mvid(m, editor, options.mode));
   DebugInfoJob debug = DebugInfoJob::open(m, options.pdb, report.warnings);
 
-  std::optional<md::RuntimeRefs> refs;
-  std::optional<CountMode> count;
-  std::optional<TraceMode> trace;
-  std::optional<CoverageMode> coverage;
-  if (options.mode != Mode::Noop) refs.emplace(CIL_TRY(md::RuntimeRefs::create(editor)));
-  if (options.mode == Mode::Count) count.emplace(CIL_TRY(CountMode::begin(editor, *refs)));
-  if (options.mode == Mode::Trace) {
-    if (!options.hooks) return make_error(ErrorKind::Usage, "", "trace mode needs a hooks assembly (--hooks)");
-    trace.emplace(CIL_TRY(TraceMode::begin(editor, *refs, *options.hooks)));
-  }
-  if (options.mode == Mode::Coverage) coverage.emplace(CIL_TRY(CoverageMode::begin(editor, *refs, debug.pdb(), options.coverage)));
+  ModeContext context{m, editor, printer, debug.pdb(), options.hooks, &options.coverage};
+  std::unique_ptr<InstrumentMode> mode = CIL_TRY(options.open ? options.open(context) : open_mode(options.mode, context));
+  const md::RuntimeRefs* refs = mode->refs();
   CallEffects effects(editor);
-  if (count) CIL_TRY(count->measure_probe(effects));
-  if (coverage) CIL_TRY(coverage->measure_probe(effects));
+  CIL_TRY(mode->measure(effects));
 
   const auto& t = m.tables();
   // Room for the new bodies, so the section is never copied as it grows: more than the input can
@@ -233,7 +184,7 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       report.skipped.push_back({rid, name, SkipReason::ProbeRuntime, {}});
       continue;
     }
-    if (coverage && coverage->excluded(rid)) {
+    if (mode->excludes(rid)) {
       ++report.excluded;
       continue;
     }
@@ -244,38 +195,7 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       // naming no row is the input's fault (the body is kept as it is, with a warning).
       CIL_TRY(check_body_tokens(m, rid, body, decoded));
       BodyEdit edit;
-      switch (options.mode) {
-        case Mode::Count:
-          // Only a prologue, which the engine splices in without building the model. The probe
-          // is stack-neutral and runs on an empty stack, so no path gets deeper than the
-          // original's deepest or the probe's own: the bound needs no new simulation.
-          edit.entry_code = count->next_probe();
-          edit.entry_max_stack = count->probe_max_stack();
-          break;
-        case Mode::Noop: break;
-        case Mode::Wrap:
-          edit.edit = [&](BodyModel& model) -> Status {
-            MethodShape shape = CIL_TRY(method_shape(m, rid));
-            CIL_TRY(wrap_empty(m, editor, rid, model, shape));
-            model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
-            return ok();
-          };
-          break;
-        case Mode::Trace:
-          edit.edit = [&](BodyModel& model) -> Status {
-            MethodShape shape = CIL_TRY(method_shape(m, rid));
-            CIL_TRY(trace->instrument(rid, name, model));
-            model.max_stack = std::max(model.max_stack, CIL_TRY(compute_max_stack(model, shape.returns_value, effects)));
-            return ok();
-          };
-          break;
-        case Mode::Coverage:
-          edit.edit = [&](BodyModel& model) -> Status {
-            uint32_t source = coverage->attributed(rid);
-            return coverage->instrument(rid, source, source == rid ? name : printer.method_name(source), model);
-          };
-          break;
-      }
+      CIL_TRY(mode->edit(rid, name, effects, edit));
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
       CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
       debug.method_rewritten(rid, rewritten.map, rewritten.local_sig_token);
@@ -289,20 +209,11 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       report.skipped.push_back({rid, name, malformed ? SkipReason::Malformed : SkipReason::Unsupported, status.error().to_string()});
       continue;
     }
-    if (count) CIL_TRY(count->commit(rid, name));
-    if (coverage) CIL_TRY(coverage->commit(rid));
+    CIL_TRY(mode->commit(rid, name));
     report.instrumented.push_back(rid);
   }
 
-  if (count || coverage) {
-    std::string assembly(t.rows(TableId::Assembly) ? m.row<TableId::Assembly>(1).name()
-                         : t.rows(TableId::Module) ? m.row<TableId::Module>(1).name()
-                                                   : std::string_view());
-    md::Guid mvid = editor.mvid();
-    if (count) CIL_TRY(count->finish(assembly, md::format_guid(mvid), effects));
-    else CIL_TRY(coverage->finish(assembly, md::format_guid(mvid), effects));
-  }
-  if (trace) CIL_TRY(trace->finish(effects));
+  CIL_TRY(mode->finish(effects));
   report.pdb = debug.finish(editor, report.warnings);
   report.output = CIL_TRY(editor.write());
   return report;

@@ -1,5 +1,5 @@
-// The instrument job: choose methods, rewrite each through the engine in the chosen mode, and
-// write the new module. Returns what it did; prints nothing.
+// Instrumenting a module: choose methods, rewrite each through the engine in the chosen mode
+// (instrument_mode.h), and write the new module. Returns what it did; prints nothing.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "instrument/coverage_mode.h"
 #include "instrument/debug_info.h"
 #include "instrument/hook_contract.h"
+#include "instrument/instrument_mode.h"
 #include "il/offset_map.h"
 #include "metadata/module.h"
 #include "metadata/module_editor.h"
@@ -21,16 +22,11 @@
 
 namespace cil::instrument {
 
-enum class Mode {
-  Count,  ///< count calls per method; write <Assembly>.<pid>.counts.json at exit
-  Noop,   ///< decode and re-encode every selected body unchanged (a round trip through the engine)
-  Wrap,   ///< wrap every selected body in empty try/catch/finally with one exit block
-  Trace,  ///< call the user's hooks (OnEnter / OnLeave / OnException) from every selected method
-  Coverage,  ///< count hits per sequence point and branch outcome; write <Assembly>.<pid>.hits.json at exit
-};
-
 struct InstrumentOptions {
   Mode mode = Mode::Count;
+  /// When set, opens the mode instead of open_mode(mode): a mode the library does not list (the
+  /// job needs no change for it). `mode` still seeds the output's MVID.
+  ModeOpener open;
   md::MethodFilter filter;
   std::vector<uint32_t> method_rvas;  ///< when not empty, only methods whose body is at one of these
   const HookContract* hooks = nullptr;  ///< trace mode: the hooks to call

@@ -1,29 +1,18 @@
 // Coverage at run time (see coverage_probes.h).
 #include "profiler/coverage_probes.h"
 
-#include <sys/stat.h>
-
 #include "il/body_reader.h"
 #include "instrument/debug_info.h"
+#include "instrument/pdb_files.h"
 #include "il/instruction.h"
 #include "il/method_body.h"
 #include "instrument/probes.h"
 #include "il/rewrite.h"
 #include "pe/debug_directory.h"
-#include "support/file_io.h"
 
 namespace cil::profiler {
 
 namespace {
-
-/// NAME.pdb beside NAME.dll, as the offline tool looks for it.
-std::string pdb_beside(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  size_t dot = path.find_last_of('.');
-  size_t name_start = slash == std::string::npos ? 0 : slash + 1;
-  if (dot == std::string::npos || dot <= name_start) return path + ".pdb";
-  return path.substr(0, dot) + ".pdb";
-}
 
 Expected<il::EncodedBody> place(instrument::CoveragePlan& plan, uint32_t rid, std::string_view source_name,
                                 const il::MethodBody& body, uint32_t increment, uint16_t probe_depth,
@@ -47,14 +36,8 @@ Expected<il::EncodedBody> place(instrument::CoveragePlan& plan, uint32_t rid, st
 }  // namespace
 
 std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, const std::string& path, std::string& warning) {
-  instrument::PdbOptions options;
-  options.path = pdb_beside(path);
-  struct stat st {};
-  if (::stat(options.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-    auto bytes = read_file(options.path, md::kMaxPdbSize);
-    if (bytes) options.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*bytes));
-    else options.read_error = bytes.error();
-  }
+  // The PDB beside the assembly, as the offline tool looks for it.
+  instrument::PdbOptions options = instrument::pdb_options("", path);
   auto entries = pe::read_debug_directory(file.image());
   if (!entries) return nullptr;
   instrument::PdbSource source = instrument::find_pdb(file, *entries, options);

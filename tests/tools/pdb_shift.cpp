@@ -14,6 +14,7 @@
 
 #include "il/body_reader.h"
 #include "instrument/debug_info.h"
+#include "instrument/pdb_files.h"
 #include "il/instruction.h"
 #include "il/rewrite.h"
 #include "metadata/module.h"
@@ -23,12 +24,6 @@
 using namespace cil;
 
 namespace {
-
-std::string without_extension(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  size_t dot = path.find_last_of('.');
-  return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? path : path.substr(0, dot);
-}
 
 int fail(const std::string& what) {
   fmt::print(stderr, "cil_pdb_shift: {}\n", what);
@@ -51,11 +46,8 @@ int main(int argc, char** argv) {
   if (!loaded) return fail(loaded.error().to_string());
   const md::Module& m = **loaded;
 
-  instrument::PdbOptions options;
-  options.path = without_extension(input) + ".pdb";
-  if (auto bytes = read_file(options.path)) options.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*bytes));
-  std::string output_pdb = without_extension(output) + ".pdb";
-  options.output_file_name = output_pdb.substr(output_pdb.find_last_of('/') + 1);
+  std::string output_pdb = instrument::pdb_beside(output);
+  instrument::PdbOptions options = instrument::pdb_options("", input, output_pdb);
   std::vector<std::string> warnings;
   instrument::DebugInfoJob job = instrument::DebugInfoJob::open(m, options, warnings);
   if (!job.has_pdb()) return fail("no PDB to rewrite: " + (warnings.empty() ? std::string("none claimed") : warnings.front()));

@@ -8,7 +8,7 @@
 #include "cli/common.h"
 #include "cli/output/listing_printer.h"
 #include "cli/commands/method_selection.h"
-#include "cli/commands/pdb_options.h"
+#include "instrument/pdb_files.h"
 #include "instrument/debug_info.h"
 #include "metadata/text_encoding.h"
 
@@ -42,7 +42,7 @@ int run_dump(int argc, char** argv) {
   // worth a warning (most assemblies' are elsewhere); one that is there and cannot be used is.
   instrument::PdbSource pdb;
   if (auto entries = pe::read_debug_directory(m.image())) {
-    pdb = instrument::find_pdb(m, *entries, pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", file));
+    pdb = instrument::find_pdb(m, *entries, instrument::pdb_options(args.count("pdb") ? args["pdb"].as<std::string>() : "", file));
     for (const auto& note : pdb.notes) print_warning(file, note);
     if (!pdb.pdb && pdb.warn && !pdb.missing) print_warning(file, fmt::format("{}; no source lines shown", pdb.reason));
   }

@@ -28,6 +28,7 @@
 #include "cli/jobs/exec_folder.h"
 #include "cli/commands/instrument_options.h"
 #include "cli/results/live_file.h"
+#include "instrument/pdb_files.h"
 #include "instrument/runtime_contract.h"
 
 namespace cil::cli {
@@ -398,7 +399,7 @@ int run_exec(int argc, char** argv) {
     auto& list = entries[plan[i].folder];
     list.push_back({true, plan[i].file.relative});
     if (dones[i].wrote_pdb) {
-      std::string pdb = fs::path(plan[i].file.relative).replace_extension(".pdb").string();
+      std::string pdb = instrument::pdb_beside(plan[i].file.relative);
       list.push_back({!plan[i].file.pdb.empty(), pdb});
     }
   }

@@ -18,7 +18,7 @@
 #include "cli/jobs/file_copy.h"
 #include "cli/jobs/instrument_job.h"
 #include "cli/commands/instrument_options.h"
-#include "cli/commands/pdb_options.h"
+#include "instrument/pdb_files.h"
 #include "cli/output/scoped_printer.h"
 #include "instrument/instrumenter.h"
 #include "metadata/module.h"
@@ -30,13 +30,6 @@
 namespace cil::cli {
 
 namespace {
-
-/// A PDB id as its GUID and stamp: what the output's CodeView entry names.
-std::string pdb_id_text(const md::PdbId& id) {
-  md::Guid guid{};
-  std::copy(id.begin(), id.begin() + 16, guid.begin());
-  return fmt::format("{}-{:08x}", md::format_guid(guid), load_le<uint32_t>(id.data() + 16));
-}
 
 /// Methods without IL to rewrite are counted by reason; the others (native or OPTIL code, bodies
 /// that could not be read or rewritten) are counted as "could not be rewritten" and each listed.
@@ -104,9 +97,9 @@ void print_pdb(ScopedPrinter& p, const Job& job, const instrument::PdbOutcome& p
   using Output = instrument::PdbOutcome::Output;
   if (pdb.output == Output::Standalone)
     p.field(Key::text_only(), fmt::format("PDB: {} (from {}, id {})", md::printable(job.output_pdb), md::printable(pdb.input),
-                                          pdb_id_text(*pdb.id)));
+                                          instrument::pdb_id_text(*pdb.id, instrument::PdbIdStyle::Summary)));
   else if (pdb.output == Output::Embedded)
-    p.field(Key::text_only(), fmt::format("PDB: embedded (id {})", pdb_id_text(*pdb.id)));
+    p.field(Key::text_only(), fmt::format("PDB: embedded (id {})", instrument::pdb_id_text(*pdb.id, instrument::PdbIdStyle::Summary)));
   ObjectScope object(p, Key::json_only("pdb"));
   p.field("input", pdb.input.empty() ? Value::null() : Value(pdb.input));
   switch (pdb.output) {
@@ -114,7 +107,7 @@ void print_pdb(ScopedPrinter& p, const Job& job, const instrument::PdbOutcome& p
     case Output::Standalone: p.field("output", job.output_pdb); break;
     case Output::Embedded: p.field("output", "embedded"); break;
   }
-  p.field("id", pdb.id ? Value(pdb_id_text(*pdb.id)) : Value::null());
+  p.field("id", pdb.id ? Value(instrument::pdb_id_text(*pdb.id, instrument::PdbIdStyle::Summary)) : Value::null());
   p.field("reason", pdb.reason.empty() ? Value::null() : Value(pdb.reason));
   p.field("claimsRemoved", pdb.claims_removed);
 }
@@ -257,7 +250,7 @@ int run_instrument(int argc, char** argv) {
     return kExitUsage;
   }
   // OUT.pdb beside the output: the name its CodeView entry gives and the runtime looks for.
-  std::string output_pdb = without_extension(output) + ".pdb";
+  std::string output_pdb = instrument::pdb_beside(output);
   const std::string& pdb_arg = parsed.batch.instrument.pdb_arg;
   if (!pdb_arg.empty() && pdb_arg != "none" && same_file(pdb_arg, output_pdb)) {
     print_usage_error(fmt::format("the output's PDB ({}) must not be the input's: the input is never modified", output_pdb));
@@ -272,12 +265,12 @@ int run_instrument(int argc, char** argv) {
     return fail(in_file(usable.error(), output), output);
   }
   // A PDB will be written when the input has one beside it or --pdb names one.
-  bool pdb_expected = pdb_arg.empty() ? std::filesystem::exists(without_extension(input) + ".pdb", ec) : pdb_arg != "none";
+  bool pdb_expected = pdb_arg.empty() ? std::filesystem::exists(instrument::pdb_beside(input), ec) : pdb_arg != "none";
   // The output and its PDB against every file the run reads (hard links and the PDB beside the
   // input included: `-o App.exe` beside App.dll would otherwise replace App.pdb).
   WriteConfinement confinement = inputs_of(parsed);
   confinement.add_input(input);
-  confinement.add_input(without_extension(input) + ".pdb");
+  confinement.add_input(instrument::pdb_beside(input));
   for (const std::string& path : {output, output_pdb}) {
     if (path == output_pdb && !pdb_expected) continue;
     if (Status usable = confinement.check_named(path); !usable) {
@@ -293,7 +286,7 @@ int run_instrument(int argc, char** argv) {
   if (pdb_expected && !name_fits(output_pdb)) {
     print_usage_error(fmt::format("-o {}: the PDB beside it, {}, would have a name longer than the file system allows; give a shorter "
                                   "output name, or --pdb none",
-                                  output, file_name(output_pdb)));
+                                  output, instrument::file_name(output_pdb)));
     return kExitUsage;
   }
   if (int status = load_hooks(parsed); status != kExitOk) return status;

@@ -17,7 +17,7 @@
 #include "cli/jobs/heap_policy.h"
 #include "cli/jobs/interrupts.h"
 #include "cli/output/json_writer.h"
-#include "cli/commands/pdb_options.h"
+#include "instrument/pdb_files.h"
 #include "metadata/text_encoding.h"
 #include "support/file_io.h"
 
@@ -27,8 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// OUT.pdb, as instrument_file names it.
-std::string pdb_beside(const std::string& output) { return without_extension(output) + ".pdb"; }
+using instrument::pdb_beside;
 
 /// Whether a PDB may be written beside the output of `file`: the input has one beside it, or
 /// --pdb named one.

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "instrument/pdb_files.h"
 #include "metadata/sha1.h"
 #include "support/byte_reader.h"
 
@@ -40,14 +41,14 @@ bool same_inode(const fs::path& a, const struct stat& b) {
 
 /// Attaches each PDB that sits beside an assembly of the same stem to that assembly.
 std::vector<PlannedFile> attach_pdbs(std::vector<PlannedFile> files) {
-  std::map<std::string, size_t> assemblies;  // relative path without extension -> index
+  std::map<std::string, size_t> assemblies;  // the relative path of the PDB beside it -> index
   for (size_t i = 0; i < files.size(); ++i)
-    if (assembly_extension(files[i].relative)) assemblies.emplace(fs::path(files[i].relative).replace_extension().string(), i);
+    if (assembly_extension(files[i].relative)) assemblies.emplace(instrument::pdb_beside(files[i].relative), i);
   std::vector<bool> attached(files.size(), false);
   for (size_t i = 0; i < files.size(); ++i) {
     fs::path rel(files[i].relative);
     if (rel.extension() != ".pdb") continue;
-    auto it = assemblies.find(fs::path(rel).replace_extension().string());
+    auto it = assemblies.find(files[i].relative);
     if (it == assemblies.end() || !files[it->second].pdb.empty()) continue;
     files[it->second].pdb = files[i].input;
     attached[i] = true;

@@ -1,5 +1,6 @@
-// Instrumenting one input file into one output file, with the messages kept for the caller to
-// print (so that parallel jobs can print in input order).
+// Instrumenting one input file into one output file (instrument::run_job), with the messages
+// made into the tool's lines and kept for the caller to print (so that parallel jobs can print in
+// input order), and the exit status chosen.
 #pragma once
 
 #include <memory>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "instrument/instrumenter.h"
+#include "instrument/job.h"
 #include "instrument/output_check.h"
 #include "metadata/module.h"
 #include "support/error.h"
@@ -20,7 +22,6 @@ struct InstrumentSetup {
   std::string mode_name;
   std::string pdb_arg;          ///< --pdb's value ("" when not given)
   bool interruptible = true;    ///< temporary files watched by the tool's signal handlers
-  bool output_pdb_sibling = true;  ///< OUT.pdb beside OUT (always, today)
   std::string key_path;         ///< --key: the .snk the output is re-signed with ("" when not given)
   bool delay_sign = false;      ///< --delay-sign
   bool verify = true;           ///< the self-check before the rename (--no-verify clears it)
@@ -28,8 +29,7 @@ struct InstrumentSetup {
   std::string deps_arg;         ///< --deps: a deps.json, "none", or "" (those beside the output)
 };
 
-/// What became of the strong name, for the summary.
-enum class StrongName { None, Removed, Signed, DelaySigned };
+using instrument::StrongName;
 /// The JSON spelling of a strong name's fate ("removed", "signed", "delay-signed"), or null for
 /// an assembly that had none.
 const char* strong_name_json(StrongName state);
@@ -52,7 +52,8 @@ struct InstrumentOutcome {
 };
 
 /// Loads `input` and writes the instrumented `output` (and OUT.pdb when the PDB is standalone),
-/// or nothing. `module`, when given, is the already loaded input.
+/// or nothing (instrument::run_job, with the tool's signal handling, heap policy, test-only
+/// breakage and trace mode's deps.json files). `module`, when given, is the already loaded input.
 InstrumentOutcome instrument_file(const std::string& input, const std::string& output, const InstrumentSetup& setup,
                                   std::unique_ptr<md::Module> module = nullptr);
 

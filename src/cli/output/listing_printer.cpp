@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/pdb_options.h"
+#include "instrument/pdb_files.h"
 #include "il/body_reader.h"
 #include "metadata/text_encoding.h"
 #include "metadata/token_text.h"
@@ -149,7 +149,7 @@ namespace {
 /// The text form's comment for a point: the document's file name and the start line.
 std::string point_text(const md::PortablePdb& pdb, const md::SequencePoint& point) {
   if (point.hidden()) return "  // hidden";
-  return fmt::format("  // {}:{}", md::printable(file_name(pdb.document_name(point.document))), point.start_line);
+  return fmt::format("  // {}:{}", md::printable(instrument::file_name(pdb.document_name(point.document))), point.start_line);
 }
 
 /// JSON only: the method's sequence points (the text form notes them among the instructions).
