@@ -142,6 +142,7 @@ TEST(InstrumentMode, TheWholeJobRunsAModeTheLibraryDoesNotList) {
   JobResult job = run_job(spec);
   ASSERT_FALSE(job.error) << job.error->error.to_string();
   ASSERT_TRUE(job.report);
+  ASSERT_FALSE(calls.log.empty()) << "the job opened the mode it was given";
   EXPECT_EQ(calls.log.front(), "open");
   EXPECT_EQ(calls.log.back(), "finish");
   // The output and the PDB beside it took their names, and the self-check ran on them.
