@@ -16,7 +16,6 @@ set(CIL_UNITY_SKIP
   src/metadata/module_editor.cpp
   src/metadata/pdb_writer.cpp
   src/instrument/count_mode.cpp
-  src/instrument/count_runtime.cpp
   src/cli/jobs/batch_instrument.cpp
   src/cli/commands/cmd_diff.cpp
   src/cli/commands/cmd_instrument.cpp
