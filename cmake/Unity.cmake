@@ -7,12 +7,8 @@
 # `using enum`, a `using namespace`) meets the same name in another file of their batch. The fix
 # for a unity build that says "redefinition" or "ambiguous" is to give the helper one home (a
 # header both files include) or a name of its own; adding the file here is the last resort. A
-# plain build (-DCIL_UNITY=OFF) never needs it.
-#   count_runtime.cpp: kept alone while it is rewritten with the IL builder (its prim() met
-#   count_mode.cpp's, which is gone); the rewrite takes it off this list.
-set(CIL_UNITY_SKIP
-  src/instrument/count_runtime.cpp
-)
+# plain build (-DCIL_UNITY=OFF) never needs it. Today no file needs it.
+set(CIL_UNITY_SKIP)
 list(TRANSFORM CIL_UNITY_SKIP PREPEND ${CMAKE_SOURCE_DIR}/)
 # Source properties belong to the directory that defines the target.
 set(cil_unity_dirs ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/src/profiler)
@@ -25,4 +21,6 @@ endif()
 if(CIL_BENCH)
   list(APPEND cil_unity_dirs ${CMAKE_SOURCE_DIR}/bench)
 endif()
-set_source_files_properties(${CIL_UNITY_SKIP} DIRECTORY ${cil_unity_dirs} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+if(CIL_UNITY_SKIP)
+  set_source_files_properties(${CIL_UNITY_SKIP} DIRECTORY ${cil_unity_dirs} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+endif()

@@ -64,6 +64,8 @@ class CodeBuilder {
   void ldloc(uint32_t index) { push(body_.ldloc(index)); }
   void stloc(uint32_t index) { push(body_.stloc(index)); }
   void ldloca(uint32_t index) { push(body_.ldloca(index)); }
+  /// starg.s for the first 256 arguments, starg beyond (III.3.61).
+  void starg(uint32_t index) { emit(index <= 0xFF ? Op::Starg_S : Op::Starg, index); }
   void ldnull() { emit(Op::Ldnull); }
   void ldstr(uint32_t string_token) { emit(Op::Ldstr, string_token); }
   void call(uint32_t method) { emit(Op::Call, method); }
@@ -72,6 +74,11 @@ class CodeBuilder {
   void ldsfld(uint32_t field) { emit(Op::Ldsfld, field); }
   void stsfld(uint32_t field) { emit(Op::Stsfld, field); }
   void box(uint32_t type) { emit(Op::Box, type); }
+  void unbox_any(uint32_t type) { emit(Op::Unbox_Any, type); }
+  void newarr(uint32_t element_type) { emit(Op::Newarr, element_type); }
+  void ldtoken(uint32_t token) { emit(Op::Ldtoken, token); }
+  void ldftn(uint32_t method) { emit(Op::Ldftn, method); }
+  void endfinally() { emit(Op::Endfinally); }
   void pop() { emit(Op::Pop); }
   void dup() { emit(Op::Dup); }
   void ret() { emit(Op::Ret); }

@@ -88,6 +88,46 @@ std::vector<uint8_t> code_bytes(const BodyModel& body) {
   return {encoded->bytes.begin() + static_cast<ptrdiff_t>(header), encoded->bytes.end()};
 }
 
+TEST(CodeBuilder, StargChoosesTheShortFormUpTo255) {
+  BodyModel body;
+  CodeBuilder c(body);
+  c.starg(3);
+  c.starg(255);
+  c.starg(256);
+  c.ret();
+  Expected<Code> code = c.finish();
+  ASSERT_TRUE(code) << code.error().to_string();
+  ASSERT_EQ(code->instrs.size(), 4u);
+  EXPECT_EQ(code->instrs[0].op, Op::Starg_S);
+  EXPECT_EQ(code->instrs[1].op, Op::Starg_S);
+  EXPECT_EQ(code->instrs[2].op, Op::Starg);
+  EXPECT_EQ(code->instrs[2].value, 256);
+  body.instrs = std::move(code->instrs);
+  // starg.s 3, starg.s 255, starg 256 (FE 0B and a 2-byte index), ret (III.3.61).
+  const std::vector<uint8_t> expected{0x10, 0x03, 0x10, 0xFF, 0xFE, 0x0B, 0x00, 0x01, 0x2A};
+  EXPECT_EQ(code_bytes(body), expected);
+}
+
+TEST(CodeBuilder, TokenEmitsCarryTheirToken) {
+  BodyModel body;
+  CodeBuilder c(body);
+  c.ldtoken(0x04000002);
+  c.newarr(0x01000003);
+  c.ldftn(0x06000004);
+  c.unbox_any(0x01000005);
+  c.endfinally();
+  Expected<Code> code = c.finish();
+  ASSERT_TRUE(code) << code.error().to_string();
+  const std::pair<Op, int64_t> expected[] = {{Op::Ldtoken, 0x04000002}, {Op::Newarr, 0x01000003},
+                                             {Op::Ldftn, 0x06000004},   {Op::Unbox_Any, 0x01000005},
+                                             {Op::Endfinally, 0}};
+  ASSERT_EQ(code->instrs.size(), std::size(expected));
+  for (size_t i = 0; i < std::size(expected); ++i) {
+    EXPECT_EQ(code->instrs[i].op, expected[i].first) << "instruction " << i;
+    EXPECT_EQ(code->instrs[i].value, expected[i].second) << "instruction " << i;
+  }
+}
+
 TEST(CodeBuilder, ShortBranchWidenedOnlyWhenOutOfReach) {
   for (size_t nops : {size_t{10}, size_t{200}}) {
     BodyModel body;
