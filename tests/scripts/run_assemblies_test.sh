@@ -11,7 +11,8 @@
 #    sources under the folder run starts in) covers the library under test alone: no hits file
 #    of the test assembly, xunit, the test platform or testhost; with --assemblies '*' those
 #    modules are covered too, and `report` of that folder (two processes, which may load
-#    different builds of the test platform) succeeds.
+#    different builds of the test platform) succeeds; started in a folder without the sources,
+#    nothing is covered and run says where it looked.
 #   tests/scripts/run_assemblies_test.sh [TOOL]
 # Skips (77) without dotnet or without libcilprofiler.so next to TOOL (the pattern checks run
 # first in any case); the dotnet test part is skipped when its packages cannot be restored.
@@ -150,6 +151,12 @@ fi
 check_modules "dotnet test, default" "$t/own" hits "Counted"
 "$TOOL" report "$t/own" > "$work/own.table" 2> "$work/own.err" || fail "report of the default: $(cat "$work/own.err")"
 grep -q '^| Counted ' "$work/own.table" || fail "report of the default: no Counted row"
+# Started where none of the code under test's sources are: nothing covered, and run says why.
+(cd "$t/bin" && timeout 600 "$TOOL" run --mode coverage -o "$t/none" -- dotnet test CountedTests.dll > "$work/test.log" 2>&1) ||
+  { tail -20 "$work/test.log" >&2; fail "dotnet test under run --mode coverage (in bin/) failed"; }
+check_modules "dotnet test, started in bin/" "$t/none" hits ""
+grep -q "^cil-instrument: run: under dotnet test only modules built from sources under $t/bin are covered" "$work/test.log" ||
+  fail "started in bin/: run does not say where the code under test was looked for"
 (cd "$t" && timeout 600 "$TOOL" run --mode coverage -q --assemblies '*' -o "$t/all" -- dotnet test bin/CountedTests.dll > "$work/test.log" 2>&1) ||
   { tail -20 "$work/test.log" >&2; fail "dotnet test under run --mode coverage --assemblies '*' failed"; }
 all=$(cd "$t/all" && for f in *.hits.json; do echo "${f%%.*}"; done | sort -u | tr '\n' ' ')

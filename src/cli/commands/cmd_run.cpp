@@ -297,6 +297,11 @@ int run_profiled(int argc, char** argv) {
     } else if (!args.count("quiet")) {
       lines += diagnostic_line("run", "", fmt::format("no files written by process {} or the processes it started (no selected "
                                                       "method ran, or the profiler did not load)", pid));
+      // The default of `dotnet test` found none of the user's code: say where it looked.
+      if (!source_root.empty())
+        lines += diagnostic_line("run", "", fmt::format("under dotnet test only modules built from sources under {} are covered "
+                                                        "(run it where the sources are, or name the modules with --assemblies)",
+                                                        source_root));
     }
   }
   // The command's status, unless it succeeded and the profile is lost.
