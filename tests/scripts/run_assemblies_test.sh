@@ -7,6 +7,8 @@
 #    PDBs: `run --mode coverage` covers both; with --assemblies Lib.dll (also a glob with a '/')
 #    only Lib has a hits file, with --skip-assemblies Lib.dll only App; count mode likewise; the
 #    environment alone (CIL_INSTRUMENT_ASSEMBLIES, CIL_INSTRUMENT_SOURCE_ROOT) does the same;
+#    `attach --assemblies Lib.dll` to a running Held.dll counts Lib alone, where a session
+#    without it counts both;
 #  - `run --mode coverage -- dotnet test` (tests/apps/dotnet_test, the library compiled from
 #    sources under the folder run starts in) covers the library under test alone: no hits file
 #    of the test assembly, xunit, the test platform or testhost; with --assemblies '*' those
@@ -112,6 +114,48 @@ if [ ${#lib_hits[@]} = 1 ]; then
 t = json.load(sys.stdin)["total"]["line"]
 sys.exit(0 if t["covered"] == t["total"] > 0 else 1)' || fail "coverage-assemblies: not every line of Lib covered"
 fi
+
+echo "== attach chooses modules by file"
+# Held.dll calls Lib until its stop file appears; two count sessions, the second through the
+# profiler the first left loaded: without a filter both modules are counted, with --assemblies
+# Lib.dll only Lib (judged by the files written, not by how many calls a session saw).
+cat > "$src/Held.cs" <<'CS'
+static class Held {
+  static int Main(string[] args) {
+    System.Console.WriteLine("ready");
+    System.Console.Out.Flush();
+    long sum = 0;
+    while (!System.IO.File.Exists(args[0])) sum += Step();
+    return sum > 0 ? 0 : 1;
+  }
+  // Called again and again (Main never is): the session's probes reach Held through it.
+  [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+  static int Step() {
+    System.Threading.Thread.Sleep(1);
+    return Lib.Work.Run(10);
+  }
+}
+CS
+bash "$ROOT/scripts/csc.sh" "$src/bin/Held.dll" /debug:portable "/reference:$src/bin/Lib.dll" "$src/Held.cs" >> "$work/csc.log" 2>&1 ||
+  { cat "$work/csc.log" >&2; fail "Held did not compile"; finish; }
+(cd "$src/bin" && exec timeout 300 dotnet Held.dll "$work/held.stop" > "$work/held.out" 2>&1) &
+held_pid=$!
+deadline=$((SECONDS + 120))
+until grep -q ready "$work/held.out" 2> /dev/null || [ $SECONDS -ge $deadline ]; do sleep 0.05; done
+# The runtime is the `timeout` child: attach to the dotnet process itself.
+dotnet_pid=$(pgrep -P "$held_pid" -x dotnet || echo "$held_pid")
+for session in all:"Held Lib" assemblies:"Lib"; do
+  name=${session%%:*} expected=${session#*:}
+  extra=()
+  [ "$name" = assemblies ] && extra=(--assemblies Lib.dll)
+  mkdir -p "$work/attach/$name"
+  "$TOOL" attach "$dotnet_pid" --mode count "${extra[@]}" --duration 500ms -q -o "$work/attach/$name" 2> "$work/attach/$name.err" ||
+    fail "attach $name: $(cat "$work/attach/$name.err")"
+  got=$(cd "$work/attach/$name" && for f in *.counts.json; do echo "${f%%.*}"; done | sort -u | tr '\n' ' ' | sed 's/ $//')
+  if [ "$got" = "$expected" ]; then echo "ok   attach $name: counts of $got"; else fail "attach $name: counts of '$got', expected '$expected'"; fi
+done
+touch "$work/held.stop"
+wait "$held_pid" || fail "Held ended with status $?"
 
 echo "== the environment alone"
 # bare NAME EXPECTED VAR=VALUE...: the profiler loaded by the runtime's own variables.
