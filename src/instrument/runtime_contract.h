@@ -27,6 +27,15 @@ inline constexpr const char* kEnvPath = "CORECLR_PROFILER_PATH";
 inline constexpr const char* kEnvMode = "CIL_INSTRUMENT_MODE";        ///< count (default), events, args or coverage
 inline constexpr const char* kEnvInclude = "CIL_INSTRUMENT_INCLUDE";  ///< glob patterns separated by ';'
 inline constexpr const char* kEnvExclude = "CIL_INSTRUMENT_EXCLUDE";  ///< glob patterns separated by ';'
+/// --assemblies / --skip-assemblies: globs on the module's file name (its full path for a glob
+/// with a '/'), separated by ';': only the modules the first matches (when set) and the second
+/// does not are instrumented. The framework's modules stay left out without CIL_INSTRUMENT_FRAMEWORK.
+inline constexpr const char* kEnvAssemblies = "CIL_INSTRUMENT_ASSEMBLIES";
+inline constexpr const char* kEnvSkipAssemblies = "CIL_INSTRUMENT_SKIP_ASSEMBLIES";
+/// Coverage mode: a directory; only modules whose portable PDB names a document under it are
+/// covered (the user's own code, not the test platform's, xunit's or a package's). `run` sets it
+/// to its working directory for `dotnet test` when no --assemblies is given.
+inline constexpr const char* kEnvSourceRoot = "CIL_INSTRUMENT_SOURCE_ROOT";
 /// Directory of the files the profiler writes (default: the working directory). Offline
 /// count mode reads the same variable for its count files.
 inline constexpr const char* kEnvOutput = "CIL_INSTRUMENT_OUTPUT";

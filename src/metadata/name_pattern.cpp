@@ -1,5 +1,8 @@
-// Iterative glob matching with single-star backtracking: linear memory, no recursion.
+// Iterative glob matching with single-star backtracking: linear memory, no recursion; and the
+// assembly globs, through fnmatch(3) as folder mode has always matched them.
 #include "metadata/name_pattern.h"
+
+#include <fnmatch.h>
 
 namespace cil::md {
 
@@ -37,6 +40,22 @@ bool MethodFilter::selects(std::string_view full_name) const {
     if (glob_match(pattern, full_name)) return false;
   }
   return true;
+}
+
+bool assembly_glob_match(const std::vector<std::string>& globs, std::string_view relative_path) {
+  std::string path(relative_path);
+  size_t slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  for (const auto& glob : globs) {
+    const std::string& subject = glob.find('/') != std::string::npos ? path : name;
+    if (::fnmatch(glob.c_str(), subject.c_str(), 0) == 0) return true;
+  }
+  return false;
+}
+
+bool AssemblyFilter::selects(std::string_view path) const {
+  if (!assemblies.empty() && !assembly_glob_match(assemblies, path)) return false;
+  return !assembly_glob_match(skip_assemblies, path);
 }
 
 }  // namespace cil::md

@@ -1,4 +1,5 @@
-// Glob patterns over full method names (Ns.Type::Method, nested types as Outer/Inner).
+// Glob patterns over full method names (Ns.Type::Method, nested types as Outer/Inner), and the
+// globs over assembly files that folder mode and the profiler choose modules by.
 #pragma once
 
 #include <string>
@@ -17,6 +18,21 @@ struct MethodFilter {
   std::vector<std::string> include;
   std::vector<std::string> exclude;
   bool selects(std::string_view full_name) const;
+};
+
+/// --assemblies and --skip-assemblies: true when some glob matches the file `relative_path`
+/// names. A glob with a '/' is matched against the whole path (relative to the input folder in
+/// folder mode; the module's full path in the profiler), any other against the file name. Globs
+/// are fnmatch(3)'s without flags: `*`, `?` and `[...]`, a `*` crossing '/'.
+bool assembly_glob_match(const std::vector<std::string>& globs, std::string_view relative_path);
+
+/// Modules chosen by their file: selected when some `assemblies` glob matches (or there are
+/// none) and no `skip_assemblies` glob does.
+struct AssemblyFilter {
+  std::vector<std::string> assemblies;
+  std::vector<std::string> skip_assemblies;
+  bool selects(std::string_view path) const;
+  bool empty() const { return assemblies.empty() && skip_assemblies.empty(); }
 };
 
 }  // namespace cil::md

@@ -209,7 +209,7 @@ bool ArgsProfiler::selects(FunctionID function) {
   }
   auto entry = modules_->get(module);
   if (!entry) return false;  // not described yet: ask again next time
-  bool chosen = !framework_left_out(*entry) && config_.filter.selects(modules_->method_name(*entry, token));
+  bool chosen = !module_left_out(*entry) && config_.filter.selects(modules_->method_name(*entry, token));
   std::lock_guard lock(mutex_);
   decisions_.emplace(std::make_pair(module, token), chosen);
   return chosen;

@@ -85,6 +85,14 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
   }
   if (const char* include = lookup(kEnvInclude)) config.filter.include = split_patterns(include);
   if (const char* exclude = lookup(kEnvExclude)) config.filter.exclude = split_patterns(exclude);
+  if (const char* globs = lookup(kEnvAssemblies)) config.assemblies.assemblies = split_patterns(globs);
+  if (const char* globs = lookup(kEnvSkipAssemblies)) config.assemblies.skip_assemblies = split_patterns(globs);
+  if (const char* root = lookup(kEnvSourceRoot); root && *root) {
+    config.source_root = root;
+    if (config.source_root.front() != '/')
+      return config_error(fmt::format("{}: '{}' is not an absolute path", kEnvSourceRoot, config.source_root));
+    while (config.source_root.size() > 1 && config.source_root.back() == '/') config.source_root.pop_back();
+  }
   const char* output = lookup(kEnvOutput);
   config.output_dir = output && *output ? std::string(output) : std::string(working_dir);
   if (config.output_dir.empty()) return config_error(fmt::format("{} is not set and the working directory is unknown", kEnvOutput));

@@ -26,6 +26,12 @@ const char* mode_name(Mode mode);
 struct Config {
   Mode mode = Mode::Count;
   md::MethodFilter filter;
+  /// CIL_INSTRUMENT_ASSEMBLIES / CIL_INSTRUMENT_SKIP_ASSEMBLIES: the modules whose methods may be
+  /// selected, by their file (modules without a file match as their runtime name).
+  md::AssemblyFilter assemblies;
+  /// CIL_INSTRUMENT_SOURCE_ROOT, without its trailing '/': coverage mode covers only modules whose
+  /// PDB names a document under it; empty: every module with a PDB.
+  std::string source_root;
   std::string output_dir;  ///< where every file goes; never empty
   std::string stats_path;  ///< empty: no rewrite statistics
   /// CIL_INSTRUMENT_FLUSH_SECONDS as offline count mode reads it: a positive decimal integer

@@ -95,7 +95,7 @@ std::shared_ptr<CountProfiler::CountModule> CountProfiler::state_of(ModuleID mod
 bool CountProfiler::selects(CountModule& state, mdMethodDef token) {
   if (auto it = state.selected.find(token); it != state.selected.end()) return it->second;
   bool chosen = false;
-  if (state.entry && TypeFromToken(token) == mdtMethodDef && !framework_left_out(*state.entry)) {
+  if (state.entry && TypeFromToken(token) == mdtMethodDef && !module_left_out(*state.entry)) {
     std::string name = modules_->method_name(*state.entry, token);
     chosen = config_.filter.selects(name) && !never_instrumented(name);
     if (chosen) {
@@ -303,7 +303,7 @@ HRESULT CountProfiler::ModuleLoadFinished(ModuleID module, HRESULT status) {
 size_t CountProfiler::request_rejit(ModuleID module) {
   auto state = state_of(module);
   // The framework's modules are left out before their file is read (CoreLib's alone is 10 MB).
-  if (!state->entry || framework_left_out(*state->entry)) return 0;
+  if (!state->entry || module_left_out(*state->entry)) return 0;
   std::vector<mdMethodDef> tokens;
   {
     std::lock_guard lock(state->mutex);
@@ -448,6 +448,14 @@ bool CountProfiler::coverage_ready(CountModule& state) {
       // Modules without symbols (the framework, most packages) are simply not covered.
       if (file) state.coverage = ModuleCoverage::open(*file, state.entry->path, warning);
     });
+    // With a source root (`run -- dotnet test`), only the user's own code under test: the test
+    // platform, xunit and packages carry PDBs whose documents are on their build machines, and
+    // the test assemblies are left out as coverlet leaves them.
+    if (state.coverage && !config_.source_root.empty() &&
+        (!state.coverage->has_document_under(config_.source_root) || state.coverage->is_test_assembly())) {
+      state.coverage.reset();
+      return false;
+    }
     if (!warning.empty()) diagnostics_.warn(fmt::format("{}: {}", state.entry->name, warning));
   }
   return state.coverage != nullptr;

@@ -37,6 +37,12 @@ class ModuleCoverage {
   static std::unique_ptr<ModuleCoverage> open(const md::Module& file, const std::string& path, std::string& warning);
 
   bool excluded(uint32_t rid) { return plan_->excluded(rid).has_value(); }
+  /// The PDB names a document under `root` (an absolute directory without its trailing '/'):
+  /// the module is built from sources there. False without a usable PDB.
+  bool has_document_under(std::string_view root) const;
+  /// The module is a test assembly: it references a test framework's attributes (xunit,
+  /// NUnit, MSTest, TUnit). Coverage of `dotnet test` leaves it out by default, as coverlet does.
+  bool is_test_assembly() const;
   /// The method a body's probes are reported under (see instrument::CoveragePlan::attributed).
   uint32_t attributed(uint32_t rid) const { return plan_->attributed(rid); }
 

@@ -46,8 +46,9 @@ ProfilerBase::ProfilerBase(Config config)
       diagnostics_(fmt::format("{}/cil-instrument.{}.log", config_.output_dir, pid_)),
       file_id_(std::to_string(pid_)) {}
 
-bool ProfilerBase::framework_left_out(const ModuleEntry& entry) const {
-  return !config_.framework_selected && framework_module(entry.path, runtime_dir_);
+bool ProfilerBase::module_left_out(const ModuleEntry& entry) const {
+  if (!config_.framework_selected && framework_module(entry.path, runtime_dir_)) return true;
+  return !config_.assemblies.empty() && !config_.assemblies.selects(entry.path.empty() ? entry.name : entry.path);
 }
 
 std::string ProfilerBase::output_file(std::string_view suffix) const {

@@ -100,9 +100,10 @@ class ProfilerBase : public CallbackBase {
 
   ICorProfilerInfo5* info() const { return info_.get(); }
 
-  /// The module is the framework's (framework_modules.h) and the framework is not selected
-  /// (CIL_INSTRUMENT_FRAMEWORK): its methods are never instrumented, its precompiled code stays.
-  bool framework_left_out(const ModuleEntry& entry) const;
+  /// The module's methods are never instrumented: it is the framework's (framework_modules.h)
+  /// and the framework is not selected (CIL_INSTRUMENT_FRAMEWORK; its precompiled code stays), or
+  /// its file is not chosen by CIL_INSTRUMENT_ASSEMBLIES / CIL_INSTRUMENT_SKIP_ASSEMBLIES.
+  bool module_left_out(const ModuleEntry& entry) const;
 
   Config config_;
   std::string runtime_dir_;  ///< libcoreclr.so's directory

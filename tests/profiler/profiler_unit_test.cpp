@@ -101,6 +101,26 @@ TEST(ProfilerConfig, FrameworkSelection) {
   EXPECT_FALSE(read_config(env({{"CIL_INSTRUMENT_FRAMEWORK", "0"}}), "/")->framework_selected);
 }
 
+TEST(ProfilerConfig, AssembliesAndSourceRoot) {
+  auto none = read_config(env({}), "/");
+  EXPECT_TRUE(none->assemblies.empty());
+  EXPECT_TRUE(none->source_root.empty());
+  auto config = read_config(env({{"CIL_INSTRUMENT_ASSEMBLIES", "App*.dll; Lib.dll"},
+                                 {"CIL_INSTRUMENT_SKIP_ASSEMBLIES", "*.Tests.dll"},
+                                 {"CIL_INSTRUMENT_SOURCE_ROOT", "/src/repo//"}}),
+                            "/");
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->assemblies.assemblies, (std::vector<std::string>{"App*.dll", "Lib.dll"}));
+  EXPECT_TRUE(config->assemblies.selects("/bin/Lib.dll"));
+  EXPECT_FALSE(config->assemblies.selects("/bin/App.Tests.dll"));
+  EXPECT_FALSE(config->assemblies.selects("/bin/xunit.core.dll"));
+  EXPECT_EQ(config->source_root, "/src/repo");
+  EXPECT_EQ(read_config(env({{"CIL_INSTRUMENT_SOURCE_ROOT", "/"}}), "/")->source_root, "/");
+  auto relative = read_config(env({{"CIL_INSTRUMENT_SOURCE_ROOT", "src"}}), "/");
+  ASSERT_FALSE(relative);
+  EXPECT_EQ(relative.error().message, "CIL_INSTRUMENT_SOURCE_ROOT: 'src' is not an absolute path");
+}
+
 TEST(FrameworkModules, ByLocation) {
   const std::string shared = "/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12";
   EXPECT_TRUE(framework_module("/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/System.Private.CoreLib.dll", shared));
@@ -550,11 +570,14 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
 TEST(AttachData, Settings) {
   auto read = cil::profiler::read_attach_data(
       "CIL_INSTRUMENT_MODE=coverage\nCIL_INSTRUMENT_OUTPUT=/tmp/\nCIL_INSTRUMENT_INCLUDE=A.*;B::C\n"
+      "CIL_INSTRUMENT_ASSEMBLIES=Lib.dll\nCIL_INSTRUMENT_SKIP_ASSEMBLIES=x.dll;y.dll\n"
       "CIL_INSTRUMENT_ATTACH_SESSION=attach-12\nCIL_INSTRUMENT_ATTACH_CLIENT=12\nCIL_INSTRUMENT_ATTACH_MS=1500\n");
   ASSERT_TRUE(read) << read.error().message;
   EXPECT_EQ(read->first.mode, cil::profiler::Mode::Coverage);
   EXPECT_EQ(read->first.output_dir, "/tmp");
   EXPECT_EQ(read->first.filter.include, (std::vector<std::string>{"A.*", "B::C"}));
+  EXPECT_EQ(read->first.assemblies.assemblies, (std::vector<std::string>{"Lib.dll"}));
+  EXPECT_EQ(read->first.assemblies.skip_assemblies, (std::vector<std::string>{"x.dll", "y.dll"}));
   EXPECT_EQ(read->second.tag, "attach-12");
   EXPECT_EQ(read->second.client, 12);
   EXPECT_EQ(read->second.milliseconds, 1500u);

@@ -2,8 +2,9 @@
 # Coverage mode end to end (issue 15): testdata/src/Coverage instrumented with --mode coverage
 # runs with the original's output and writes a hits file at exit; `report` turns it into line and
 # branch hits that must equal testdata/expected/Coverage.lines (written by hand from the source)
-# exactly; the console table, Cobertura and LCOV of that run are golden; two runs merge; another
-# build's hits file is refused; --threshold gives exit 6 under the threshold; --exclude-by-file;
+# exactly; the console table, Cobertura and LCOV of that run are golden; two runs merge; two
+# builds in one folder are reported apart with a warning (golden), other probes of one build are
+# refused; --threshold gives exit 6 under the threshold; --exclude-by-file;
 # a missing or stale PDB gives one warning and method-level coverage; the hits file is written on
 # SIGTERM, SIGINT, a normal exit and an unhandled exception; the JIT compiles every
 # method of the outputs (tests/jitcheck), Mono.Cecil's with its PDB included.
@@ -69,15 +70,30 @@ run "$work/one"
 awk '{ split($3, b, "/"); print $1, $2 * 2, ($3 == "" ? "" : b[1] "/" b[2]) }' "$work/one.lines" | sed 's/ $//' > "$work/doubled"
 lines "$work/two.info" | diff - "$work/doubled" > /dev/null || fail "two runs: the hits are not the sums"
 
-echo "== another build's hits file is refused"
-sed 's/"mvid": "[0-9a-f]/"mvid": "0/' "${hits[0]}" > "$work/other.hits.json"
-if grep -q '"mvid": "0' "${hits[0]}"; then sed -i 's/"mvid": "0/"mvid": "1/' "$work/other.hits.json"; fi
-set +e
-"$TOOL" report "${hits[0]}" "$work/other.hits.json" > /dev/null 2> "$work/err"
-status=$?
-set -e
-[ "$status" = 5 ] && [ "$(wc -l < "$work/err")" = 1 ] && grep -q 'different builds' "$work/err" ||
-  fail "mvid mismatch: status $status, $(cat "$work/err")"
+echo "== a folder holding two builds of one assembly: each reported apart, with one warning"
+mkdir -p "$work/builds"
+sed 's/"mvid": "[^"]*"/"mvid": "1111aaaa-0000-0000-0000-000000000001"/' "${hits[0]}" > "$work/builds/Coverage.1.hits.json"
+sed 's/"mvid": "[^"]*"/"mvid": "2222bbbb-0000-0000-0000-000000000002"/' "${hits[0]}" > "$work/builds/Coverage.2.hits.json"
+status=0
+"$TOOL" report "$work/builds" --lcov "$work/builds.info" --cobertura "$work/builds.xml" > "$work/builds.txt" 2> "$work/err" || status=$?
+sed -i "s|$work/||g" "$work/err"
+[ "$status" = 0 ] && [ "$(wc -l < "$work/err")" = 1 ] || fail "two builds: status $status, $(cat "$work/err")"
+cat "$work/builds.txt" "$work/err" > "$work/builds.out"
+check_golden coverage/builds_apart.txt "$work/builds.out"
+grep -q '<package name="Coverage \[2222bbbb\]"' "$work/builds.xml" && grep -q '^TN:Coverage__1111aaaa_$' "$work/builds.info" ||
+  fail "two builds: Cobertura or LCOV does not name them apart"
+echo "ok   $(cat "$work/err")"
+# Hits of the same build instrumented with other options are still refused.
+python3 - "${hits[0]}" "$work/other.hits.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["methods"] = d["methods"][:-1]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+status=0
+"$TOOL" report "${hits[0]}" "$work/other.hits.json" > /dev/null 2> "$work/err" || status=$?
+[ "$status" = 5 ] && [ "$(wc -l < "$work/err")" = 1 ] && grep -q 'different instrumentations' "$work/err" ||
+  fail "other probes: status $status, $(cat "$work/err")"
 echo "ok   $(cat "$work/err")"
 
 echo "== malformed hits files: one line each, exit 3"

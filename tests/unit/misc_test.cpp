@@ -42,6 +42,27 @@ TEST(Glob, Filter) {
   EXPECT_FALSE(f.selects("Lib.Foo::Bar"));
 }
 
+TEST(Glob, Assemblies) {
+  // Folder mode's rule, shared with the profiler: the file name, or the whole path for a glob
+  // with a '/'; fnmatch's classes; '*' crosses '/'.
+  EXPECT_TRUE(md::assembly_glob_match({"Lib.dll"}, "/app/bin/Lib.dll"));
+  EXPECT_FALSE(md::assembly_glob_match({"Lib.dll"}, "/app/bin/MyLib.dll"));
+  EXPECT_TRUE(md::assembly_glob_match({"My[AL]*.dll"}, "sub/MyLib.dll"));
+  EXPECT_TRUE(md::assembly_glob_match({"*/bin/Lib.dll"}, "/app/bin/Lib.dll"));
+  EXPECT_FALSE(md::assembly_glob_match({"bin/Lib.dll"}, "/app/bin/Lib.dll"));
+  EXPECT_FALSE(md::assembly_glob_match({}, "Lib.dll"));
+  md::AssemblyFilter f;
+  EXPECT_TRUE(f.empty());
+  EXPECT_TRUE(f.selects("/x/App.dll"));
+  f.skip_assemblies = {"*.Tests.dll"};
+  EXPECT_TRUE(f.selects("/x/App.dll"));
+  EXPECT_FALSE(f.selects("/x/App.Tests.dll"));
+  f.assemblies = {"App*"};
+  EXPECT_FALSE(f.selects("/x/Lib.dll"));
+  EXPECT_TRUE(f.selects("/x/App.dll"));
+  EXPECT_FALSE(f.selects("/x/App.Tests.dll"));
+}
+
 TEST(Printer, QuoteIdentifier) {
   EXPECT_EQ(md::quote_identifier("Main"), "Main");
   EXPECT_EQ(md::quote_identifier(".ctor"), ".ctor");

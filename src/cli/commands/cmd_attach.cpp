@@ -1,4 +1,5 @@
 // `cil-instrument attach PID [--mode count|events|coverage] [--include P]... [--exclude P]...
+// [--assemblies G]... [--skip-assemblies G]...
 // [--duration D] [-o DIR] [-q]`: loads the profiler into a running .NET process through the
 // diagnostics IPC, lets it collect for the duration (or until ^C), and waits for its files.
 #include <cerrno>
@@ -20,6 +21,7 @@
 #include <cxxopts.hpp>
 
 #include "cli/commands/commands.h"
+#include "cli/commands/pattern_options.h"
 #include "cli/common.h"
 #include "cli/jobs/diagnostics_ipc.h"
 #include "cli/results/run_files.h"
@@ -71,6 +73,9 @@ int run_attach(int argc, char** argv) {
       ("mode", "count, events or coverage", cxxopts::value<std::string>()->default_value("count"), "MODE")
       ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("assemblies", "count, coverage: only modules whose file name matches (repeatable; default: all but the framework's)",
+       cxxopts::value<std::vector<std::string>>(), "GLOB")
+      ("skip-assemblies", "count, coverage: leave the modules whose file name matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
       ("duration", "collect for this long (500ms, 30s, 2m); default: until Ctrl-C or SIGTERM", cxxopts::value<std::string>(), "TIME")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per session)", cxxopts::value<std::string>(), "FILE")
@@ -78,7 +83,7 @@ int run_attach(int argc, char** argv) {
       ("pid", "the process", cxxopts::value<std::string>())
       ("h,help", "show this help");
   options.parse_positional({"pid"});
-  options.custom_help("PID [--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--duration TIME] [-o DIR] [--stats FILE] [-q]");
+  options.custom_help("PID [--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--duration TIME] [-o DIR] [--stats FILE] [-q]");
   options.positional_help("");
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
@@ -116,15 +121,14 @@ int run_attach(int argc, char** argv) {
     }
     duration_ms = *parsed;
   }
-  std::vector<std::string> include, exclude;
-  if (args.count("include")) include = args["include"].as<std::vector<std::string>>();
-  if (args.count("exclude")) exclude = args["exclude"].as<std::vector<std::string>>();
-  for (const auto* list : {&include, &exclude})
-    for (const auto& pattern : *list)
-      if (pattern.empty() || pattern.find(contract::kPatternSeparator) != std::string::npos || pattern.find('\n') != std::string::npos) {
-        print_usage_error(fmt::format("attach: pattern '{}' is empty or contains '{}' or a line break", pattern, contract::kPatternSeparator));
-        return kExitUsage;
-      }
+  std::vector<std::string> include, exclude, assemblies, skip_assemblies;
+  if (!take_patterns("attach", args, "include", include) || !take_patterns("attach", args, "exclude", exclude) ||
+      !take_patterns("attach", args, "assemblies", assemblies) || !take_patterns("attach", args, "skip-assemblies", skip_assemblies))
+    return kExitUsage;
+  if ((!assemblies.empty() || !skip_assemblies.empty()) && mode == "events") {
+    print_usage_error("attach: --assemblies and --skip-assemblies are for count and coverage modes, not events");
+    return kExitUsage;
+  }
 
   std::string library = profiler_library();
   if (library.empty()) {
@@ -155,6 +159,9 @@ int run_attach(int argc, char** argv) {
                                     contract::kAttachMilliseconds, duration_ms);
   if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join_patterns(include));
   if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join_patterns(exclude));
+  if (!assemblies.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvAssemblies, join_patterns(assemblies));
+  if (!skip_assemblies.empty())
+    request.client_data += fmt::format("{}={}\n", contract::kEnvSkipAssemblies, join_patterns(skip_assemblies));
   if (args.count("stats")) {
     std::string stats = fs::absolute(args["stats"].as<std::string>(), ec).string();
     if (stats.find('\n') != std::string::npos) {

@@ -5,6 +5,7 @@
 #include <cxxopts.hpp>
 
 #include "cli/commands/commands.h"
+#include "cli/commands/pattern_options.h"
 #include "cli/common.h"
 #include "cli/output/label_alignment.h"
 #include "cli/output/line_diff.h"
@@ -121,7 +122,7 @@ int run_diff(int argc, char** argv) {
     return kExitUsage;
   }
   md::MethodFilter filter;
-  if (args.count("method")) filter.include = args["method"].as<std::vector<std::string>>();
+  if (!take_patterns("diff", args, "method", filter.include)) return kExitUsage;
 
   Side sides[2];
   for (int k = 0; k < 2; ++k) {

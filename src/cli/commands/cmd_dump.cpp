@@ -5,6 +5,7 @@
 #include <cxxopts.hpp>
 
 #include "cli/commands/commands.h"
+#include "cli/commands/pattern_options.h"
 #include "cli/common.h"
 #include "cli/output/listing_printer.h"
 #include "cli/commands/method_selection.h"
@@ -31,7 +32,7 @@ int run_dump(int argc, char** argv) {
   }
   std::string file = args["input"].as<std::string>();
   md::MethodFilter filter;
-  if (args.count("method")) filter.include = args["method"].as<std::vector<std::string>>();
+  if (!take_patterns("dump", args, "method", filter.include)) return kExitUsage;
 
   auto module = load_module(file);
   if (!module) return fail(module.error());

@@ -275,7 +275,7 @@ int run_exec(int argc, char** argv) {
     return kExitUsage;
   }
   InstrumentParse parsed;
-  if (int status = parse_instrument_options(args, parsed); status != kExitOk) return status;
+  if (int status = parse_instrument_options("exec", args, parsed); status != kExitOk) return status;
   if (!parsed.batch.instrument.deps_arg.empty()) {
     // A deps.json changed here would outlive the run: exec puts back only what it instrumented.
     print_usage_error("exec: --deps is for instrument; exec leaves deps.json files as they are");

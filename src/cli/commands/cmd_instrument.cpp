@@ -226,7 +226,7 @@ int run_instrument(int argc, char** argv) {
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
   InstrumentParse parsed;
-  if (int status = parse_instrument_options(args, parsed); status != kExitOk) return status;
+  if (int status = parse_instrument_options("instrument", args, parsed); status != kExitOk) return status;
   if (!args.count("input")) {
     print_usage_error("missing input assembly");
     return kExitUsage;

@@ -110,8 +110,11 @@ int coverage_report(const cxxopts::ParseResult& args, const std::vector<std::pai
   }
 
   HitsMerger merger;
-  for (const auto& [file, hits] : files)
-    if (Status added = merger.add(file, hits); !added) return fail(in_file(added.error(), file));
+  for (const auto& [file, hits] : files) {
+    auto added = merger.add(file, hits);
+    if (!added) return fail(in_file(added.error(), file));
+    if (!added->empty()) print_warning(file, *added);
+  }
   auto modules = merger.result();
   if (!modules) return fail(modules.error());
   map_documents(*modules, path_map);

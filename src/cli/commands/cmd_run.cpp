@@ -1,4 +1,5 @@
-// `cil-instrument run [--mode M] [--include P]... [--exclude P]... [--include-framework]
+// `cil-instrument run [--mode M] [--include P]... [--exclude P]... [--assemblies G]...
+// [--skip-assemblies G]... [--include-framework]
 // [--start-after T | --window S:E] [--output DIR] [--stats FILE]
 // [--quiet] -- COMMAND [ARGS...]`: runs COMMAND with the runtime profiler attached and returns
 // its exit status.
@@ -25,6 +26,7 @@
 #include <cxxopts.hpp>
 
 #include "cli/commands/commands.h"
+#include "cli/commands/pattern_options.h"
 #include "cli/common.h"
 #include "cli/results/run_files.h"
 #include "instrument/runtime_contract.h"
@@ -55,6 +57,16 @@ void forward_signal(int signal) {
   if (g_child > 0) kill(static_cast<pid_t>(g_child), signal);
 }
 
+/// `dotnet test` or `dotnet vstest`: the command whose default coverage is the user's own code.
+bool dotnet_test(int argc, char** argv, int start) {
+  if (start + 1 >= argc) return false;
+  std::string_view program = argv[start];
+  size_t slash = program.find_last_of('/');
+  if (slash != std::string_view::npos) program.remove_prefix(slash + 1);
+  std::string_view verb = argv[start + 1];
+  return program == "dotnet" && (verb == "test" || verb == "vstest");
+}
+
 /// Splits argv at "--" or, without one, at the first argument that is neither an option nor
 /// an option's value. Returns the index where the command starts (argc when there is none).
 int command_start(int argc, char** argv) {
@@ -63,8 +75,9 @@ int command_start(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a.empty() || a[0] != '-') return i;
-    bool takes_value = a == "--mode" || a == "--include" || a == "--exclude" || a == "--output" || a == "-o" ||
-                       a == "--stats" || a == "--start-after" || a == "--window";
+    bool takes_value = a == "--mode" || a == "--include" || a == "--exclude" || a == "--assemblies" ||
+                       a == "--skip-assemblies" || a == "--output" || a == "-o" || a == "--stats" || a == "--start-after" ||
+                       a == "--window";
     if (takes_value) ++i;
   }
   return argc;
@@ -79,6 +92,10 @@ int run_profiled(int argc, char** argv) {
       ("mode", "count, events, args or coverage", cxxopts::value<std::string>()->default_value("count"), "MODE")
       ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
+      ("assemblies", "count, args, coverage: only modules whose file name matches (repeatable; default: all but the framework's, "
+                     "and under dotnet test in coverage mode those built from sources under the current directory)",
+       cxxopts::value<std::vector<std::string>>(), "GLOB")
+      ("skip-assemblies", "count, args, coverage: leave the modules whose file name matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
       ("include-framework", "let the patterns select methods of the framework's modules (precompiled code and inlining off for the whole process)")
       ("start-after", "count only from this long after the start (500ms, 5s, 1m): probes go in through ReJIT then", cxxopts::value<std::string>(), "TIME")
@@ -86,7 +103,7 @@ int run_profiled(int argc, char** argv) {
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per process)", cxxopts::value<std::string>(), "FILE")
       ("q,quiet", "do not list the files written")
       ("h,help", "show this help");
-  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--include-framework] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
+  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--include-framework] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
   int start = command_start(argc, argv);
   int option_count = start;
   cxxopts::ParseResult args;
@@ -101,15 +118,14 @@ int run_profiled(int argc, char** argv) {
     print_usage_error(fmt::format("run: unknown mode '{}' (count, events, args or coverage)", mode));
     return kExitUsage;
   }
-  std::vector<std::string> include, exclude;
-  if (args.count("include")) include = args["include"].as<std::vector<std::string>>();
-  if (args.count("exclude")) exclude = args["exclude"].as<std::vector<std::string>>();
-  for (const auto* list : {&include, &exclude})
-    for (const auto& pattern : *list)
-      if (pattern.find(contract::kPatternSeparator) != std::string::npos || pattern.empty()) {
-        print_usage_error(fmt::format("run: pattern '{}' is empty or contains '{}'", pattern, contract::kPatternSeparator));
-        return kExitUsage;
-      }
+  std::vector<std::string> include, exclude, assemblies, skip_assemblies;
+  if (!take_patterns("run", args, "include", include) || !take_patterns("run", args, "exclude", exclude) ||
+      !take_patterns("run", args, "assemblies", assemblies) || !take_patterns("run", args, "skip-assemblies", skip_assemblies))
+    return kExitUsage;
+  if ((!assemblies.empty() || !skip_assemblies.empty()) && mode == "events") {
+    print_usage_error("run: --assemblies and --skip-assemblies are for count, args and coverage modes, not events");
+    return kExitUsage;
+  }
 
   // A window: "START:END" in milliseconds for the profiler (END 0: to the end).
   std::string window;
@@ -166,6 +182,10 @@ int run_profiled(int argc, char** argv) {
   }
   std::string stats;
   if (args.count("stats")) stats = fs::absolute(args["stats"].as<std::string>(), ec).string();
+  // Coverage of `dotnet test` without --assemblies: the modules built from sources under the
+  // folder `run` started in, not the test platform, xunit and the packages (issue 39).
+  std::string source_root;
+  if (mode == "coverage" && assemblies.empty() && dotnet_test(argc, argv, start)) source_root = fs::current_path(ec).string();
 
   // While the command runs, ^C and ^\ are for it: its status says what they did.
   struct sigaction ignore {}, old_int {}, old_quit {};
@@ -206,6 +226,12 @@ int run_profiled(int argc, char** argv) {
     else setenv(contract::kEnvInclude, join_patterns(include).c_str(), 1);
     if (exclude.empty()) unsetenv(contract::kEnvExclude);
     else setenv(contract::kEnvExclude, join_patterns(exclude).c_str(), 1);
+    if (assemblies.empty()) unsetenv(contract::kEnvAssemblies);
+    else setenv(contract::kEnvAssemblies, join_patterns(assemblies).c_str(), 1);
+    if (skip_assemblies.empty()) unsetenv(contract::kEnvSkipAssemblies);
+    else setenv(contract::kEnvSkipAssemblies, join_patterns(skip_assemblies).c_str(), 1);
+    if (source_root.empty()) unsetenv(contract::kEnvSourceRoot);
+    else setenv(contract::kEnvSourceRoot, source_root.c_str(), 1);
     // VSTest kills the test host 100 ms after the session ends unless told otherwise: the
     // profile written at shutdown would race that kill (issue 20). A value already set wins.
     setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);
@@ -271,6 +297,11 @@ int run_profiled(int argc, char** argv) {
     } else if (!args.count("quiet")) {
       lines += diagnostic_line("run", "", fmt::format("no files written by process {} or the processes it started (no selected "
                                                       "method ran, or the profiler did not load)", pid));
+      // The default of `dotnet test` found none of the user's code: say where it looked.
+      if (!source_root.empty())
+        lines += diagnostic_line("run", "", fmt::format("under dotnet test only modules built from sources under {} are covered "
+                                                        "(run it where the sources are, or name the modules with --assemblies)",
+                                                        source_root));
     }
   }
   // The command's status, unless it succeeded and the profile is lost.

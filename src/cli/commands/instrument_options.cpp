@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/commands/pattern_options.h"
 #include "cli/common.h"
 #include "cli/jobs/interrupts.h"
 
@@ -58,7 +59,7 @@ void add_instrument_options(cxxopts::Options& options) {
       ("fail-fast", "several inputs: start no file after one has failed");
 }
 
-int parse_instrument_options(const cxxopts::ParseResult& args, InstrumentParse& parsed) {
+int parse_instrument_options(std::string_view command, const cxxopts::ParseResult& args, InstrumentParse& parsed) {
   BatchSetup& b = parsed.batch;
   InstrumentSetup& s = b.instrument;
   s.mode_name = args["mode"].as<std::string>();
@@ -68,8 +69,8 @@ int parse_instrument_options(const cxxopts::ParseResult& args, InstrumentParse& 
     return kExitUsage;
   }
   s.options.mode = *mode;
-  s.options.filter.include = strings(args, "include");
-  s.options.filter.exclude = strings(args, "exclude");
+  if (!take_patterns(command, args, "include", s.options.filter.include) || !take_patterns(command, args, "exclude", s.options.filter.exclude))
+    return kExitUsage;
   for (const auto& text : strings(args, "method-rva")) {
     auto rva = parse_rva(text);
     if (!rva) {
@@ -101,8 +102,9 @@ int parse_instrument_options(const cxxopts::ParseResult& args, InstrumentParse& 
     s.deps_arg = args["deps"].as<std::string>();
   }
   if (args.count("hook-type")) parsed.hook_type = args["hook-type"].as<std::string>();
-  b.filter.assemblies = strings(args, "assemblies");
-  b.filter.skip_assemblies = strings(args, "skip-assemblies");
+  if (!take_patterns(command, args, "assemblies", b.filter.assemblies) ||
+      !take_patterns(command, args, "skip-assemblies", b.filter.skip_assemblies))
+    return kExitUsage;
   b.threads = default_jobs();
   if (args.count("jobs")) {
     auto jobs = parse_jobs(args["jobs"].as<std::string>());

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <cxxopts.hpp>
 
@@ -25,8 +26,9 @@ struct InstrumentParse {
 /// Adds the shared options (not -o, --json, --help nor the positional ones).
 void add_instrument_options(cxxopts::Options& options);
 
-/// Fills `parsed` from `args`; prints a usage error and returns kExitUsage on a bad value.
-int parse_instrument_options(const cxxopts::ParseResult& args, InstrumentParse& parsed);
+/// Fills `parsed` from `args`; prints a usage error naming `command` (instrument, exec) where
+/// one does, and returns kExitUsage on a bad value.
+int parse_instrument_options(std::string_view command, const cxxopts::ParseResult& args, InstrumentParse& parsed);
 
 /// Trace mode: loads the hooks assembly and reads its contract (prints the error on failure).
 int load_hooks(InstrumentParse& parsed);

@@ -7,13 +7,13 @@
 #include <map>
 
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "instrument/pdb_files.h"
+#include "metadata/name_pattern.h"
 #include "metadata/sha1.h"
 #include "support/byte_reader.h"
 
@@ -59,14 +59,7 @@ std::vector<PlannedFile> attach_pdbs(std::vector<PlannedFile> files) {
   return kept;
 }
 
-bool matches(const std::vector<std::string>& globs, const PlannedFile& file) {
-  std::string name = fs::path(file.relative).filename().string();
-  for (const auto& glob : globs) {
-    const std::string& subject = glob.find('/') != std::string::npos ? file.relative : name;
-    if (::fnmatch(glob.c_str(), subject.c_str(), 0) == 0) return true;
-  }
-  return false;
-}
+bool matches(const std::vector<std::string>& globs, const PlannedFile& file) { return md::assembly_glob_match(globs, file.relative); }
 
 /// Public key tokens of the keys the .NET runtime, its libraries and ASP.NET Core are signed with
 /// (the ECMA key's token among them): such assemblies come from the shared framework or its

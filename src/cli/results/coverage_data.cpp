@@ -41,6 +41,9 @@ bool number(std::string_view text, uint32_t& value) {
   return !text.empty() && ec == std::errc() && end == text.data() + text.size();
 }
 
+/// Digits of the mvid that name one of several builds of an assembly in the report.
+constexpr size_t kBuildDigits = 8;
+
 uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 }  // namespace
@@ -50,18 +53,21 @@ bool MethodCoverage::covered() const {
   return std::any_of(lines.begin(), lines.end(), [](const auto& l) { return l.second > 0; });
 }
 
-Status HitsMerger::add(const std::string& file, CountFile hits) {
-  auto found = builds_.find(hits.assembly);
+Expected<std::string> HitsMerger::add(const std::string& file, CountFile hits) {
+  auto key = std::pair(hits.assembly, hits.mvid);
+  auto found = builds_.find(key);
   if (found == builds_.end()) {
+    // Another build of the assembly already here: reported apart, said once per build.
+    auto other = builds_.lower_bound(std::pair(hits.assembly, std::string()));
+    std::string warning;
+    if (other != builds_.end() && other->first.first == hits.assembly)
+      warning = fmt::format("assembly {} is mvid {} here but {} in {}: hits of different builds are reported apart", hits.assembly,
+                            hits.mvid, other->second.mvid, other->second.first_file);
     Build b{hits.mvid, file, 1, std::move(hits)};
-    builds_.emplace(b.probes.assembly, std::move(b));
-    return ok();
+    builds_.emplace(std::move(key), std::move(b));
+    return warning;
   }
   Build& b = found->second;
-  if (b.mvid != hits.mvid)
-    return make_error(ErrorKind::Unsupported, "",
-                      fmt::format("assembly {} is mvid {} here but {} in {}: hits of different builds cannot be merged",
-                                  hits.assembly, hits.mvid, b.mvid, b.first_file));
   bool same = b.probes.methods.size() == hits.methods.size();
   for (size_t i = 0; same && i < hits.methods.size(); ++i)
     same = b.probes.methods[i].token == hits.methods[i].token && b.probes.methods[i].name == hits.methods[i].name;
@@ -73,16 +79,27 @@ Status HitsMerger::add(const std::string& file, CountFile hits) {
   for (size_t i = 0; i < hits.methods.size(); ++i)
     b.probes.methods[i].count = saturating_add(b.probes.methods[i].count, hits.methods[i].count);
   ++b.files;
-  return ok();
+  return std::string();
 }
 
 Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
   std::vector<ModuleCoverage> out;
   std::vector<std::string_view> f;
-  for (const auto& [assembly, b] : builds_) {
+  // The builds of each assembly, told apart by their mvids' first digits unless two share them.
+  std::map<std::string, std::vector<std::string>> short_ids;
+  for (const auto& [key, b] : builds_) short_ids[key.first].push_back(b.mvid.substr(0, kBuildDigits));
+  auto build_of = [&](const std::string& assembly, const std::string& mvid) -> std::string {
+    std::vector<std::string> ids = short_ids[assembly];
+    if (ids.size() < 2) return "";
+    std::sort(ids.begin(), ids.end());
+    return std::adjacent_find(ids.begin(), ids.end()) == ids.end() ? mvid.substr(0, kBuildDigits) : mvid;
+  };
+  for (const auto& [key, b] : builds_) {
+    const std::string& assembly = key.first;
     ModuleCoverage mc;
     mc.assembly = assembly;
     mc.mvid = b.mvid;
+    mc.build = build_of(assembly, b.mvid);
     mc.files_merged = b.files;
     std::map<std::string, std::string> method_key;  // token text -> name, to key methods by token
     MethodCoverage* method = nullptr;

@@ -49,6 +49,12 @@ struct Ratio {
 struct ModuleCoverage {
   std::string assembly;
   std::string mvid;
+  /// Empty when the report holds one build of the assembly; else what tells this build from the
+  /// others: the mvid's first 8 digits (the whole mvid when two builds share them).
+  std::string build;
+  /// The assembly's name in the table, Cobertura's package and LCOV's test name: "Name", or
+  /// "Name [build]" when the report holds several builds of it.
+  std::string label() const { return build.empty() ? assembly : assembly + " [" + build + "]"; }
   size_t files_merged = 0;
   std::map<std::string, FileCoverage> files;             ///< by document
   std::map<std::string, MethodCoverage> methods;         ///< by name
@@ -56,13 +62,16 @@ struct ModuleCoverage {
   Ratio line, branch, method;
 };
 
-/// Merges hits files: per assembly, one build (mvid) and one probe list, summed slot by slot.
+/// Merges hits files: per assembly build (mvid), one probe list, summed slot by slot. Several
+/// builds of one assembly (vstest.console and testhost load different builds of the test
+/// platform) are never merged: each is reported apart.
 class HitsMerger {
  public:
-  /// Adds one hits file. Fails (ErrorKind::Unsupported) when the assembly was seen with another
-  /// mvid or other probes: runs of different builds are never merged.
-  Status add(const std::string& file, CountFile hits);
-  /// The modules, by assembly name, folded.
+  /// Adds one hits file. Fails (ErrorKind::Unsupported) when its build was seen with other
+  /// probes (instrumented with other options). Returns a warning when it is the first file of a
+  /// second or later build of its assembly, empty otherwise.
+  Expected<std::string> add(const std::string& file, CountFile hits);
+  /// The modules, by assembly name and mvid, folded.
   Expected<std::vector<ModuleCoverage>> result() const;
 
  private:
@@ -72,7 +81,7 @@ class HitsMerger {
     size_t files = 0;
     CountFile probes;  ///< counts summed
   };
-  std::map<std::string, Build> builds_;
+  std::map<std::pair<std::string, std::string>, Build> builds_;  ///< by assembly and mvid
 };
 
 /// Rewrites every document path (the files and each method's file) through `map`. Documents

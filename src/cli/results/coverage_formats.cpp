@@ -126,7 +126,7 @@ std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t ti
   else out += "  <sources />\n";
   out += "  <packages>\n";
   for (const ModuleCoverage& m : modules) {
-    out += fmt::format("    <package name=\"{}\" line-rate=\"{}\" branch-rate=\"{}\" complexity=\"0\">\n      <classes>\n", xml(m.assembly),
+    out += fmt::format("    <package name=\"{}\" line-rate=\"{}\" branch-rate=\"{}\" complexity=\"0\">\n      <classes>\n", xml(m.label()),
                        rate(m.line), rate(m.branch));
     // Classes by (type, file): a partial type in two files is two classes, as coverlet writes it.
     std::map<std::pair<std::string, std::string>, std::vector<const MethodCoverage*>> classes;
@@ -165,7 +165,7 @@ std::string lcov_text(const std::vector<ModuleCoverage>& modules) {
   std::string out;
   for (const ModuleCoverage& m : modules) {
     for (const auto& [doc, file] : m.files) {
-      out += fmt::format("TN:{}\nSF:{}\n", lcov_test_name(m.assembly), doc);
+      out += fmt::format("TN:{}\nSF:{}\n", lcov_test_name(m.label()), doc);
       Ratio functions;
       for (const auto& [key, method] : m.methods) {
         if (method.file != doc || !method.has_lines()) continue;
@@ -240,7 +240,7 @@ std::string coverage_table(const std::vector<ModuleCoverage>& modules) {
   auto cell = [](const Ratio& r) { return fmt::format("{:.2f}% ({}/{})", r.percent(), r.covered, r.total); };
   std::vector<std::array<std::string, 4>> rows;
   rows.push_back({"Module", "Line", "Branch", "Method"});
-  for (const ModuleCoverage& m : modules) rows.push_back({md::printable(m.assembly, md::kMaxPrintedText), cell(m.line), cell(m.branch), cell(m.method)});
+  for (const ModuleCoverage& m : modules) rows.push_back({md::printable(m.label(), md::kMaxPrintedText), cell(m.line), cell(m.branch), cell(m.method)});
   CoverageTotals t = totals(modules);
   rows.push_back({"Total", cell(t.line), cell(t.branch), cell(t.method)});
   std::array<size_t, 4> width{};
@@ -259,7 +259,7 @@ std::string coverage_table(const std::vector<ModuleCoverage>& modules) {
   out += rule;
   for (const ModuleCoverage& m : modules)
     if (!m.without_lines.empty())
-      out += fmt::format("{}: {} method{} without sequence points (not counted)\n", md::printable(m.assembly, md::kMaxPrintedText), m.without_lines.size(),
+      out += fmt::format("{}: {} method{} without sequence points (not counted)\n", md::printable(m.label(), md::kMaxPrintedText), m.without_lines.size(),
                          m.without_lines.size() == 1 ? "" : "s");
   return out;
 }
