@@ -30,8 +30,8 @@ constexpr std::string_view kUsage = R"(Usage:
   cil-instrument report {FILE|DIR}... [--top N] [--json] [--cobertura FILE] [--lcov FILE]
                  [--threshold N] [--threshold-type line|branch|method]...
                  [--path-map FROM=TO]... [--source-root DIR]
-  cil-instrument run [--mode count|coverage|events|args] [--include PATTERN]...
-                 [--exclude PATTERN]... [--include-framework]
+  cil-instrument run [--mode count|coverage|events|args|trace] [--hooks HOOKS.dll [--hook-type TYPE]]
+                 [--include PATTERN]... [--exclude PATTERN]... [--include-framework]
                  [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q]
                  -- COMMAND [ARGS...]
   cil-instrument attach PID [--mode count|events|coverage] [--include PATTERN]...
