@@ -6,13 +6,15 @@
 #  - SlimHooks' types one at a time (--hook-type), each with its golden log;
 #  - ExceptionOrder: the program's own log (exception order, identity, stack frames) and exit
 #    status are the original's, and the hooks' log is the offline golden one;
+#  - tests/data/intercept with its two hooks assemblies: the offline golden outputs;
 #  - ThrowLines (Debug and Release, portable PDB): every stack trace names the plain run's
 #    file:line (the offset map goes to the runtime with each traced body);
 #  - stdout and exit status are the original's every time;
 # and bad input is one line before the program starts: a missing hooks file (exit 3), a broken
-# contract, a generic hook type, a hook type not found, a framework assembly's name (exit 2); hooks that pass every check but cannot be loaded at run
-# time (their hook type's base class is in an assembly that is missing) leave the program to run
-# untraced, with its own output and exit status, after one line saying why.
+# contract, a generic hook method or type, a hook type not found, a framework assembly's name
+# (exit 2); hooks that pass every check but cannot be loaded at run time (their hook type's base
+# class is in an assembly that is missing) leave the program to run untraced, with its own output
+# and exit status, after one line saying why, before the program's first output.
 #   tests/scripts/jit_trace_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
@@ -47,7 +49,7 @@ run "$work/jit" "$work/jit.log" "$work/app" "$TOOL" run -q --mode trace --hooks 
 if same "TraceApp" "$work/plain" "$work/jit"; then
   [ -s "$work/jit.log" ] || fail "TraceApp: the hooks logged nothing: $(head -3 "$work/jit.stderr")"
   check_golden trace/TraceApp.log "$work/jit.log"
-  echo "ok   TraceApp: $(grep -c 'enter ' "$work/jit.log") hook calls logged, as offline"
+  cmp -s "$ROOT/tests/golden/trace/TraceApp.log" "$work/jit.log" && echo "ok   TraceApp: $(grep -c 'enter ' "$work/jit.log") hook calls logged, as offline"
 fi
 [ "$(ls "$work/app")" = "$(printf 'TraceApp.dll\nTraceApp.runtimeconfig.json')" ] || fail "TraceApp: files appeared beside the app: $(ls "$work/app")"
 
@@ -63,7 +65,7 @@ run "$work/plain-deps" "$work/unused.log" "$work/app" dotnet TraceApp.dll
 run "$work/jit-deps" "$work/jit-deps.log" "$work/app" "$TOOL" run -q --mode trace --hooks "$hooks" -- dotnet TraceApp.dll
 if same "TraceApp (deps.json)" "$work/plain-deps" "$work/jit-deps"; then
   check_golden trace/TraceApp.log "$work/jit-deps.log"
-  echo "ok   TraceApp with a deps.json: the golden log"
+  cmp -s "$ROOT/tests/golden/trace/TraceApp.log" "$work/jit-deps.log" && echo "ok   TraceApp with a deps.json: the golden log"
 fi
 rm "$work/app/TraceApp.deps.json"
 
@@ -71,8 +73,8 @@ echo "== SlimHooks, one hook type at a time"
 for type in EnterOnly LeaveOnly ExceptionOnly; do
   run "$work/slim-$type" "$work/slim-$type.log" "$work/app" "$TOOL" run -q --mode trace --hooks "$bin/trace/SlimHooks.dll" \
     --hook-type "SlimHooks.$type" -- dotnet TraceApp.dll
-  same "SlimHooks.$type" "$work/plain" "$work/slim-$type" && check_golden "trace/slim-$type.log" "$work/slim-$type.log" &&
-    echo "ok   SlimHooks.$type: the golden log"
+  same "SlimHooks.$type" "$work/plain" "$work/slim-$type" && check_golden "trace/slim-$type.log" "$work/slim-$type.log"
+  cmp -s "$ROOT/tests/golden/trace/slim-$type.log" "$work/slim-$type.log" && echo "ok   SlimHooks.$type: the golden log"
 done
 
 echo "== ExceptionOrder: exception order and stack frames"
@@ -82,8 +84,24 @@ run "$work/order-plain" "$work/unused.log" "$work/order" dotnet ExceptionOrder.e
 run "$work/order-jit" "$work/order.log" "$work/order" "$TOOL" run -q --mode trace --hooks "$hooks" -- dotnet ExceptionOrder.exe
 if same "ExceptionOrder" "$work/order-plain" "$work/order-jit"; then
   check_golden trace/ExceptionOrder.hooks.log "$work/order.log"
-  echo "ok   ExceptionOrder: the original's events, frames and exit status $(cat "$work/order-jit.status"); the golden hooks' log"
+  cmp -s "$ROOT/tests/golden/trace/ExceptionOrder.hooks.log" "$work/order.log" && echo "ok   ExceptionOrder: the original's events, frames and exit status $(cat "$work/order-jit.status"); the golden hooks' log"
 fi
+
+echo "== interception (tests/data/intercept): the offline goldens"
+# The memoizing/validating OnEnter, OnLeave's ref result, the replacing OnException, and the
+# suppressing hooks; InterceptHooks references the app itself, which the default context has.
+src="$ROOT/tests/data/intercept"
+mkdir -p "$work/ic/app" "$work/ic/lib"
+"$ROOT/scripts/csc.sh" "$work/ic/app/InterceptApp.dll" "$src/App.cs" > "$work/ic/csc.log" 2>&1 &&
+  "$ROOT/scripts/csc.sh" "$work/ic/lib/InterceptHooks.dll" /target:library "/r:$work/ic/app/InterceptApp.dll" "$src/Hooks.cs" >> "$work/ic/csc.log" 2>&1 &&
+  "$ROOT/scripts/csc.sh" "$work/ic/lib/SuppressHooks.dll" /target:library "$src/SuppressHooks.cs" >> "$work/ic/csc.log" 2>&1 ||
+  fail "csc intercept: $(tail -2 "$work/ic/csc.log")"
+for name in main:InterceptHooks suppress:SuppressHooks; do
+  (cd "$work/ic/app" && timeout 300 "$TOOL" run -q --mode trace --hooks "$work/ic/lib/${name#*:}.dll" --include 'InterceptApp.Work::*' \
+    -- dotnet InterceptApp.dll > "$work/ic/${name%%:*}.txt" 2>&1) || fail "intercept ${name%%:*}: exit status $?"
+  check_golden "trace/intercept.${name%%:*}.txt" "$work/ic/${name%%:*}.txt"
+  cmp -s "$ROOT/tests/golden/trace/intercept.${name%%:*}.txt" "$work/ic/${name%%:*}.txt" && echo "ok   intercept ${name%%:*}: the golden output"
+done
 
 echo "== stack traces keep file:line (ThrowLines, Debug and Release)"
 # testdata/src/ThrowLines throws from known lines in 14 shapes and prints every trace; with an
@@ -127,7 +145,7 @@ bad() {
 }
 bad "missing hooks file" 3 --hooks "$work/NoSuchHooks.dll"
 bad "broken contract" 2 --hooks "$bin/trace/BadHooks.dll" --hook-type BadHooks.WrongType
-bad "generic hook" 2 --hooks "$bin/trace/BadHooks.dll" --hook-type BadHooks.GenericHook
+bad "generic hook method" 2 --hooks "$bin/trace/BadHooks.dll" --hook-type BadHooks.GenericHook
 bad "no hook type" 2 --hooks "$bin/trace/BadHooks.dll" --hook-type BadHooks.Missing
 bad "--hooks without trace" 2 --hooks "$hooks" --mode count
 # A hooks assembly named like a framework assembly: the runtime would bind the framework's.
@@ -138,6 +156,13 @@ CS
 "$ROOT/scripts/csc.sh" "$work/fw/System.Text.Json.dll" /target:library "$work/fw/Hooks.cs" > "$work/fw/csc.log" 2>&1 ||
   fail "csc System.Text.Json: $(tail -2 "$work/fw/csc.log")"
 bad "framework assembly name" 2 --hooks "$work/fw/System.Text.Json.dll"
+# A generic hook type: the traced code would call it without type arguments.
+cat > "$work/fw/Gen.cs" <<'CS'
+namespace GenHooks { public static class Gen<T> { public static void OnEnter(string method) { } } }
+CS
+"$ROOT/scripts/csc.sh" "$work/fw/GenHooks.dll" /target:library "$work/fw/Gen.cs" > "$work/fw/csc.log" 2>&1 ||
+  fail "csc GenHooks: $(tail -2 "$work/fw/csc.log")"
+bad "generic hook type" 2 --hooks "$work/fw/GenHooks.dll" --hook-type 'GenHooks.Gen`1'
 
 echo "== hooks that cannot be loaded at run time: the program runs untraced"
 mkdir -p "$work/late"
