@@ -24,7 +24,10 @@ inline constexpr const char* kEnvClsid = "CORECLR_PROFILER";
 inline constexpr const char* kEnvPath = "CORECLR_PROFILER_PATH";
 
 // Ours.
-inline constexpr const char* kEnvMode = "CIL_INSTRUMENT_MODE";        ///< count (default), events, args or coverage
+inline constexpr const char* kEnvMode = "CIL_INSTRUMENT_MODE";        ///< count (default), events, args, coverage or trace
+/// Trace mode: the hooks assembly (an absolute path) and, optionally, the hook type (Ns.Type).
+inline constexpr const char* kEnvHooks = "CIL_INSTRUMENT_HOOKS";
+inline constexpr const char* kEnvHookType = "CIL_INSTRUMENT_HOOK_TYPE";
 inline constexpr const char* kEnvInclude = "CIL_INSTRUMENT_INCLUDE";  ///< glob patterns separated by ';'
 inline constexpr const char* kEnvExclude = "CIL_INSTRUMENT_EXCLUDE";  ///< glob patterns separated by ';'
 /// --assemblies / --skip-assemblies: globs on the module's file name (its full path for a glob

@@ -36,7 +36,7 @@ bool known_byref_like(std::string_view ns, std::string_view name) {
 }  // namespace
 
 bool TraceMode::is_byref_like(Token type) {
-  const md::Module& m = editor_->module();
+  const md::Module& m = *file_;
   const auto& t = m.tables();
   if (!byref_like_scanned_) {
     byref_like_scanned_ = true;
@@ -54,7 +54,7 @@ bool TraceMode::is_byref_like(Token type) {
 }
 
 bool TraceMode::generic_allows_byref_like(Token owner, uint32_t number) {
-  const md::Module& m = editor_->module();
+  const md::Module& m = *file_;
   for (uint32_t row = 1; row <= m.tables().rows(TableId::GenericParam); ++row) {
     auto param = m.row<TableId::GenericParam>(row);
     if (param.number() != number || param.owner() != owner) continue;
@@ -76,7 +76,7 @@ Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
     case ElementType::U2: case ElementType::I4: case ElementType::U4: case ElementType::I8: case ElementType::U8:
     case ElementType::R4: case ElementType::R8: case ElementType::I: case ElementType::U:
       b.kind = Boxing::Value;
-      b.token = CIL_TRY(editor_->type_spec(encoded_type(type)));
+      b.token = CIL_TRY(sink_->type_spec(encoded_type(type)));
       return b;
     case ElementType::ValueType:
       if (is_byref_like(type.token)) {
@@ -96,7 +96,7 @@ Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
         return b;
       }
       b.kind = Boxing::Value;
-      b.token = CIL_TRY(editor_->type_spec(encoded_type(type)));
+      b.token = CIL_TRY(sink_->type_spec(encoded_type(type)));
       return b;
     case ElementType::Var: case ElementType::MVar: {
       // `box` of a generic parameter is a no-op for reference types; but a parameter that
@@ -106,7 +106,7 @@ Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
         return b;
       }
       b.kind = Boxing::Value;
-      b.token = CIL_TRY(editor_->type_spec(encoded_type(type)));
+      b.token = CIL_TRY(sink_->type_spec(encoded_type(type)));
       return b;
     }
     default:  // pointers, function pointers, typedref, byrefs of byrefs
@@ -116,7 +116,7 @@ Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
 }
 
 Expected<TraceMode::Box> TraceMode::self_boxing(uint32_t owner) {
-  const md::Module& m = editor_->module();
+  const md::Module& m = *file_;
   Box self;
   if (!m.is_value_type(owner)) return self;
   Token type = md::make_token(TableId::TypeDef, owner);
@@ -142,7 +142,7 @@ Expected<TraceMode::Box> TraceMode::self_boxing(uint32_t owner) {
     var.number = i;
     inst.children.push_back(var);
   }
-  self.token = CIL_TRY(editor_->type_spec(encoded_type(inst)));
+  self.token = CIL_TRY(sink_->type_spec(encoded_type(inst)));
   return self;
 }
 

@@ -89,7 +89,7 @@ Status TraceMode::emit_hook_args(Context& cx, const HookMethod& hook, CodeBuilde
 Status TraceMode::emit_hook_arg(Context& cx, const HookMethod& hook, HookParam param, CodeBuilder& c) {
   switch (param) {
     case HookParam::Method:
-      c.ldstr(CIL_TRY(editor_->user_string(md::utf8_to_utf16(cx.name))));
+      c.ldstr(CIL_TRY(sink_->user_string(md::utf8_to_utf16(cx.name))));
       break;
     case HookParam::Token:
       c.ldc(static_cast<int32_t>(cx.token));

@@ -24,7 +24,7 @@ bool is_byref_return(const TypeSig& t) { return t.element == ElementType::ByRef 
 }  // namespace
 
 Status TraceMode::open_context(uint32_t rid, const std::string& name, BodyModel& body, Context& cx) {
-  const md::Module& m = editor_->module();
+  const md::Module& m = *file_;
   cx.rid = rid;
   cx.name = name;
   cx.token = md::make_token(TableId::MethodDef, rid);
@@ -73,7 +73,7 @@ Status TraceMode::add_locals(Context& cx, LocalsBuilder& locals) {
     bool needed = on_enter.returns == HookReturn::Bool || (cx.finally_clause && on_leave.result_by_ref);
     if (convertible && needed) {
       cx.default_result = local(ret);
-      cx.result_type = CIL_TRY(editor_->type_spec(encoded_type(ret)));
+      cx.result_type = CIL_TRY(sink_->type_spec(encoded_type(ret)));
     }
   }
   cx.can_skip = on_enter.returns == HookReturn::Bool && (!cx.returns_value || convertible);
@@ -201,9 +201,9 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
   Context cx;
   CIL_TRY(open_context(rid, name, body, cx));
   // Where the new code starts: in a reference type's constructor, after the base/this call.
-  auto start = constructed_index(editor_->module(), rid, body);
+  auto start = constructed_index(*file_, rid, body);
   if (!start) return trace_error("no base constructor call found");
-  LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*editor_, body.local_sig_token));
+  LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*sink_, body.local_sig_token));
   CIL_TRY(add_locals(cx, locals));
 
   CodeBuilder c(body);
@@ -218,7 +218,7 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
     if (cx.returns_value) spec.result_local = cx.result;
     if (cx.catch_clause) CIL_TRY(emit_filter(cx, spec));
     if (cx.finally_clause) CIL_TRY(emit_finally(cx, spec));
-    spec.tail_sites = CIL_TRY(plan_tail_sites(editor_->module(), body, spec.try_start, locals));
+    spec.tail_sites = CIL_TRY(plan_tail_sites(*file_, body, spec.try_start, locals));
     if (!spec.tail_sites.empty()) spec.tail_flag = cx.tail_flag;
     // The guards' clauses sit inside the new handlers, so they go before the new clauses.
     body.clauses.insert(body.clauses.end(), cx.guard_clauses.begin(), cx.guard_clauses.end());
@@ -226,7 +226,7 @@ Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& b
   } else {
     body.clauses.insert(body.clauses.end(), cx.guard_clauses.begin(), cx.guard_clauses.end());
   }
-  body.local_sig_token = CIL_TRY(locals.commit(*editor_));
+  body.local_sig_token = CIL_TRY(locals.commit(*sink_));
   if (body.local_sig_token && !body.original.fat) body.init_locals = true;
   body.edited = true;
   return ok();

@@ -2,6 +2,7 @@
 // filter that never catches, OnLeave in a finally — passing only what each hook declares.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <unordered_set>
 
@@ -10,6 +11,9 @@
 #include "instrument/hook_contract.h"
 #include "il/max_stack.h"
 #include "il/rewriter.h"
+#include "metadata/definition_sink.h"
+#include "metadata/editor_definitions.h"
+#include "metadata/metadata_sink.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
 #include "metadata/signature.h"
@@ -21,6 +25,10 @@ class TraceMode {
  public:
   /// Adds the references to the hooks and the helper type holding the re-entrancy guard.
   static Expected<TraceMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const HookContract& contract);
+  /// The same for a module whose rows are read from `file` (the module as it was loaded) while
+  /// references go to `sink` and definitions to `defs` (at run time: the runtime's metadata).
+  static Expected<TraceMode> begin(const md::Module& file, md::MetadataSink& sink, md::DefinitionSink& defs,
+                                   md::RuntimeRefs& refs, const HookContract& contract);
 
   /// Rewrites `body`, the body of MethodDef `rid` named `name` (Ns.Type::Method).
   Status instrument(uint32_t rid, const std::string& name, BodyModel& body);
@@ -66,7 +74,10 @@ class TraceMode {
   /// another type an InvalidCastException (unbox.any).
   void emit_unbox_result(Context& cx, uint32_t object, CodeBuilder& c);
 
-  md::ModuleEditor* editor_ = nullptr;
+  const md::Module* file_ = nullptr;    ///< the rows as they were read (never the added ones)
+  md::MetadataSink* sink_ = nullptr;    ///< references
+  md::DefinitionSink* defs_ = nullptr;  ///< the helper type
+  std::unique_ptr<md::EditorDefinitions> owned_defs_;  ///< offline: defs_ over the editor
   md::RuntimeRefs* refs_ = nullptr;
   const HookContract* contract_ = nullptr;
   md::Token on_enter_ = 0, on_leave_ = 0, on_exception_ = 0;
@@ -76,7 +87,7 @@ class TraceMode {
   /// call (a filter block may not hold the try/catch that ignores a throwing hook).
   md::Token guarded_on_exception_ = 0;
   md::Token get_timestamp_ = 0;  ///< Stopwatch.GetTimestamp, for OnLeave's `elapsed`
-  uint32_t helper_type_ = 0;
+  md::Token helper_type_ = 0;
   std::unordered_set<uint32_t> byref_like_defs_;  ///< TypeDef rids marked IsByRefLike
   bool byref_like_scanned_ = false;
   md::Token generic_owner_type_ = 0, generic_owner_method_ = 0;  ///< of the method being rewritten

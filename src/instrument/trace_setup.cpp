@@ -64,11 +64,21 @@ TypeSig thread_local_bool(Token thread_local_def) {
 }  // namespace
 
 Expected<TraceMode> TraceMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const HookContract& contract) {
+  auto defs = std::make_unique<md::EditorDefinitions>(editor);
+  TraceMode mode = CIL_TRY(begin(editor.module(), editor, *defs, refs, contract));
+  mode.owned_defs_ = std::move(defs);
+  return mode;
+}
+
+Expected<TraceMode> TraceMode::begin(const md::Module& file, md::MetadataSink& sink, md::DefinitionSink& defs,
+                                     md::RuntimeRefs& refs, const HookContract& contract) {
   TraceMode mode;
-  mode.editor_ = &editor;
+  mode.file_ = &file;
+  mode.sink_ = &sink;
+  mode.defs_ = &defs;
   mode.refs_ = &refs;
   mode.contract_ = &contract;
-  const md::Module& m = editor.module();
+  const md::Module& m = file;
   std::string_view own = m.tables().rows(TableId::Assembly) ? m.row<TableId::Assembly>(1).name() : std::string_view();
   if (own == contract.assembly)
     return make_error(ErrorKind::Usage, "trace", fmt::format("{} is the hooks assembly itself: its methods are never instrumented", own));
@@ -86,11 +96,11 @@ Status TraceMode::declare_hooks(const HookContract& contract) {
   std::copy(std::begin(contract.version), std::end(contract.version), hooks.version);
   hooks.public_key_token = contract.public_key_token;
   hooks.culture = contract.culture;
-  Token hooks_ref = CIL_TRY(editor_->assembly_ref(hooks));
-  Token hook_type = CIL_TRY(editor_->type_ref(hooks_ref, contract.type_namespace, contract.type_name));
+  Token hooks_ref = CIL_TRY(sink_->assembly_ref(hooks));
+  Token hook_type = CIL_TRY(sink_->type_ref(hooks_ref, contract.type_namespace, contract.type_name));
   auto hook_ref = [&](const HookMethod& h) -> Expected<Token> {
     if (!h.present) return Token{0};
-    return editor_->member_ref(hook_type, h.name, method_sig(false, hook_return(h, exception_), hook_params(h, exception_)));
+    return sink_->member_ref(hook_type, h.name, method_sig(false, hook_return(h, exception_), hook_params(h, exception_)));
   };
   on_enter_ = CIL_TRY(hook_ref(contract.on_enter));
   on_leave_ = CIL_TRY(hook_ref(contract.on_leave));
@@ -108,46 +118,28 @@ Status TraceMode::declare_hooks(const HookContract& contract) {
 }
 
 Status TraceMode::add_helper_type() {
-  md::ModuleEditor& editor = *editor_;
-  const md::Module& m = editor.module();
+  md::MetadataSink& sink = *sink_;
+  md::DefinitionSink& defs = *defs_;
   // The re-entrancy guard: a ThreadLocal<bool> (a [ThreadStatic] field would need a
   // CustomAttribute row, and that sorted table cannot grow without moving existing tokens).
   TypeSig inst = thread_local_bool(CIL_TRY(refs_->type("System.Threading", "ThreadLocal`1")));
-  Token thread_local_type = CIL_TRY(editor.type_spec(encoded_type(inst)));
+  Token thread_local_type = CIL_TRY(sink.type_spec(encoded_type(inst)));
   TypeSig var0;
   var0.element = ElementType::Var;
-  guard_ctor_ = CIL_TRY(editor.member_ref(thread_local_type, ".ctor", method_sig(true, md::primitive(ElementType::Void), {})));
-  guard_get_ = CIL_TRY(editor.member_ref(thread_local_type, "get_Value", method_sig(true, var0, {})));
-  guard_set_ = CIL_TRY(editor.member_ref(thread_local_type, "set_Value", method_sig(true, md::primitive(ElementType::Void), {var0})));
+  guard_ctor_ = CIL_TRY(sink.member_ref(thread_local_type, ".ctor", method_sig(true, md::primitive(ElementType::Void), {})));
+  guard_get_ = CIL_TRY(sink.member_ref(thread_local_type, "get_Value", method_sig(true, var0, {})));
+  guard_set_ = CIL_TRY(sink.member_ref(thread_local_type, "set_Value", method_sig(true, md::primitive(ElementType::Void), {var0})));
 
-  bool field_ptr = m.tables().rows(TableId::FieldPtr) > 0;
-  bool method_ptr = m.tables().rows(TableId::MethodPtr) > 0;
-  uint32_t field_list = (field_ptr ? editor.rows(TableId::FieldPtr) : editor.rows(TableId::Field)) + 1;
-  uint32_t method_list = (method_ptr ? editor.rows(TableId::MethodPtr) : editor.rows(TableId::MethodDef)) + 1;
-  uint32_t param_list = (m.tables().rows(TableId::ParamPtr) ? editor.rows(TableId::ParamPtr) : editor.rows(TableId::Param)) + 1;
-  Token helper = CIL_TRY(editor.add(md::TypeDefRow{.flags = kStaticClass,
-                                                    .type_name = "<CilInstrument>",
-                                                    .extends = object_,
-                                                    .field_list = field_list,
-                                                    .method_list = method_list}));
-  helper_type_ = md::token_rid(helper);
+  helper_type_ = CIL_TRY(defs.define_type("", "<CilInstrument>", kStaticClass, object_));
   std::vector<uint8_t> field_sig{md::kSigField};
   md::encode_type(field_sig, inst);
-  guard_field_ = CIL_TRY(editor.add(md::FieldRow{.flags = kHelperField, .name = "inHook", .signature = field_sig}));
-  if (field_ptr) CIL_TRY(editor.add(md::FieldPtrRow{.field = md::token_rid(guard_field_)}));
-  cctor_ = CIL_TRY(editor.add(md::MethodDefRow{.flags = kTypeInitializer,
-                                               .name = ".cctor",
-                                               .signature = method_sig(false, md::primitive(ElementType::Void), {}),
-                                               .param_list = param_list}));
-  if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(cctor_)}));
+  guard_field_ = CIL_TRY(defs.define_field(helper_type_, "inHook", kHelperField, field_sig));
+  cctor_ = CIL_TRY(defs.define_method(helper_type_, ".cctor", kTypeInitializer, method_sig(false, md::primitive(ElementType::Void), {})));
   const HookMethod& on_exception = contract_->on_exception;
   if (on_exception.present) {
-    guarded_on_exception_ = CIL_TRY(editor.add(
-        md::MethodDefRow{.flags = kHelperMethod,
-                         .name = "OnException",
-                         .signature = method_sig(false, hook_return(on_exception, exception_), hook_params(on_exception, exception_)),
-                         .param_list = param_list}));
-    if (method_ptr) CIL_TRY(editor.add(md::MethodPtrRow{.method = md::token_rid(guarded_on_exception_)}));
+    guarded_on_exception_ = CIL_TRY(defs.define_method(
+        helper_type_, "OnException", kHelperMethod,
+        method_sig(false, hook_return(on_exception, exception_), hook_params(on_exception, exception_))));
   }
   return ok();
 }
@@ -161,7 +153,7 @@ Status TraceMode::finish(CallEffects& effects) {
   body.instrs = CIL_TRY(c.finish()).instrs;
   body.max_stack = CIL_TRY(compute_max_stack(body, false, effects));
   EncodedBody encoded = CIL_TRY(rewrite_body(std::move(body), {}));
-  CIL_TRY(editor_->set_method_body(md::token_rid(cctor_), encoded.bytes));
+  CIL_TRY(defs_->set_new_method_body(cctor_, encoded.bytes));
   if (!guarded_on_exception_) return ok();
   return write_guarded_on_exception(effects);
 }
@@ -174,9 +166,9 @@ Status TraceMode::write_guarded_on_exception(CallEffects& effects) {
   bool returns = hook.returns != HookReturn::Void;
   std::optional<uint32_t> verdict;
   if (returns) {
-    LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*editor_, 0));
+    LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*sink_, 0));
     verdict = locals.add(encoded_type(hook.returns == HookReturn::Bool ? md::primitive(ElementType::Boolean) : md::class_type(exception_)));
-    call.local_sig_token = CIL_TRY(locals.commit(*editor_));
+    call.local_sig_token = CIL_TRY(locals.commit(*sink_));
     call.init_locals = true;
   }
   CodeBuilder g(call);
@@ -208,7 +200,7 @@ Status TraceMode::write_guarded_on_exception(CallEffects& effects) {
   call.clauses = std::move(code.clauses);
   call.max_stack = CIL_TRY(compute_max_stack(call, returns, effects));
   EncodedBody guarded = CIL_TRY(rewrite_body(std::move(call), {}));
-  return editor_->set_method_body(md::token_rid(guarded_on_exception_), guarded.bytes);
+  return defs_->set_new_method_body(guarded_on_exception_, guarded.bytes);
 }
 
 }  // namespace cil::instrument

@@ -12,6 +12,7 @@
 #include "profiler/args_profiler.h"
 #include "profiler/count_profiler.h"
 #include "profiler/events_profiler.h"
+#include "profiler/trace_profiler.h"
 
 namespace cil::profiler {
 
@@ -70,6 +71,7 @@ cilprof::IUnknown* create_profiler() {
       case Mode::Count: case Mode::Coverage: return new CountProfiler(std::move(*config));
       case Mode::Events: return new EventsProfiler(std::move(*config));
       case Mode::Args: return new ArgsProfiler(std::move(*config));
+      case Mode::Trace: return new TraceProfiler(std::move(*config));
     }
     return nullptr;
   } catch (...) {

@@ -57,6 +57,7 @@ const char* mode_name(Mode mode) {
     case Mode::Events: return "events";
     case Mode::Args: return "args";
     case Mode::Coverage: return "coverage";
+    case Mode::Trace: return "trace";
   }
   return "?";
 }
@@ -81,7 +82,14 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
     else if (m == "events") config.mode = Mode::Events;
     else if (m == "args") config.mode = Mode::Args;
     else if (m == "coverage") config.mode = Mode::Coverage;
-    else return config_error(fmt::format("{}: unknown mode '{}' (count, events, args or coverage)", kEnvMode, m));
+    else if (m == "trace") config.mode = Mode::Trace;
+    else return config_error(fmt::format("{}: unknown mode '{}' (count, events, args, coverage or trace)", kEnvMode, m));
+  }
+  if (config.mode == Mode::Trace) {
+    const char* hooks = lookup(kEnvHooks);
+    if (!hooks || !*hooks) return config_error(fmt::format("{} is not set: trace mode needs the hooks assembly", kEnvHooks));
+    config.hooks_path = hooks;
+    if (const char* type = lookup(kEnvHookType)) config.hook_type = type;
   }
   if (const char* include = lookup(kEnvInclude)) config.filter.include = split_patterns(include);
   if (const char* exclude = lookup(kEnvExclude)) config.filter.exclude = split_patterns(exclude);

@@ -19,6 +19,8 @@ enum class Mode {
   /// offline coverage mode's probes (lines, branches, method entries) in modules with a matching
   /// portable PDB, native counters; <Assembly>.<pid>.hits.json at shutdown
   Coverage,
+  /// the user's hooks called from the selected methods, as offline trace mode does; no file
+  Trace,
 };
 
 const char* mode_name(Mode mode);
@@ -38,6 +40,9 @@ struct Config {
   /// (capped at contract::kMaxFlushSeconds) is the period of the files' periodic write; anything
   /// else, or unset, is 0: no periodic write.
   unsigned flush_seconds = 0;
+  /// Trace mode: CIL_INSTRUMENT_HOOKS, the hooks assembly, and CIL_INSTRUMENT_HOOK_TYPE (empty:
+  /// the one public type with hooks).
+  std::string hooks_path, hook_type;
   /// CIL_INSTRUMENT_FRAMEWORK=1 (`run --include-framework`): methods of the framework's modules
   /// may be selected, and then precompiled code and inlining are off for the whole process
   /// (their precompiled code would run instead of instrumented IL). Otherwise the framework's

@@ -1,6 +1,8 @@
 // Find-or-add through the runtime's metadata emitter; signatures through its importer.
 #include "profiler/emit_sink.h"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "metadata/signature.h"
@@ -25,6 +27,8 @@ Error com_error(std::string_view what, HRESULT hr) {
 
 Expected<std::unique_ptr<EmitSink>> EmitSink::open(ICorProfilerInfo* info, ModuleID module) {
   std::unique_ptr<EmitSink> sink(new EmitSink());
+  sink->info_ = info;
+  sink->module_ = module;
   HRESULT hr = info->GetModuleMetaData(module, ofRead | ofWrite, IID_IMetaDataImport2,
                                        sink->import_.out_as<IUnknown>());
   if (FAILED(hr)) return com_error("GetModuleMetaData(IMetaDataImport2)", hr);
@@ -59,6 +63,51 @@ Expected<md::Token> EmitSink::assembly_ref(const md::AssemblyRefSpec& spec) {
   }
   assembly_refs_.emplace(spec.name, found);
   return found;
+}
+
+Expected<md::Token> EmitSink::define_type(std::string_view ns, std::string_view name, md::TypeAttributes flags, md::Token extends) {
+  std::u16string full = to_utf16(ns.empty() ? std::string(name) : fmt::format("{}.{}", ns, name));
+  mdTypeDef token = 0;
+  if (HRESULT hr = emit_->DefineTypeDef(full.c_str(), static_cast<DWORD>(flags), extends, nullptr, &token); FAILED(hr))
+    return com_error(fmt::format("DefineTypeDef({})", to_utf8(full)), hr);
+  return token;
+}
+
+Expected<md::Token> EmitSink::define_field(md::Token type, std::string_view name, md::FieldAttributes flags,
+                                           std::span<const uint8_t> signature) {
+  std::u16string wanted = to_utf16(name);
+  mdFieldDef token = 0;
+  if (HRESULT hr = emit_->DefineField(type, wanted.c_str(), static_cast<DWORD>(flags), signature.data(),
+                                      static_cast<ULONG>(signature.size()), 0, nullptr, 0, &token);
+      FAILED(hr))
+    return com_error(fmt::format("DefineField({})", name), hr);
+  return token;
+}
+
+Expected<md::Token> EmitSink::define_method(md::Token type, std::string_view name, md::MethodAttributes flags,
+                                            std::span<const uint8_t> signature) {
+  std::u16string wanted = to_utf16(name);
+  mdMethodDef token = 0;
+  // RVA 0 and IL/managed: the body comes through set_new_method_body.
+  if (HRESULT hr = emit_->DefineMethod(type, wanted.c_str(), static_cast<DWORD>(flags), signature.data(),
+                                       static_cast<ULONG>(signature.size()), 0, 0, &token);
+      FAILED(hr))
+    return com_error(fmt::format("DefineMethod({})", name), hr);
+  return token;
+}
+
+Status EmitSink::set_new_method_body(md::Token method, std::span<const uint8_t> body) {
+  if (!allocator_) {
+    if (HRESULT hr = info_->GetILFunctionBodyAllocator(module_, allocator_.out_as<IMethodMalloc>()); FAILED(hr))
+      return com_error("GetILFunctionBodyAllocator", hr);
+  }
+  // The runtime keeps this memory as the method's IL for good (it is never freed).
+  void* memory = allocator_->Alloc(static_cast<ULONG>(body.size()));
+  if (!memory) return make_error(ErrorKind::Io, "IMethodMalloc", fmt::format("cannot allocate {} bytes", body.size()));
+  std::memcpy(memory, body.data(), body.size());
+  if (HRESULT hr = info_->SetILFunctionBody(module_, method, static_cast<LPCBYTE>(memory)); FAILED(hr))
+    return com_error("SetILFunctionBody", hr);
+  return ok();
 }
 
 Expected<std::string> EmitSink::assembly_name() {

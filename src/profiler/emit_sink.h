@@ -1,4 +1,4 @@
-// MetadataSink over the runtime's metadata of one loaded module (IMetaDataImport2,
+// MetadataSink and DefinitionSink over the runtime's metadata of one loaded module (IMetaDataImport2,
 // IMetaDataEmit2, IMetaDataAssemblyImport/Emit): the engine's references are found, or added to
 // the module in memory before its methods are compiled; RuntimeRefs' look-ups go to the importer.
 #pragma once
@@ -7,13 +7,14 @@
 #include <memory>
 #include <string>
 
+#include "metadata/definition_sink.h"
 #include "metadata/metadata_sink.h"
 #include "profiler/abi/corprof.h"
 #include "profiler/com_ptr.h"
 
 namespace cil::profiler {
 
-class EmitSink final : public md::MetadataSink {
+class EmitSink final : public md::MetadataSink, public md::DefinitionSink {
  public:
   /// Opens the module's metadata for reading and writing.
   static Expected<std::unique_ptr<EmitSink>> open(cilprof::ICorProfilerInfo* info, cilprof::ModuleID module);
@@ -31,10 +32,23 @@ class EmitSink final : public md::MetadataSink {
   Expected<md::Token> find_type_def(std::string_view ns, std::string_view name) override;
   Expected<md::Token> find_member_def(md::Token type, std::string_view name, std::span<const uint8_t> signature) override;
 
+  // Definitions: a new type is one nothing has loaded yet, so its members may still be added.
+  Expected<md::Token> define_type(std::string_view ns, std::string_view name, md::TypeAttributes flags, md::Token extends) override;
+  Expected<md::Token> define_field(md::Token type, std::string_view name, md::FieldAttributes flags,
+                                   std::span<const uint8_t> signature) override;
+  Expected<md::Token> define_method(md::Token type, std::string_view name, md::MethodAttributes flags,
+                                    std::span<const uint8_t> signature) override;
+  /// Through the module's IL allocator and SetILFunctionBody: also the new body of an existing
+  /// method, before the JIT compiles it.
+  Status set_new_method_body(md::Token method, std::span<const uint8_t> body) override;
+
   cilprof::IMetaDataImport2* import() const { return import_.get(); }
 
  private:
   EmitSink() = default;
+  cilprof::ICorProfilerInfo* info_ = nullptr;
+  cilprof::ModuleID module_ = 0;
+  ComPtr<cilprof::IMethodMalloc> allocator_;
   ComPtr<cilprof::IMetaDataImport2> import_;
   ComPtr<cilprof::IMetaDataEmit2> emit_;
   ComPtr<cilprof::IMetaDataAssemblyImport> assembly_import_;

@@ -65,9 +65,24 @@ TEST(ProfilerConfig, Modes) {
   ASSERT_TRUE(coverage);
   EXPECT_EQ(coverage->mode, Mode::Coverage);
   EXPECT_FALSE(coverage->framework_selected);
-  auto bad = read_config(env({{"CIL_INSTRUMENT_MODE", "trace"}}), "/");
+  auto bad = read_config(env({{"CIL_INSTRUMENT_MODE", "fast"}}), "/");
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().message, "CIL_INSTRUMENT_MODE: unknown mode 'trace' (count, events, args or coverage)");
+  EXPECT_EQ(bad.error().message, "CIL_INSTRUMENT_MODE: unknown mode 'fast' (count, events, args, coverage or trace)");
+}
+
+TEST(ProfilerConfig, TraceNeedsHooks) {
+  auto bare = read_config(env({{"CIL_INSTRUMENT_MODE", "trace"}}), "/");
+  ASSERT_FALSE(bare);
+  EXPECT_EQ(bare.error().message, "CIL_INSTRUMENT_HOOKS is not set: trace mode needs the hooks assembly");
+  auto trace = read_config(env({{"CIL_INSTRUMENT_MODE", "trace"}, {"CIL_INSTRUMENT_HOOKS", "/opt/h/Hooks.dll"},
+                                {"CIL_INSTRUMENT_HOOK_TYPE", "My.Hooks"}}),
+                           "/");
+  ASSERT_TRUE(trace);
+  EXPECT_EQ(trace->mode, Mode::Trace);
+  EXPECT_EQ(trace->hooks_path, "/opt/h/Hooks.dll");
+  EXPECT_EQ(trace->hook_type, "My.Hooks");
+  // Another mode ignores the hooks.
+  EXPECT_EQ(read_config(env({{"CIL_INSTRUMENT_HOOKS", "/opt/h/Hooks.dll"}}), "/")->hooks_path, "");
 }
 
 TEST(ProfilerConfig, FiltersOutputStats) {

@@ -357,8 +357,8 @@ declined() {  # declined LABEL EXPECTED_LINE VAR=VALUE...
     echo "ok   decline ($label): one line, exit status $(cat "$out.status") as without the profiler"
 }
 mkdir -p "$work/decline/empty"
-declined mode "cil-instrument: profiler not loaded: CIL_INSTRUMENT_MODE: unknown mode 'trace' (count, events, args or coverage)" \
-  CIL_INSTRUMENT_MODE=trace "CIL_INSTRUMENT_OUTPUT=$work/decline/empty"
+declined mode "cil-instrument: profiler not loaded: CIL_INSTRUMENT_MODE: unknown mode 'fast' (count, events, args, coverage or trace)" \
+  CIL_INSTRUMENT_MODE=fast "CIL_INSTRUMENT_OUTPUT=$work/decline/empty"
 [ -z "$(ls "$work/decline/empty")" ] || fail "decline (mode): files were written: $(ls "$work/decline/empty")"
 declined output "cil-instrument: profiler not loaded: CIL_INSTRUMENT_OUTPUT: '$work/decline/not-a-directory' is not a directory" \
   CIL_INSTRUMENT_MODE=events "CIL_INSTRUMENT_OUTPUT=$work/decline/not-a-directory"

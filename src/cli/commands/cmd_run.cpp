@@ -29,6 +29,7 @@
 #include "cli/commands/pattern_options.h"
 #include "cli/common.h"
 #include "cli/results/run_files.h"
+#include "instrument/hook_contract.h"
 #include "instrument/runtime_contract.h"
 
 namespace cil::cli {
@@ -77,7 +78,7 @@ int command_start(int argc, char** argv) {
     if (a.empty() || a[0] != '-') return i;
     bool takes_value = a == "--mode" || a == "--include" || a == "--exclude" || a == "--assemblies" ||
                        a == "--skip-assemblies" || a == "--output" || a == "-o" || a == "--stats" || a == "--start-after" ||
-                       a == "--window";
+                       a == "--window" || a == "--hooks" || a == "--hook-type";
     if (takes_value) ++i;
   }
   return argc;
@@ -89,7 +90,9 @@ int run_profiled(int argc, char** argv) {
   cxxopts::Options options("cil-instrument run",
                            "Run a .NET command with the cil-instrument profiler attached; exit with its status.");
   options.add_options()
-      ("mode", "count, events, args or coverage", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("mode", "count, events, args, coverage or trace", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("hooks", "trace mode: the assembly with the hook type, loaded at run time (no file changes)", cxxopts::value<std::string>(), "HOOKS.dll")
+      ("hook-type", "trace mode: the hook type, Namespace.Type (default: the one public type with hooks)", cxxopts::value<std::string>(), "TYPE")
       ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("assemblies", "count, args, coverage: only modules whose file name matches (repeatable; default: all but the framework's, "
@@ -103,7 +106,7 @@ int run_profiled(int argc, char** argv) {
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per process)", cxxopts::value<std::string>(), "FILE")
       ("q,quiet", "do not list the files written")
       ("h,help", "show this help");
-  options.custom_help("[--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--include-framework] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
+  options.custom_help("[--mode MODE] [--hooks HOOKS.dll [--hook-type TYPE]] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--include-framework] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
   int start = command_start(argc, argv);
   int option_count = start;
   cxxopts::ParseResult args;
@@ -114,16 +117,36 @@ int run_profiled(int argc, char** argv) {
     return kExitUsage;
   }
   std::string mode = args["mode"].as<std::string>();
-  if (mode != "count" && mode != "events" && mode != "args" && mode != "coverage") {
-    print_usage_error(fmt::format("run: unknown mode '{}' (count, events, args or coverage)", mode));
+  if (mode != "count" && mode != "events" && mode != "args" && mode != "coverage" && mode != "trace") {
+    print_usage_error(fmt::format("run: unknown mode '{}' (count, events, args, coverage or trace)", mode));
     return kExitUsage;
+  }
+  // Trace mode: the hooks are checked here, as `instrument` checks them, so a bad hooks assembly
+  // is one line before the program starts. The profiler loads them by this absolute path.
+  std::string hooks, hook_type;
+  if ((mode == "trace") != static_cast<bool>(args.count("hooks"))) {
+    print_usage_error(mode == "trace" ? "run: --mode trace needs --hooks HOOKS.dll" : "run: --hooks goes with --mode trace");
+    return kExitUsage;
+  }
+  if (args.count("hook-type") && mode != "trace") {
+    print_usage_error("run: --hook-type goes with --mode trace");
+    return kExitUsage;
+  }
+  if (mode == "trace") {
+    std::error_code hooks_ec;
+    hooks = fs::absolute(args["hooks"].as<std::string>(), hooks_ec).lexically_normal().string();
+    if (args.count("hook-type")) hook_type = args["hook-type"].as<std::string>();
+    auto loaded = load_module(hooks);
+    if (!loaded) return fail(loaded.error());
+    auto contract = instrument::read_hook_contract(**loaded, hook_type.empty() ? std::nullopt : std::optional<std::string>(hook_type));
+    if (!contract) return fail(in_file(contract.error(), hooks));
   }
   std::vector<std::string> include, exclude, assemblies, skip_assemblies;
   if (!take_patterns("run", args, "include", include) || !take_patterns("run", args, "exclude", exclude) ||
       !take_patterns("run", args, "assemblies", assemblies) || !take_patterns("run", args, "skip-assemblies", skip_assemblies))
     return kExitUsage;
   if ((!assemblies.empty() || !skip_assemblies.empty()) && mode == "events") {
-    print_usage_error("run: --assemblies and --skip-assemblies are for count, args and coverage modes, not events");
+    print_usage_error("run: --assemblies and --skip-assemblies are for count, args, coverage and trace modes, not events");
     return kExitUsage;
   }
 
@@ -235,6 +258,10 @@ int run_profiled(int argc, char** argv) {
     // VSTest kills the test host 100 ms after the session ends unless told otherwise: the
     // profile written at shutdown would race that kill (issue 20). A value already set wins.
     setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);
+    if (hooks.empty()) unsetenv(contract::kEnvHooks);
+    else setenv(contract::kEnvHooks, hooks.c_str(), 1);
+    if (hook_type.empty()) unsetenv(contract::kEnvHookType);
+    else setenv(contract::kEnvHookType, hook_type.c_str(), 1);
     if (stats.empty()) unsetenv(contract::kEnvStats);
     else setenv(contract::kEnvStats, stats.c_str(), 1);
     execvp(argv[start], argv + start);
@@ -294,7 +321,7 @@ int run_profiled(int argc, char** argv) {
     if (::statvfs(output.c_str(), &space) == 0 && space.f_bavail == 0) {
       lines += diagnostic_line("error", output.string(), "the file system is full: the profiler could write no file");
       lost = true;
-    } else if (!args.count("quiet")) {
+    } else if (!args.count("quiet") && mode != "trace") {
       lines += diagnostic_line("run", "", fmt::format("no files written by process {} or the processes it started (no selected "
                                                       "method ran, or the profiler did not load)", pid));
       // The default of `dotnet test` found none of the user's code: say where it looked.

@@ -1,0 +1,35 @@
+// Trace mode's loader of the hooks assembly at run time. The JIT binds a traced method's call to
+// a hook while it compiles that method, so the hooks must be loaded before the first traced
+// method is compiled, without changing the app (no deps.json entry, no copy beside it). The
+// loader is put in front of the runtime's own startup method, System.StartupHookProvider::
+// ManagedStartup (ProcessStartupHooks before .NET 8), which every app runs right before Main:
+//   try { Assembly.LoadFrom(hooks).GetType(hookType, throwOnError: true); report(0); }
+//   catch (Exception e) { report(e.HResult | 0x80000000); }
+// `report` is a native function of the profiler, called through calli with its address baked in
+// (no P/Invoke, no export). LoadFrom loads into the default context, where a by-name reference
+// to the hooks' assembly then binds, and it resolves the hooks' own dependencies from their folder.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "il/rewrite.h"
+#include "profiler/emit_sink.h"
+
+namespace cil::profiler {
+
+/// Whether `name` (Ns.Type::Method, in the core library) is a startup method the loader goes into.
+bool is_startup_method(std::string_view name);
+
+/// How the loader reports: 0 when the hooks loaded and their type was found, otherwise the
+/// exception's HRESULT with its top bit set (never 0).
+using LoaderReport = void (*)(int32_t status);
+
+/// The startup method's IL `body` with the loader in front. Only references, a user string and a
+/// signature are added to the core library, no definition.
+Expected<il::EncodedBody> loader_body(EmitSink& core_library, std::span<const uint8_t> body, const std::string& hooks_path,
+                                      const std::string& hook_type, LoaderReport report);
+
+}  // namespace cil::profiler
