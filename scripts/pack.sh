@@ -4,6 +4,7 @@
 #   cil-instrument.VERSION.nupkg            the `dotnet tool` package (a pointer, SDK 10)
 #   cil-instrument.linux-x64.VERSION.nupkg  its linux-x64 files: the tool and libcilprofiler.so
 #   CilInstrument.MSBuild.VERSION.nupkg     the MSBuild targets with the tool
+#   CilInstrument.Collector.VERSION.nupkg   the VSTest data collector with the tool
 # VERSION is CMake's project VERSION (CMakeLists.txt), the one `cil-instrument --version` prints.
 #   scripts/pack.sh [DIR [OUT]]
 set -euo pipefail
@@ -62,6 +63,17 @@ cp "$root/README.md" "$stage/CilInstrument.MSBuild/"
 cp "$root/msbuild/CilInstrument.targets" "$stage/CilInstrument.MSBuild/build/"
 binaries "$stage/CilInstrument.MSBuild/tools/linux-x64"
 
+stage CilInstrument.Collector
+cp "$root/README.md" "$stage/CilInstrument.Collector/"
+binaries "$stage/CilInstrument.Collector/tools/linux-x64"
+# The collector's assembly, built from its sources into the staging folder.
+dotnet build "$stage/CilInstrument.Collector/src/CilInstrument.Collector.csproj" -c Release \
+  -p:CilInstrumentVersion="$version" -p:ImportDirectoryBuildProps=false -p:ImportDirectoryBuildTargets=false \
+  -o "$stage/CilInstrument.Collector/out" > "$stage/collector-build.log" 2>&1 ||
+  { cat "$stage/collector-build.log" >&2; echo "pack.sh: the collector did not build" >&2; exit 1; }
+cp "$stage/CilInstrument.Collector/out/CilInstrument.Collector.dll" "$stage/CilInstrument.Collector/build/"
+
 pack cil-instrument
 pack cil-instrument.linux-x64
 pack CilInstrument.MSBuild
+pack CilInstrument.Collector
