@@ -11,6 +11,7 @@ packages=(
   clang llvm libclang-rt-14-dev           # fuzzers, sanitizers, coverage
   mono-devel mono-utils                   # mcs, mono, ilasm, monodis, pedump; Mono.Cecil for bench/
   lcov                                    # genhtml: the coverlet test reads our LCOV with it
+  unzip                                   # the nuget_* tests read the packages scripts/pack.sh makes
 )
 
 missing=()
