@@ -1,6 +1,6 @@
 // The contract between the tool, the code it injects and the profiler library: the CLSID, the
 // library's file name, the environment variables that configure a run, and the counts file.
-// Every side includes this one header (it sits in il/, below both cli/ and profiler/); no other
+// Every side includes this one header (it sits in instrument/, below both cli/ and profiler/); no other
 // file spells these names.
 #pragma once
 
