@@ -148,3 +148,23 @@ run_exec() {
   set -e
   [ "$rc" = "$expected" ] || { fail "$label: exit $rc, expected $expected"; cat "$work/err.txt" >&2; }
 }
+
+# nuget_feed NAME: scripts/pack.sh's packages in a feed of their own, for the nuget_* tests.
+# Skips without dotnet, under the sanitizers, or without a build tree above $TOOL. Sets build,
+# work (a temporary folder, removed at exit unless KEEP is set, that is also the test's HOME and
+# NuGet cache), feed and version.
+nuget_feed() {
+  command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
+  [ "${CIL_SANITIZED:-0}" = 1 ] && { echo "$1: skipped under the sanitizers (it packs the release build)"; exit 77; }
+  build=$(dirname "$(dirname "$TOOL")")
+  [ -f "$build/CMakeCache.txt" ] || { echo "no build tree above $TOOL" >&2; exit 77; }
+  work=$(mktemp -d)
+  trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+  export HOME=$work/home DOTNET_CLI_HOME=$work/home NUGET_PACKAGES=$work/nuget-packages
+  export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+  unset CIL_INSTRUMENT_OUTPUT CIL_INSTRUMENT_MODE CIL_INSTRUMENT_INCLUDE CIL_INSTRUMENT_EXCLUDE
+  mkdir -p "$HOME"
+  feed=$work/feed
+  bash "$ROOT/scripts/pack.sh" "$build" "$feed" > "$work/pack.log" 2>&1 || { cat "$work/pack.log" >&2; fail "scripts/pack.sh failed"; finish; }
+  version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+}

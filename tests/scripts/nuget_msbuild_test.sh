@@ -11,19 +11,7 @@
 #     opts the non-test projects in; `dotnet test` in count mode reports 4,003 calls of Calc.Add.
 #   tests/scripts/nuget_msbuild_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
-[ "${CIL_SANITIZED:-0}" = 1 ] && { echo "nuget_msbuild: skipped under the sanitizers (it packs the release build)"; exit 77; }
-build=$(dirname "$(dirname "$TOOL")")
-[ -f "$build/CMakeCache.txt" ] || { echo "no build tree above $TOOL" >&2; exit 77; }
-work=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-export HOME=$work/home DOTNET_CLI_HOME=$work/home NUGET_PACKAGES=$work/nuget-packages
-export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
-unset CIL_INSTRUMENT_OUTPUT CIL_INSTRUMENT_MODE CIL_INSTRUMENT_INCLUDE CIL_INSTRUMENT_EXCLUDE
-mkdir -p "$HOME"
-feed=$work/feed
-bash "$ROOT/scripts/pack.sh" "$build" "$feed" > "$work/pack.log" 2>&1 || { cat "$work/pack.log" >&2; fail "scripts/pack.sh failed"; finish; }
-version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+nuget_feed nuget_msbuild
 unzip -l "$feed/CilInstrument.MSBuild.$version.nupkg" > "$work/contents.txt"
 for file in build/CilInstrument.MSBuild.targets build/CilInstrument.targets buildTransitive/CilInstrument.MSBuild.targets \
             tools/linux-x64/cil-instrument tools/linux-x64/libcilprofiler.so; do

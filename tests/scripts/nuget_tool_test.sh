@@ -11,19 +11,7 @@
 #  - `dotnet dnx cil-instrument` (SDK 10's one-shot runner) runs the native tool.
 #   tests/scripts/nuget_tool_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
-[ "${CIL_SANITIZED:-0}" = 1 ] && { echo "nuget_tool: skipped under the sanitizers (it packs the release build)"; exit 77; }
-build=$(dirname "$(dirname "$TOOL")")
-[ -f "$build/CMakeCache.txt" ] || { echo "no build tree above $TOOL" >&2; exit 77; }
-work=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-export HOME=$work/home DOTNET_CLI_HOME=$work/home NUGET_PACKAGES=$work/nuget-packages
-export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
-unset CIL_INSTRUMENT_OUTPUT CIL_INSTRUMENT_MODE CIL_INSTRUMENT_INCLUDE CIL_INSTRUMENT_EXCLUDE
-mkdir -p "$HOME"
-feed=$work/feed
-bash "$ROOT/scripts/pack.sh" "$build" "$feed" > "$work/pack.log" 2>&1 || { cat "$work/pack.log" >&2; fail "scripts/pack.sh failed"; finish; }
-version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+nuget_feed nuget_tool
 for package in cil-instrument cil-instrument.linux-x64 CilInstrument.MSBuild; do
   [ -f "$feed/$package.$version.nupkg" ] || fail "pack.sh made no $package.$version.nupkg: $(ls "$feed")"
 done
