@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `dotnet test` never loses counts (issue 20, offline part): an xunit project
 # (tests/apps/dotnet_test, restored from NuGet by this test) whose tests make 4,003 calls of
-# Calc.Add in a library instrumented in count mode runs RUNS times (default 20) under `dotnet
+# Calc.Add in a library instrumented in count mode runs RUNS times (default 10) under `dotnet
 # test` with the default VSTest settings (the test host is killed 100 ms after the session ends),
 # with a CPU burner this test starts running beside it (one core kept busy: with ctest's other
 # test alongside, a 2-core machine has no core to spare). Each run must leave Counted's counts
@@ -19,7 +19,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 mode=${2:-offline}
 case $mode in
-  offline) default_runs=20 ;;
+  offline) default_runs=10 ;;
   profiler) default_runs=5 ;;
   exec) default_runs=3 ;;
   *) echo "unknown mode $mode" >&2; exit 2 ;;
