@@ -16,6 +16,9 @@
 #    - then, through the profiler left loaded, TraceHooks: loader first (phase 1), then the traced
 #      bodies (phase 2): the calls traced are one contiguous run between the session's start and
 #      the end of its revert (calls between the phases are untraced, so no lower bound of full);
+#    - a second TraceHooks session goes straight to the traced bodies (the hooks are loaded, the
+#      helper types defined once), its calls likewise inside its own edges; other hooks after
+#      that are refused with one line (exit 8);
 #    - the program's output and exit status are right after all of it.
 #   tests/scripts/jit_trace_window_test.sh [TOOL]
 # Skips (77) without dotnet or without libcilprofiler.so next to TOOL.
@@ -58,15 +61,14 @@ CS
   "$ROOT/scripts/csc.sh" late/LateHooks.dll /target:library /r:late/LateBase.dll late/Hooks.cs && rm late/LateBase.dll) > late/csc.log 2>&1 &
 late_build=$!
 
-# check_traced NAME KIND: TraceLoop's calls (NAME.calls) against the hooks' log (NAME.hooks) and
-# the session record in NAME/; KIND `window` also asks that every call made while the traced
-# body was in be traced.
+# check_traced NAME KIND DIR...: TraceLoop's calls (NAME.calls) against the hooks' log (NAME.hooks)
+# and the session records in DIR... (sessions one after the other on one process): each call
+# traced lies inside one session's edges, and those of each session are one contiguous run;
+# KIND `window` also asks that every call made while the traced body was in be traced.
 check_traced() {
-  python3 - "$1" "$2" << 'PY' || fail "$1: traced calls outside the session's edges"
+  python3 - "$@" << 'PY' || fail "$1: traced calls outside the sessions' edges"
 import glob, re, sys
-name, kind = sys.argv[1], sys.argv[2]
-record = dict(line.split(' ', 1) for line in open(glob.glob(name + '/*.session')[0]).read().splitlines())
-start, full, end, closed = (int(record[k]) for k in ('window-start-ns', 'window-full-ns', 'window-end-ns', 'window-closed-ns'))
+name, kind, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
 times = [int(line.split()[1]) for line in open(name + '.calls')]
 log = open(name + '.hooks').read().splitlines() if glob.glob(name + '.hooks') else []
 seen = [int(m.group(1)) for m in (re.match(r'enter Work::Step 0x[0-9A-F]{8}\((\d+)\)$', l.strip()) for l in log) if m]
@@ -76,37 +78,38 @@ def bad(text):
     global ok
     print(f"{name}: {text}")
     ok = False
-# Calls made while the traced body was in (window: every one is traced). An attach session traces
-# from its phase 2, after the loader's first call and a session tick (10 ms): with dozens of calls
-# in its window, some are traced. A window the program made no call in (a machine so slow that
-# Main began after END) can only check that nothing was traced.
-inside = sum(1 for t in times if full <= t < end)
-if not seen:
-    if inside > (0 if kind == 'window' else 50):
-        bad(f"nothing traced ({len(times)} calls, {inside} while the traced body was in; record {record})")
-    else:
-        print(f"{name}: nothing traced; {inside} calls made while the traced body was in")
-else:
-    low, high = min(seen), max(seen)
-    if sorted(seen) != list(range(low, high + 1)):
-        bad(f"the traced calls are not one contiguous run: {len(seen)} calls in {low}..{high}")
-    if leaves != len(seen):
-        bad(f"{len(seen)} OnEnter, {leaves} OnLeave")
-    # Call i runs between times[i] and times[i + 1].
-    after = lambda i: times[i + 1] if i + 1 < len(times) else 1 << 63
-    outside = [i for i in seen if not (after(i) > start and times[i] < closed)]
-    if outside:
-        bad(f"calls {outside[:5]} traced outside window-start-ns..window-closed-ns")
-    late = [i for i in seen if times[i] >= closed]
-    if late:
-        bad(f"{len(late)} calls traced after the revert")
+if leaves != len(seen):
+    bad(f"{len(seen)} OnEnter, {leaves} OnLeave")
+# Call i runs between times[i] and times[i + 1].
+after = lambda i: times[i + 1] if i + 1 < len(times) else 1 << 63
+claimed = set()
+for d in dirs:
+    record = dict(line.split(' ', 1) for line in open(glob.glob(d + '/*.session')[0]).read().splitlines())
+    start, full, end, closed = (int(record[k]) for k in ('window-start-ns', 'window-full-ns', 'window-end-ns', 'window-closed-ns'))
+    mine = sorted(i for i in seen if after(i) > start and times[i] < closed)
+    claimed.update(mine)
+    # Calls made while the traced body was in (window: every one is traced). An attach session
+    # traces from its phase 2, after the loader's first call and a session tick (10 ms): with
+    # dozens of calls in its window, some are traced. A window the program made no call in (a
+    # machine so slow that Main began after END) can only check that nothing was traced.
+    inside = sum(1 for t in times if full <= t < end)
+    if not mine:
+        if inside > (0 if kind == 'window' else 50):
+            bad(f"{d}: nothing traced ({inside} calls while the traced body was in; record {record})")
+        continue
+    if mine != list(range(mine[0], mine[-1] + 1)):
+        bad(f"{d}: the traced calls are not one contiguous run: {len(mine)} calls in {mine[0]}..{mine[-1]}")
     if kind == 'window':
-        traced = set(seen)
+        traced = set(mine)
         missed = [i for i in range(len(times)) if times[i] >= full and after(i) <= end and i not in traced]
         if missed:
-            bad(f"calls {missed[:5]} made while the traced body was in were not traced")
-    print(f"{name}: calls {low}..{high} traced of {len(times)}; "
-          f"{sum(1 for t in times if closed <= t)} calls after the revert, {len(late)} of them traced")
+            bad(f"{d}: calls {missed[:5]} made while the traced body was in were not traced")
+    print(f"{d}: calls {mine[0]}..{mine[-1]} traced, {inside} made while the traced body was in, "
+          f"{sum(1 for t in times if closed <= t)} after the revert")
+outside = sorted(set(seen) - claimed)
+if outside:
+    bad(f"{len(outside)} calls traced outside every session's window-start-ns..window-closed-ns (first {outside[:5]})")
+print(f"{name}: {len(seen)} calls traced of {len(times)}, {len(outside)} outside the sessions")
 sys.exit(0 if ok else 1)
 PY
 }
@@ -139,7 +142,7 @@ check_output win "$(cat win.status)"
 [ ! -s win.err ] || fail "run --window: stderr: $(head -3 win.err)"
 if compgen -G 'win/cil-instrument.*.session' > /dev/null; then
   has "^end window$" < win/cil-instrument.*.session || fail "run --window: no window record: $(cat win/cil-instrument.*.session)"
-  check_traced win window
+  check_traced win window win
 else
   fail "run --window: no session record: $(ls win)"
 fi
@@ -182,10 +185,24 @@ status=0
 "$TOOL" attach "$pid" --mode trace --hooks "$hooks" --include 'Work::Step' --duration 1s -o att 2> att.err || status=$?
 [ "$status" = 0 ] || fail "attach --mode trace: exit status $status: $(cat att.err)"
 has "reverted" < att.err || fail "attach --mode trace: $(cat att.err)"
+has "^phase loader$" < att/cil-instrument.*.session || fail "attach --mode trace: not through the loader: $(cat att/cil-instrument.*.session)"
+# A second session with the same hooks: they are loaded, so straight to the traced bodies, with
+# the helper types defined in the first session (none is defined again).
+status=0
+"$TOOL" attach "$pid" --mode trace --hooks "$hooks" --include 'Work::Step' --duration 500ms -o att2 2> att2.err || status=$?
+[ "$status" = 0 ] || fail "second attach --mode trace: exit status $status: $(cat att2.err)"
+has "^phase traced$" < att2/cil-instrument.*.session || fail "second attach: $(cat att2/cil-instrument.*.session)"
+# Other hooks once these have traced: refused with one line, nothing traced.
+status=0
+"$TOOL" attach "$pid" --mode trace --hooks "$ROOT/testdata/bin/trace/SlimHooks.dll" --hook-type SlimHooks.EnterOnly --include 'Work::Step' \
+  --duration 30s -q -o other 2> other.err || status=$?
+[ "$status" = 8 ] && [ "$(wc -l < other.err)" = 1 ] && has "must name the same hooks" < other.err ||
+  fail "attach with other hooks: exit status $status: $(cat other.err)"
+echo "ok   attach with other hooks: $(cat other.err)"
 echo end >> att.hold
 wait "$att_job" || true
 check_output att "$(cat att.status)"
 [ ! -s att.stderr ] || fail "attach: the program's stderr: $(head -3 att.stderr)"
 ! grep -q '^late enter' att.hooks 2> /dev/null || fail "attach: the failed hooks were called"
-check_traced att attach
+check_traced att attach att att2
 finish
