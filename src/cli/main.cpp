@@ -35,8 +35,8 @@ constexpr std::string_view kUsage = R"(Usage:
                  [--skip-assemblies GLOB]... [--include-framework]
                  [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q]
                  -- COMMAND [ARGS...]
-  cil-instrument attach PID [--mode count|events|coverage] [--include PATTERN]...
-                 [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]...
+  cil-instrument attach PID [--mode count|events|coverage|trace] [--hooks HOOKS.dll [--hook-type TYPE]]
+                 [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]...
                  [--duration TIME] [-o DIR] [--stats FILE] [-q]
   cil-instrument --help | --version
 

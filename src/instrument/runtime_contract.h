@@ -72,6 +72,7 @@ inline constexpr const char* kEnvStats = "CIL_INSTRUMENT_STATS";
 inline constexpr std::string_view kAttachClsidCount = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6411}";
 inline constexpr std::string_view kAttachClsidEvents = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6412}";
 inline constexpr std::string_view kAttachClsidCoverage = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6413}";
+inline constexpr std::string_view kAttachClsidTrace = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6414}";
 /// The session's tag: in the names of the files the session writes (`<Assembly>.<pid>.<tag>.counts.json`,
 /// `cil-instrument.<pid>.<tag>.events.log`) and of its two marker files below.
 inline constexpr const char* kAttachSession = "CIL_INSTRUMENT_ATTACH_SESSION";

@@ -217,6 +217,7 @@ const char* session_end_name(SessionEnd end) {
     case SessionEnd::Elapsed: return "elapsed";
     case SessionEnd::Stopped: return "stopped";
     case SessionEnd::ClientGone: return "client-gone";
+    case SessionEnd::Failed: return "failed";
   }
   return "?";
 }

@@ -39,7 +39,8 @@ void restore_attach_socket();
 
 
 /// Why a session ends.
-enum class SessionEnd { Running, Elapsed, Stopped, ClientGone };
+/// Failed: the mode ended it (trace mode: the hooks could not be loaded).
+enum class SessionEnd { Running, Elapsed, Stopped, ClientGone, Failed };
 const char* session_end_name(SessionEnd end);
 
 /// The end conditions of one session, polled by its thread.

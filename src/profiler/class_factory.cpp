@@ -86,8 +86,11 @@ cilprof::IUnknown* create_profiler(const cilprof::CLSID& clsid) {
     if (clsid == kAttachClsidCount) config.mode = Mode::Count;
     else if (clsid == kAttachClsidEvents) config.mode = Mode::Events;
     else if (clsid == kAttachClsidCoverage) config.mode = Mode::Coverage;
+    else if (clsid == kAttachClsidTrace) config.mode = Mode::Trace;
     else return nullptr;
     if (config.mode == Mode::Events) return new EventsProfiler(std::move(config));
+    // The hooks come with the session's settings (InitializeForAttach), before start() reads them.
+    if (config.mode == Mode::Trace) return new TraceProfiler(std::move(config));
     return new CountProfiler(std::move(config));
   } catch (...) {
     return nullptr;
@@ -102,7 +105,8 @@ extern "C" __attribute__((visibility("default"))) cilprof::HRESULT DllGetClassOb
   if (!ppv) return E_POINTER;
   *ppv = nullptr;
   if (clsid != cil::profiler::kClsid && clsid != cil::profiler::kAttachClsidCount &&
-      clsid != cil::profiler::kAttachClsidEvents && clsid != cil::profiler::kAttachClsidCoverage)
+      clsid != cil::profiler::kAttachClsidEvents && clsid != cil::profiler::kAttachClsidCoverage &&
+      clsid != cil::profiler::kAttachClsidTrace)
     return CLASS_E_CLASSNOTAVAILABLE;
   auto* factory = new (std::nothrow) cil::profiler::ClassFactory(clsid);
   if (!factory) return E_OUTOFMEMORY;

@@ -115,8 +115,8 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
         !parse_decimal(w.substr(colon + 1), config.window_end_ms) ||
         (config.window_end_ms && config.window_end_ms <= config.window_start_ms))
       return config_error(fmt::format("{}: '{}' is not START:END in milliseconds with END 0 or after START", kEnvWindow, w));
-    if (config.mode != Mode::Count && config.mode != Mode::Coverage)
-      return config_error(fmt::format("{}: a window is for count and coverage modes, not {}", kEnvWindow, mode_name(config.mode)));
+    if (config.mode != Mode::Count && config.mode != Mode::Coverage && config.mode != Mode::Trace)
+      return config_error(fmt::format("{}: a window is for count, coverage and trace modes, not {}", kEnvWindow, mode_name(config.mode)));
     config.window_set = true;
   }
   return config;

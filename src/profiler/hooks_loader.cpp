@@ -25,23 +25,44 @@ bool is_startup_method(std::string_view name) {
   return name == "System.StartupHookProvider::ManagedStartup" || name == "System.StartupHookProvider::ProcessStartupHooks";
 }
 
-Expected<il::EncodedBody> loader_body(EmitSink& core, std::span<const uint8_t> bytes, const std::string& hooks_path,
-                                      const std::string& hook_type, LoaderReport report) {
+Expected<LoaderTokens> core_loader_tokens(EmitSink& core, const std::string& hooks_path, const std::string& hook_type) {
   md::TypeSig string = md::primitive(ElementType::String);
+  LoaderTokens t;
   md::Token assembly = CIL_TRY(core.find_type_def("System.Reflection", "Assembly"));
-  md::Token exception = CIL_TRY(core.find_type_def("System", "Exception"));
-  if (!assembly || !exception) return make_error(ErrorKind::Unsupported, "core library", "System.Reflection.Assembly or System.Exception not found");
-  md::Token load_from = CIL_TRY(core.find_member_def(assembly, "LoadFrom", md::method_signature(false, md::class_type(assembly), {string})));
+  t.exception = CIL_TRY(core.find_type_def("System", "Exception"));
+  if (!assembly || !t.exception) return make_error(ErrorKind::Unsupported, "core library", "System.Reflection.Assembly or System.Exception not found");
+  t.load_from = CIL_TRY(core.find_member_def(assembly, "LoadFrom", md::method_signature(false, md::class_type(assembly), {string})));
   // Assembly.GetType(string, bool), which returns System.Type.
   md::Token type = CIL_TRY(core.find_type_def("System", "Type"));
-  md::Token get_type = CIL_TRY(core.find_member_def(assembly, "GetType",
+  t.get_type = CIL_TRY(core.find_member_def(assembly, "GetType",
                                           md::method_signature(true, md::class_type(type), {string, md::primitive(ElementType::Boolean)})));
-  md::Token get_hresult = CIL_TRY(core.find_member_def(exception, "get_HResult", md::method_signature(true, md::primitive(ElementType::I4), {})));
-  if (!load_from || !get_type || !get_hresult)
+  t.get_hresult = CIL_TRY(core.find_member_def(t.exception, "get_HResult", md::method_signature(true, md::primitive(ElementType::I4), {})));
+  if (!t.load_from || !t.get_type || !t.get_hresult)
     return make_error(ErrorKind::Unsupported, "core library", "Assembly.LoadFrom, Assembly.GetType or Exception.HResult not found");
-  md::Token path = CIL_TRY(core.user_string(md::utf8_to_utf16(hooks_path)));
-  md::Token type_name = CIL_TRY(core.user_string(md::utf8_to_utf16(hook_type)));
-  md::Token report_sig = CIL_TRY(core.standalone_sig(kReportSignature));
+  t.path = CIL_TRY(core.user_string(md::utf8_to_utf16(hooks_path)));
+  t.type_name = CIL_TRY(core.user_string(md::utf8_to_utf16(hook_type)));
+  t.report_signature = CIL_TRY(core.standalone_sig(kReportSignature));
+  return t;
+}
+
+Expected<LoaderTokens> module_loader_tokens(md::MetadataSink& sink, md::RuntimeRefs& refs, const std::string& hooks_path,
+                                            const std::string& hook_type) {
+  md::TypeSig string = md::primitive(ElementType::String);
+  LoaderTokens t;
+  md::Token assembly = CIL_TRY(refs.type("System.Reflection", "Assembly"));
+  md::Token type = CIL_TRY(refs.type("System", "Type"));
+  t.exception = CIL_TRY(refs.type("System", "Exception"));
+  t.load_from = CIL_TRY(refs.member(assembly, "LoadFrom", md::method_signature(false, md::class_type(assembly), {string})));
+  t.get_type = CIL_TRY(refs.member(assembly, "GetType",
+                                   md::method_signature(true, md::class_type(type), {string, md::primitive(ElementType::Boolean)})));
+  t.get_hresult = CIL_TRY(refs.member(t.exception, "get_HResult", md::method_signature(true, md::primitive(ElementType::I4), {})));
+  t.path = CIL_TRY(sink.user_string(md::utf8_to_utf16(hooks_path)));
+  t.type_name = CIL_TRY(sink.user_string(md::utf8_to_utf16(hook_type)));
+  t.report_signature = CIL_TRY(sink.standalone_sig(kReportSignature));
+  return t;
+}
+
+Expected<il::EncodedBody> loader_body(const LoaderTokens& t, std::span<const uint8_t> bytes, LoaderReport report) {
   auto report_address = static_cast<int64_t>(reinterpret_cast<uintptr_t>(report));
 
   il::MethodBody body = CIL_TRY(il::parse_method_body(ByteReader(bytes, 0, "method body")));
@@ -51,24 +72,24 @@ Expected<il::EncodedBody> loader_body(EmitSink& core, std::span<const uint8_t> b
     il::CodeBuilder c(model);
     il::Label done = c.new_label();
     il::Region guard = c.begin_try();
-    c.ldstr(path);
-    c.call(load_from);
-    c.ldstr(type_name);
+    c.ldstr(t.path);
+    c.call(t.load_from);
+    c.ldstr(t.type_name);
     c.ldc(1);
-    c.callvirt(get_type);
+    c.callvirt(t.get_type);
     c.pop();
     c.ldc(0);
     c.emit(il::Op::Ldc_I8, report_address);
     c.emit(il::Op::Conv_I);
-    c.emit(il::Op::Calli, report_sig);
+    c.emit(il::Op::Calli, t.report_signature);
     c.leave(done);
-    c.begin_catch(guard, exception);
-    c.callvirt(get_hresult);
+    c.begin_catch(guard, t.exception);
+    c.callvirt(t.get_hresult);
     c.ldc(static_cast<int32_t>(0x80000000u));
     c.emit(il::Op::Or);
     c.emit(il::Op::Ldc_I8, report_address);
     c.emit(il::Op::Conv_I);
-    c.emit(il::Op::Calli, report_sig);
+    c.emit(il::Op::Calli, t.report_signature);
     c.leave(done);
     c.end_region(guard);
     c.mark(done);

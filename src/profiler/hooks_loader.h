@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "il/rewrite.h"
+#include "metadata/runtime_refs.h"
 #include "profiler/emit_sink.h"
 
 namespace cil::profiler {
@@ -27,9 +28,22 @@ bool is_startup_method(std::string_view name);
 /// exception's HRESULT with its top bit set (never 0).
 using LoaderReport = void (*)(int32_t status);
 
-/// The startup method's IL `body` with the loader in front. Only references, a user string and a
-/// signature are added to the core library, no definition.
-Expected<il::EncodedBody> loader_body(EmitSink& core_library, std::span<const uint8_t> body, const std::string& hooks_path,
-                                      const std::string& hook_type, LoaderReport report);
+/// The tokens the loader uses, in the scope of the module whose method gets it.
+struct LoaderTokens {
+  md::Token load_from = 0, get_type = 0, get_hresult = 0, exception = 0;
+  md::Token path = 0, type_name = 0;  ///< user strings
+  md::Token report_signature = 0;     ///< StandAloneSig of calli
+};
+
+/// In the core library: its own definitions. Only references, a user string and a signature are
+/// added to it, no definition.
+Expected<LoaderTokens> core_loader_tokens(EmitSink& core_library, const std::string& hooks_path, const std::string& hook_type);
+/// In any other module (attach, whose startup method has run): references to the core library
+/// through `refs`, added to `sink`'s module.
+Expected<LoaderTokens> module_loader_tokens(md::MetadataSink& sink, md::RuntimeRefs& refs, const std::string& hooks_path,
+                                            const std::string& hook_type);
+
+/// The IL `body` with the loader in front.
+Expected<il::EncodedBody> loader_body(const LoaderTokens& tokens, std::span<const uint8_t> body, LoaderReport report);
 
 }  // namespace cil::profiler

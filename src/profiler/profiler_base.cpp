@@ -203,6 +203,10 @@ void ProfilerBase::run_session() {
   SessionEnd end = SessionEnd::Running;
   while (!shut_down_ && (end = watch.poll()) == SessionEnd::Running) {
     guarded("session", [&] { session_tick(); });
+    if (session_failed()) {
+      end = SessionEnd::Failed;
+      break;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (shut_down_) return;  // Shutdown wrote the files and the record; the process ends

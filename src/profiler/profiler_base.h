@@ -62,6 +62,8 @@ class ProfilerBase : public CallbackBase {
   virtual void session_tick() {}
   /// Attached, on the session's thread: take the probes out (RequestRevert); a summary line.
   virtual std::string end_session() { return ""; }
+  /// Attached: the mode cannot go on (checked after each tick); end_session says why.
+  virtual bool session_failed() const { return false; }
   /// Whether a session in `mode` can run on this profiler (its class is chosen by the class id).
   virtual bool accepts_mode(Mode mode) const { return mode == config_.mode; }
   /// Before a later session on a profiler left loaded: forget the earlier session's methods.

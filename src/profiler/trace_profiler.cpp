@@ -27,6 +27,9 @@ namespace {
 enum Gate : int { kWaiting, kOpen, kClosed };
 std::atomic<int> g_gate{kWaiting};
 std::string g_hooks_name;  ///< for the failure line; set once in start()
+/// Attached: a failure is the session's (the client prints it), not a line on the program's stderr.
+std::atomic<bool> g_report_quietly{false};
+std::atomic<int32_t> g_failure{0};  ///< the failed report's status
 
 std::string trace_token_text(mdToken token) { return fmt::format("0x{:08X}", static_cast<uint32_t>(token)); }
 
@@ -38,14 +41,28 @@ void TraceProfiler::report(int32_t status) {
     g_gate.compare_exchange_strong(waiting, kOpen);
     return;
   }
-  g_gate = kClosed;
+  int expected = kWaiting;
+  // Attach: the loader runs in every selected method until phase 2 replaces it; one report counts.
+  if (!g_gate.compare_exchange_strong(expected, kClosed)) return;
+  g_failure = status;
+  if (g_report_quietly) return;
   // The line comes before the program's own output: the loader runs before Main.
   decline(fmt::format("hooks {}: cannot be loaded at run time (HRESULT 0x{:08X}): the program runs untraced", g_hooks_name,
                       static_cast<uint32_t>(status)));
   std::fflush(stderr);
 }
 
+bool TraceProfiler::hooks_loaded() { return g_gate == kOpen; }
+bool TraceProfiler::hooks_failed() { return g_gate == kClosed; }
+int32_t TraceProfiler::hooks_failure() { return g_failure; }
+void TraceProfiler::reopen_gate() {
+  int closed = kClosed;
+  g_gate.compare_exchange_strong(closed, kWaiting);
+}
+
 std::pair<DWORD, DWORD> TraceProfiler::event_mask() const {
+  // Attached, the startup method has run: the loader comes through ReJIT, as the traced bodies.
+  if (attached()) return {COR_PRF_MONITOR_MODULE_LOADS, 0};
   DWORD low = COR_PRF_MONITOR_MODULE_LOADS | COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_CACHE_SEARCHES;
   if (config_.framework_selected) low |= COR_PRF_DISABLE_INLINING | COR_PRF_DISABLE_ALL_NGEN_IMAGES;
   return {low, 0};
@@ -56,6 +73,7 @@ Status TraceProfiler::start() {
   std::filesystem::path path = std::filesystem::absolute(config_.hooks_path, ec);
   hooks_path_ = ec ? config_.hooks_path : path.lexically_normal().string();
   g_hooks_name = std::filesystem::path(hooks_path_).filename().string();
+  g_report_quietly = attached();
   auto failed = [&](const Error& e) {
     return make_error(ErrorKind::Usage, "", fmt::format("hooks {}: {}", hooks_path_, e.to_string()));
   };
@@ -66,10 +84,12 @@ Status TraceProfiler::start() {
       *hooks_module_, config_.hook_type.empty() ? std::nullopt : std::optional<std::string>(config_.hook_type));
   if (!contract) return failed(contract.error());
   contract_ = std::move(*contract);
+  hooks_key_ = config_.hooks_path + "\n" + config_.hook_type;
   return ok();
 }
 
 void TraceProfiler::finish() {
+  if (attached()) return;
   bool placed;
   {
     std::lock_guard lock(mutex_);
@@ -131,6 +151,11 @@ bool TraceProfiler::selected_function(FunctionID function, std::shared_ptr<Trace
   return true;
 }
 
+Status TraceProfiler::open_sink(TraceModule& state) {
+  if (!state.sink) state.sink = CIL_TRY(EmitSink::open(info(), state.entry->id));
+  return ok();
+}
+
 Status TraceProfiler::set_up(TraceModule& state) {
   state.setup_tried = true;
   const md::Module* file = nullptr;
@@ -140,8 +165,8 @@ Status TraceProfiler::set_up(TraceModule& state) {
   for (uint32_t rid = 1; rid <= file->tables().rows(md::TableId::TypeDef); ++rid)
     if (file->row<md::TableId::TypeDef>(rid).type_name() == "<CilInstrument>")
       return make_error(ErrorKind::Unsupported, "", "it is instrumented already (it has <CilInstrument>)");
-  state.sink = CIL_TRY(EmitSink::open(info(), state.entry->id));
-  state.refs.emplace(CIL_TRY(md::RuntimeRefs::create(*state.sink)));
+  CIL_TRY(open_sink(state));
+  if (!state.refs) state.refs.emplace(CIL_TRY(md::RuntimeRefs::create(*state.sink)));
   state.trace.emplace(CIL_TRY(instrument::TraceMode::begin(*file, *state.sink, *state.sink, *state.refs, contract_)));
   // The helper's bodies go in before any traced body that refers to them.
   il::CallEffects effects(*state.sink);
@@ -149,7 +174,7 @@ Status TraceProfiler::set_up(TraceModule& state) {
   return ok();
 }
 
-Status TraceProfiler::instrument(TraceModule& state, mdMethodDef token, FunctionID function) {
+Expected<il::EncodedBody> TraceProfiler::traced_body(TraceModule& state, mdMethodDef token) {
   ModuleID module = state.entry->id;
   LPCBYTE header = nullptr;
   ULONG size = 0;
@@ -172,13 +197,17 @@ Status TraceProfiler::instrument(TraceModule& state, mdMethodDef token, Function
     model.max_stack = std::max(model.max_stack, CIL_TRY(il::compute_max_stack(model, returns_value, effects)));
     return ok();
   };
-  il::EncodedBody rewritten = CIL_TRY(il::rewrite_body(body, code, edit));
+  return il::rewrite_body(body, code, edit);
+}
+
+Status TraceProfiler::instrument(TraceModule& state, mdMethodDef token, FunctionID function) {
+  il::EncodedBody rewritten = CIL_TRY(traced_body(state, token));
   CIL_TRY(state.sink->set_new_method_body(token, rewritten.bytes));
   // Stack traces keep the original lines: the runtime maps the new offsets back.
   std::vector<COR_IL_MAP> map = instrumented_code_map(rewritten.map);
   if (!map.empty()) {
     if (HRESULT hr = info()->SetILInstrumentedCodeMap(function, TRUE, static_cast<ULONG>(map.size()), map.data()); FAILED(hr))
-      diagnostics_.warn(fmt::format("{} ({} in {}): stack traces may show shifted lines: {}", name, trace_token_text(token),
+      diagnostics_.warn(fmt::format("{} ({} in {}): stack traces may show shifted lines: {}", modules_->method_name(*state.entry, token), trace_token_text(token),
                                     state.entry->name, com_error("SetILInstrumentedCodeMap", hr).to_string()));
   }
   return ok();
@@ -205,10 +234,8 @@ bool TraceProfiler::load_hooks_in(FunctionID function) {
     ULONG size = 0;
     if (HRESULT hr = info()->GetILFunctionBody(module, token, &header, &size); FAILED(hr) || !header)
       return com_error("GetILFunctionBody", hr);
-    il::EncodedBody body = CIL_TRY(loader_body(*core, std::span<const uint8_t>(header, size), hooks_path_,
-                                               contract_.type_namespace.empty() ? contract_.type_name
-                                                                                : contract_.type_namespace + "." + contract_.type_name,
-                                               &TraceProfiler::report));
+    LoaderTokens tokens = CIL_TRY(core_loader_tokens(*core, hooks_path_, hook_type_name()));
+    il::EncodedBody body = CIL_TRY(loader_body(tokens, std::span<const uint8_t>(header, size), &TraceProfiler::report));
     return core->set_new_method_body(token, body.bytes);
   }();
   if (!placed) {
@@ -222,6 +249,8 @@ bool TraceProfiler::load_hooks_in(FunctionID function) {
 HRESULT TraceProfiler::JITCompilationStarted(FunctionID function, BOOL) {
   return guarded("JITCompilationStarted", [&] {
     if (g_gate == kWaiting && load_hooks_in(function)) return;
+    // Through ReJIT (a window) the traced bodies come with GetReJITParameters, from START to END.
+    if (rejit_mode()) return;
     std::shared_ptr<TraceModule> state;
     mdMethodDef token = 0;
     if (!selected_function(function, &state, &token)) return;
@@ -265,7 +294,8 @@ HRESULT TraceProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL*
     }
     std::shared_ptr<TraceModule> state;
     mdMethodDef token = 0;
-    if (selected_function(function, &state, &token)) *use_cached = FALSE;
+    // (Through ReJIT, precompiled code is replaced too.)
+    if (!rejit_mode() && selected_function(function, &state, &token)) *use_cached = FALSE;
   });
 }
 
@@ -274,6 +304,8 @@ HRESULT TraceProfiler::JITInlining(FunctionID, FunctionID callee, BOOL* should_i
     std::shared_ptr<TraceModule> state;
     mdMethodDef token = 0;
     if (!should_inline || !selected_function(callee, &state, &token)) return;
+    // Through ReJIT, an inlined copy would keep the body of the moment it was inlined: never.
+    if (rejit_mode()) return (void)(*should_inline = FALSE);
     std::lock_guard lock(state->mutex);
     if (!state->done.count(token) && !state->failed.count(token)) *should_inline = FALSE;
   });

@@ -3,6 +3,10 @@
 // hooks assembly is loaded by the loader in the runtime's startup method (hooks_loader.h), and
 // nothing is traced until it reports that the hooks loaded: if they fail to, the program runs
 // unprofiled, with one line on stderr saying why.
+// Through ReJIT (trace_session.cpp): `run --window` loads the hooks at startup as above, and the
+// window's START ReJITs the selected methods to their traced bodies and its END reverts them;
+// `attach` first ReJITs them to the loader alone (phase 1), and once a call of one of them has
+// loaded the hooks, to their traced bodies (phase 2).
 #pragma once
 
 #include <atomic>
@@ -11,6 +15,8 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "instrument/hook_contract.h"
 #include "instrument/trace_mode.h"
@@ -18,6 +24,7 @@
 #include "metadata/runtime_refs.h"
 #include "profiler/com_ptr.h"
 #include "profiler/emit_sink.h"
+#include "profiler/hooks_loader.h"
 #include "profiler/profiler_base.h"
 
 namespace cil::profiler {
@@ -30,6 +37,11 @@ class TraceProfiler final : public ProfilerBase {
   HRESULT JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) override;
   HRESULT JITInlining(FunctionID caller, FunctionID callee, BOOL* should_inline) override;
   HRESULT ModuleUnloadStarted(ModuleID module) override;
+  /// Through ReJIT: a module loaded during the session has its selected methods ReJIT-ed too.
+  HRESULT ModuleLoadFinished(ModuleID module, HRESULT status) override;
+  /// Through ReJIT: the loader's body (attach, phase 1) or the traced body of a method.
+  HRESULT GetReJITParameters(ModuleID module, mdMethodDef token, ICorProfilerFunctionControl* control) override;
+  HRESULT ReJITError(ModuleID module, mdMethodDef token, FunctionID function, HRESULT status) override;
 
  protected:
   std::pair<DWORD, DWORD> event_mask() const override;
@@ -39,6 +51,13 @@ class TraceProfiler final : public ProfilerBase {
   void finish() override;
   /// Trace mode writes no file of its own: nothing to save on a signal or a flush period.
   void save(int) override {}
+  bool uses_rejit() const override { return true; }
+  std::string begin_session() override;
+  void session_tick() override;
+  std::string end_session() override;
+  bool session_failed() const override { return session_failed_; }
+  bool accepts_mode(Mode mode) const override { return mode == Mode::Trace; }
+  void reset_session_state() override;
 
  private:
   struct TraceModule {
@@ -50,6 +69,15 @@ class TraceProfiler final : public ProfilerBase {
     std::optional<instrument::TraceMode> trace;
     std::unordered_map<mdMethodDef, bool> selected;
     std::set<mdMethodDef> done, failed;
+    /// Attach, phase 1: the loader's references in this module (set when they were added).
+    std::optional<LoaderTokens> loader;
+  };
+  /// What a session's RequestReJIT asks for.
+  enum class Phase {
+    Idle,     ///< nothing (no session, or the hooks failed to load at startup)
+    Waiting,  ///< `run --window` opened before the startup loader reported: traced bodies then
+    Loader,   ///< attach, phase 1: the loader alone, until it reports
+    Traced,   ///< the traced bodies
   };
 
   std::shared_ptr<TraceModule> state_of(ModuleID module);
@@ -63,6 +91,31 @@ class TraceProfiler final : public ProfilerBase {
   bool load_hooks_in(FunctionID function);
   /// The loader's report (hooks_loader.h), called from managed code.
   static void report(int32_t status);
+  /// The gate the report opens or shuts: whether the hooks loaded, whether they failed to, and
+  /// the failed report's status.
+  static bool hooks_loaded();
+  static bool hooks_failed();
+  static int32_t hooks_failure();
+  /// A later attach session tries the loader again after a failure.
+  static void reopen_gate();
+  /// The traced body of `token` from its original IL (under state.mutex, set up).
+  Expected<il::EncodedBody> traced_body(TraceModule& state, mdMethodDef token);
+  /// The sink over the module's metadata, opened once (under state.mutex).
+  Status open_sink(TraceModule& state);
+
+  // Through ReJIT (trace_session.cpp).
+  /// The selected methods of `module`, set up for `phase` and asked for with RequestReJIT;
+  /// their number.
+  size_t request_rejit(ModuleID module, Phase phase);
+  /// request_rejit for every module loaded now.
+  size_t request_all(Phase phase);
+  /// Ends the session with one line saying why (the attach client prints it).
+  void fail_session(std::string reason);
+
+  /// Ns.Type of the hooks, as Assembly.GetType takes it.
+  std::string hook_type_name() const {
+    return contract_.type_namespace.empty() ? contract_.type_name : contract_.type_namespace + "." + contract_.type_name;
+  }
 
   std::unique_ptr<md::Module> hooks_module_;
   instrument::HookContract contract_;
@@ -70,6 +123,18 @@ class TraceProfiler final : public ProfilerBase {
   std::mutex mutex_;
   std::unordered_map<ModuleID, std::shared_ptr<TraceModule>> modules_by_id_;
   bool loader_placed_ = false;  ///< under mutex_
+  // Through ReJIT: what RequestReJIT was asked for (to revert it), the modules loaded meanwhile.
+  std::mutex session_mutex_;
+  Phase phase_ = Phase::Idle;  ///< under session_mutex_
+  std::set<std::pair<ModuleID, mdMethodDef>> rejit_methods_;
+  std::vector<ModuleID> loaded_during_session_;
+  std::string failure_;  ///< why the session failed, under session_mutex_
+  std::string session_hooks_;  ///< hooks path and type of the first traced session: a later one must use the same
+  std::string hooks_key_;      ///< hooks path and type start() read
+  std::atomic<bool> session_open_{false};
+  std::atomic<bool> session_failed_{false};
+  std::atomic<size_t> rejit_errors_{0};
+  size_t rejit_requested_ = 0;  ///< under session_mutex_
 };
 
 }  // namespace cil::profiler

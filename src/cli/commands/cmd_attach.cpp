@@ -1,5 +1,5 @@
-// `cil-instrument attach PID [--mode count|events|coverage] [--include P]... [--exclude P]...
-// [--assemblies G]... [--skip-assemblies G]...
+// `cil-instrument attach PID [--mode count|events|coverage|trace] [--hooks H [--hook-type T]]
+// [--include P]... [--exclude P]... [--assemblies G]... [--skip-assemblies G]...
 // [--duration D] [-o DIR] [-q]`: loads the profiler into a running .NET process through the
 // diagnostics IPC, lets it collect for the duration (or until ^C), and waits for its files.
 #include <cerrno>
@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "cli/common.h"
 #include "cli/jobs/diagnostics_ipc.h"
 #include "cli/results/run_files.h"
+#include "instrument/hook_contract.h"
 #include "instrument/runtime_contract.h"
 
 namespace cil::cli {
@@ -64,18 +66,47 @@ std::string marker_value(const std::string& text, std::string_view key) {
   return "";
 }
 
+/// Trace mode: the hooks are read and checked here, as `run` checks them, so that bad hooks are
+/// one line before anything touches the process; their absolute path and type (may be empty)
+/// for the client data. An exit status when they are refused.
+std::optional<int> trace_hooks(const cxxopts::ParseResult& args, const std::string& mode, std::string& hooks, std::string& hook_type) {
+  if ((mode == "trace") != static_cast<bool>(args.count("hooks"))) {
+    print_usage_error(mode == "trace" ? "attach: --mode trace needs --hooks HOOKS.dll" : "attach: --hooks goes with --mode trace");
+    return kExitUsage;
+  }
+  if (args.count("hook-type") && mode != "trace") {
+    print_usage_error("attach: --hook-type goes with --mode trace");
+    return kExitUsage;
+  }
+  if (mode != "trace") return std::nullopt;
+  std::error_code ec;
+  hooks = fs::absolute(args["hooks"].as<std::string>(), ec).lexically_normal().string();
+  if (args.count("hook-type")) hook_type = args["hook-type"].as<std::string>();
+  if (hooks.find('\n') != std::string::npos || hook_type.find('\n') != std::string::npos) {
+    print_usage_error("attach: the hooks path or type contains a line break");
+    return kExitUsage;
+  }
+  auto loaded = load_module(hooks);
+  if (!loaded) return fail(loaded.error());
+  auto contract = instrument::read_hook_contract(**loaded, hook_type.empty() ? std::nullopt : std::optional<std::string>(hook_type));
+  if (!contract) return fail(in_file(contract.error(), hooks));
+  return std::nullopt;
+}
+
 }  // namespace
 
 int run_attach(int argc, char** argv) {
   cxxopts::Options options("cil-instrument attach",
                            "Load the profiler into a running .NET process, collect, then take it out again.");
   options.add_options()
-      ("mode", "count, events or coverage", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("mode", "count, events, coverage or trace", cxxopts::value<std::string>()->default_value("count"), "MODE")
+      ("hooks", "trace mode: the assembly with the hook type, loaded into the process by the first traced call", cxxopts::value<std::string>(), "HOOKS.dll")
+      ("hook-type", "trace mode: the hook type, Namespace.Type (default: the one public type with hooks)", cxxopts::value<std::string>(), "TYPE")
       ("include", "profile only methods whose Ns.Type::Method matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
       ("exclude", "do not profile methods that match (repeatable)", cxxopts::value<std::vector<std::string>>(), "PATTERN")
-      ("assemblies", "count, coverage: only modules whose file name matches (repeatable; default: all but the framework's)",
+      ("assemblies", "count, coverage, trace: only modules whose file name matches (repeatable; default: all but the framework's)",
        cxxopts::value<std::vector<std::string>>(), "GLOB")
-      ("skip-assemblies", "count, coverage: leave the modules whose file name matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
+      ("skip-assemblies", "count, coverage, trace: leave the modules whose file name matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
       ("duration", "collect for this long (500ms, 30s, 2m); default: until Ctrl-C or SIGTERM", cxxopts::value<std::string>(), "TIME")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per session)", cxxopts::value<std::string>(), "FILE")
@@ -83,7 +114,7 @@ int run_attach(int argc, char** argv) {
       ("pid", "the process", cxxopts::value<std::string>())
       ("h,help", "show this help");
   options.parse_positional({"pid"});
-  options.custom_help("PID [--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--duration TIME] [-o DIR] [--stats FILE] [-q]");
+  options.custom_help("PID [--mode MODE] [--hooks HOOKS.dll [--hook-type TYPE]] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--duration TIME] [-o DIR] [--stats FILE] [-q]");
   options.positional_help("");
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
@@ -104,14 +135,17 @@ int run_attach(int argc, char** argv) {
   if (mode == "count") clsid = contract::kAttachClsidCount;
   else if (mode == "events") clsid = contract::kAttachClsidEvents;
   else if (mode == "coverage") clsid = contract::kAttachClsidCoverage;
+  else if (mode == "trace") clsid = contract::kAttachClsidTrace;
   else if (mode == "args") {
     print_usage_error("attach: args mode needs the runtime's enter and leave hooks, which it offers only to a profiler loaded at "
                       "start-up: use 'cil-instrument run --mode args'");
     return kExitUsage;
   } else {
-    print_usage_error(fmt::format("attach: unknown mode '{}' (count, events or coverage)", mode));
+    print_usage_error(fmt::format("attach: unknown mode '{}' (count, events, coverage or trace)", mode));
     return kExitUsage;
   }
+  std::string hooks, hook_type;
+  if (auto refused = trace_hooks(args, mode, hooks, hook_type)) return *refused;
   uint64_t duration_ms = 0;
   if (args.count("duration")) {
     auto parsed = parse_duration_ms(args["duration"].as<std::string>());
@@ -126,7 +160,7 @@ int run_attach(int argc, char** argv) {
       !take_patterns("attach", args, "assemblies", assemblies) || !take_patterns("attach", args, "skip-assemblies", skip_assemblies))
     return kExitUsage;
   if ((!assemblies.empty() || !skip_assemblies.empty()) && mode == "events") {
-    print_usage_error("attach: --assemblies and --skip-assemblies are for count and coverage modes, not events");
+    print_usage_error("attach: --assemblies and --skip-assemblies are for count, coverage and trace modes, not events");
     return kExitUsage;
   }
 
@@ -157,6 +191,8 @@ int run_attach(int argc, char** argv) {
   request.client_data = fmt::format("{}={}\n{}={}\n{}={}\n{}={}\n{}={}\n", contract::kEnvMode, mode, contract::kEnvOutput,
                                     output.string(), contract::kAttachSession, tag, contract::kAttachClient, ::getpid(),
                                     contract::kAttachMilliseconds, duration_ms);
+  if (!hooks.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvHooks, hooks);
+  if (!hook_type.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvHookType, hook_type);
   if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join_patterns(include));
   if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join_patterns(exclude));
   if (!assemblies.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvAssemblies, join_patterns(assemblies));
@@ -273,6 +309,11 @@ int run_attach(int argc, char** argv) {
     }
     print_attach_error(gone ? fmt::format("process {} ended before the profiler wrote its files", pid)
                             : fmt::format("process {}: the profiler did not finish in time; its files may be missing", pid));
+    return kExitAttach;
+  }
+  // Trace mode: the hooks could not be loaded in the process; everything was reverted.
+  if (std::string failed = marker_value(done, "failed"); !failed.empty()) {
+    print_attach_error(fmt::format("process {}: {}", pid, failed));
     return kExitAttach;
   }
   std::string lines;

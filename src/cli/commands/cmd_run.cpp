@@ -102,7 +102,7 @@ int run_profiled(int argc, char** argv) {
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
       ("include-framework", "let the patterns select methods of the framework's modules (precompiled code and inlining off for the whole process)")
       ("start-after", "count only from this long after the start (500ms, 5s, 1m): probes go in through ReJIT then", cxxopts::value<std::string>(), "TIME")
-      ("window", "count only from START to END after the start (5s:20s): probes in through ReJIT at START, out at END", cxxopts::value<std::string>(), "START:END")
+      ("window", "count (or trace) only from START to END after the start (5s:20s): probes in through ReJIT at START, out at END", cxxopts::value<std::string>(), "START:END")
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per process)", cxxopts::value<std::string>(), "FILE")
       ("q,quiet", "do not list the files written")
       ("h,help", "show this help");
@@ -157,8 +157,8 @@ int run_profiled(int argc, char** argv) {
     return kExitUsage;
   }
   if (args.count("start-after") || args.count("window")) {
-    if (mode != "count" && mode != "coverage") {
-      print_usage_error(fmt::format("run: --start-after and --window are for count and coverage modes, not {}", mode));
+    if (mode != "count" && mode != "coverage" && mode != "trace") {
+      print_usage_error(fmt::format("run: --start-after and --window are for count, coverage and trace modes, not {}", mode));
       return kExitUsage;
     }
     // The window in milliseconds; END 0 (--start-after) means no end.
