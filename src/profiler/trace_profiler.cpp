@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <time.h>
 
 #include <fmt/format.h>
 
@@ -29,6 +30,14 @@ std::atomic<int> g_gate{kWaiting};
 std::string g_hooks_name;  ///< for the failure line; set once in start()
 
 std::string trace_token_text(mdToken token) { return fmt::format("0x{:08X}", static_cast<uint32_t>(token)); }
+
+/// This thread's CPU time in microseconds: the rewrite statistics of trace mode are CPU time, so
+/// that a loaded machine (other processes, the program's own threads) does not inflate them.
+double thread_cpu_micros() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e6 + static_cast<double>(now.tv_nsec) / 1e3;
+}
 
 }  // namespace
 
@@ -99,8 +108,17 @@ bool TraceProfiler::selects(TraceModule& state, mdMethodDef token) {
   ModuleEntry* entry = state.entry.get();
   // The hooks' own assembly is never traced with itself, nor is the core library: the guard and
   // the hook calls run its code, and a traced method there would recur without end.
-  if (entry && TypeFromToken(token) == mdtMethodDef && !module_left_out(*entry) &&
-      modules_->assembly_name(*entry) != contract_.assembly && modules_->assembly_name(*entry) != "System.Private.CoreLib") {
+  bool core = entry && modules_->assembly_name(*entry) == "System.Private.CoreLib";
+  if (core && config_.framework_selected && TypeFromToken(token) == mdtMethodDef) {
+    // --include-framework: patterns that reach the core library get nothing there, and say so once.
+    std::string name = modules_->method_name(*entry, token);
+    if (config_.filter.selects(name) && !core_refused_.exchange(true))
+      diagnostics_.warn(fmt::format("{} and every other method of System.Private.CoreLib is never traced: the hooks' guard and "
+                                    "calls run the core library's code, so a traced method there would recur without end",
+                                    name));
+  }
+  if (entry && TypeFromToken(token) == mdtMethodDef && !module_left_out(*entry) && !core &&
+      modules_->assembly_name(*entry) != contract_.assembly) {
     std::string name = modules_->method_name(*entry, token);
     chosen = config_.filter.selects(name);
     if (chosen) {
@@ -222,6 +240,7 @@ bool TraceProfiler::load_hooks_in(FunctionID function) {
 HRESULT TraceProfiler::JITCompilationStarted(FunctionID function, BOOL) {
   return guarded("JITCompilationStarted", [&] {
     if (g_gate == kWaiting && load_hooks_in(function)) return;
+    double started = thread_cpu_micros();
     std::shared_ptr<TraceModule> state;
     mdMethodDef token = 0;
     if (!selected_function(function, &state, &token)) return;
@@ -238,6 +257,9 @@ HRESULT TraceProfiler::JITCompilationStarted(FunctionID function, BOOL) {
     }
     if (!state->sink) return (void)state->failed.insert(token);
     status = instrument(*state, token, function);
+    // CPU time of the rewrite, set-up of the module included (--stats; bench/jit_trace_bench.sh).
+    if (status) stats_.rewritten(thread_cpu_micros() - started);
+    else stats_.passed(thread_cpu_micros() - started);
     if (status) {
       state->done.insert(token);
     } else {

@@ -70,6 +70,7 @@ class TraceProfiler final : public ProfilerBase {
   std::mutex mutex_;
   std::unordered_map<ModuleID, std::shared_ptr<TraceModule>> modules_by_id_;
   bool loader_placed_ = false;  ///< under mutex_
+  std::atomic<bool> core_refused_{false};  ///< the core library's methods were selected (said once)
 };
 
 }  // namespace cil::profiler
