@@ -181,9 +181,12 @@ Expected<md::Token> EmitSink::member_ref(md::Token parent, std::string_view name
 }
 
 Expected<md::Token> EmitSink::type_spec(std::span<const uint8_t> signature) {
+  std::vector<uint8_t> key(signature.begin(), signature.end());
+  if (auto it = type_specs_.find(key); it != type_specs_.end()) return it->second;
   mdTypeSpec token = 0;
   HRESULT hr = emit_->GetTokenFromTypeSpec(signature.data(), static_cast<ULONG>(signature.size()), &token);
   if (FAILED(hr)) return com_error("GetTokenFromTypeSpec", hr);
+  type_specs_.emplace(std::move(key), token);
   return token;
 }
 
@@ -195,9 +198,12 @@ Expected<md::Token> EmitSink::method_spec(md::Token method, std::span<const uint
 }
 
 Expected<md::Token> EmitSink::standalone_sig(std::span<const uint8_t> signature) {
+  std::vector<uint8_t> key(signature.begin(), signature.end());
+  if (auto it = standalone_sigs_.find(key); it != standalone_sigs_.end()) return it->second;
   mdSignature token = 0;
   HRESULT hr = emit_->GetTokenFromSig(signature.data(), static_cast<ULONG>(signature.size()), &token);
   if (FAILED(hr)) return com_error("GetTokenFromSig", hr);
+  standalone_sigs_.emplace(std::move(key), token);
   return token;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -54,6 +55,10 @@ class EmitSink final : public md::MetadataSink, public md::DefinitionSink {
   ComPtr<cilprof::IMetaDataAssemblyImport> assembly_import_;
   ComPtr<cilprof::IMetaDataAssemblyEmit> assembly_emit_;
   std::map<std::string, md::Token> assembly_refs_;  ///< by name, found or added
+  // The runtime finds an existing TypeSpec or StandAloneSig by a scan of its table, which grows
+  // with every traced method (each adds a locals signature): the blobs already asked for are
+  // answered here, with the token the runtime gave for the same blob.
+  std::map<std::vector<uint8_t>, md::Token> type_specs_, standalone_sigs_;
 };
 
 /// "what: HRESULT 0x8013...": the error of a failed metadata call.

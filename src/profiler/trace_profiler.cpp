@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <time.h>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,14 @@ std::atomic<bool> g_report_quietly{false};
 std::atomic<int32_t> g_failure{0};  ///< the failed report's status
 
 std::string trace_token_text(mdToken token) { return fmt::format("0x{:08X}", static_cast<uint32_t>(token)); }
+
+/// This thread's CPU time in microseconds: the rewrite statistics of trace mode are CPU time, so
+/// that a loaded machine (other processes, the program's own threads) does not inflate them.
+double thread_cpu_micros() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e6 + static_cast<double>(now.tv_nsec) / 1e3;
+}
 
 }  // namespace
 
@@ -119,8 +128,17 @@ bool TraceProfiler::selects(TraceModule& state, mdMethodDef token) {
   ModuleEntry* entry = state.entry.get();
   // The hooks' own assembly is never traced with itself, nor is the core library: the guard and
   // the hook calls run its code, and a traced method there would recur without end.
-  if (entry && TypeFromToken(token) == mdtMethodDef && !module_left_out(*entry) &&
-      modules_->assembly_name(*entry) != contract_.assembly && modules_->assembly_name(*entry) != "System.Private.CoreLib") {
+  bool core = entry && modules_->assembly_name(*entry) == "System.Private.CoreLib";
+  if (core && config_.framework_selected && TypeFromToken(token) == mdtMethodDef) {
+    // --include-framework: patterns that reach the core library get nothing there, and say so once.
+    std::string name = modules_->method_name(*entry, token);
+    if (config_.filter.selects(name) && !core_refused_.exchange(true))
+      diagnostics_.warn(fmt::format("{} and every other method of System.Private.CoreLib is never traced: the hooks' guard and "
+                                    "calls run the core library's code, so a traced method there would recur without end",
+                                    name));
+  }
+  if (entry && TypeFromToken(token) == mdtMethodDef && !module_left_out(*entry) && !core &&
+      modules_->assembly_name(*entry) != contract_.assembly) {
     std::string name = modules_->method_name(*entry, token);
     chosen = config_.filter.selects(name);
     if (chosen) {
@@ -251,6 +269,7 @@ HRESULT TraceProfiler::JITCompilationStarted(FunctionID function, BOOL) {
     if (g_gate == kWaiting && load_hooks_in(function)) return;
     // Through ReJIT (a window) the traced bodies come with GetReJITParameters, from START to END.
     if (rejit_mode()) return;
+    double started = thread_cpu_micros();
     std::shared_ptr<TraceModule> state;
     mdMethodDef token = 0;
     if (!selected_function(function, &state, &token)) return;
@@ -267,6 +286,9 @@ HRESULT TraceProfiler::JITCompilationStarted(FunctionID function, BOOL) {
     }
     if (!state->sink) return (void)state->failed.insert(token);
     status = instrument(*state, token, function);
+    // CPU time of the rewrite, set-up of the module included (--stats; bench/jit_trace_bench.sh).
+    if (status) stats_.rewritten(thread_cpu_micros() - started);
+    else stats_.passed(thread_cpu_micros() - started);
     if (status) {
       state->done.insert(token);
     } else {

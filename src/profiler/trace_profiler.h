@@ -135,6 +135,7 @@ class TraceProfiler final : public ProfilerBase {
   std::atomic<bool> session_failed_{false};
   std::atomic<size_t> rejit_errors_{0};
   size_t rejit_requested_ = 0;  ///< under session_mutex_
+  std::atomic<bool> core_refused_{false};  ///< the core library's methods were selected (said once)
 };
 
 }  // namespace cil::profiler

@@ -12,6 +12,8 @@
 # profiles it (5 runs by default: run sets the shutdown timeout, so the race is gone by design);
 # a run that leaves no counts shows its output and the profiler's statistics (--stats: a line per
 # process whose profiler reached Shutdown), which tell a missing shutdown from a failed write.
+# Then one run under `run --mode trace --hooks TraceHooks.dll`: the suite passes and every traced
+# method's enters and leaves balance in the hooks' log.
 # MODE exec: `cil-instrument exec BIN -- dotnet test` instruments the test folder in place (3 runs
 # by default), and the folder must be back each time.
 #   tests/scripts/dotnet_test_test.sh [TOOL] [offline|profiler|exec]
@@ -96,4 +98,34 @@ print(sum(m["count"] for a in r["assemblies"] for m in a["methods"] if m["name"]
   complete=$((complete + 1))
 done
 echo "$complete of $runs dotnet test runs left Counted's counts with 4003 calls ($from_live of them in the live file: the host was killed before its final write)"
+
+if [ "$mode" = profiler ]; then
+  # The same suite once under trace mode at JIT time (issue 38), the hooks loaded by the profiler
+  # into the test host: it passes, and TraceHooks' log has, for every traced method, as many
+  # leaves as enters (Calc.Add 4,003 of each, CalcTests.Adds 3).
+  for p in "${burners[@]}"; do kill "$p" 2> /dev/null || true; done
+  burners=()
+  if (cd "$work" && CIL_TRACE_LOG="$work/trace.log" timeout 600 "$TOOL" run -q --mode trace --hooks "$ROOT/testdata/bin/trace/TraceHooks.dll" \
+    --include 'Counted.*' --include 'CalcTests::*' -o "$work/trace" -- dotnet test "$work/bin/CountedTests.dll" > "$work/trace-test.log" 2>&1); then
+    balance=$(python3 - "$work/trace.log" <<'PY'
+import collections, re, sys
+enters, leaves = collections.Counter(), collections.Counter()
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*(enter|leave) (\S+?)(?: 0x| ->| threw|$)", line)
+    if m: (enters if m[1] == "enter" else leaves)[m[2]] += 1
+bad = [f"{k}: {enters[k]} enters, {leaves[k]} leaves" for k in sorted(set(enters) | set(leaves)) if enters[k] != leaves[k]]
+if enters["Counted.Calc::Add"] != 4003: bad.append(f"Counted.Calc::Add entered {enters['Counted.Calc::Add']} times, not 4003")
+if enters["CalcTests::Adds"] != 3: bad.append(f"CalcTests::Adds entered {enters['CalcTests::Adds']} times, not 3")
+print("; ".join(bad) if bad else f"ok {len(enters)} {sum(enters.values())}")
+PY
+)
+    case $balance in
+      ok*) set -- $balance; echo "ok   dotnet test under run --mode trace: passed; $3 calls of $2 methods, each with as many leaves as enters" ;;
+      *) fail "dotnet test under run --mode trace: $balance" ;;
+    esac
+  else
+    tail -20 "$work/trace-test.log" >&2
+    fail "dotnet test failed under run --mode trace"
+  fi
+fi
 finish
