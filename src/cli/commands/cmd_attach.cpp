@@ -76,6 +76,7 @@ int run_attach(int argc, char** argv) {
       ("assemblies", "count, coverage: only modules whose file name matches (repeatable; default: all but the framework's)",
        cxxopts::value<std::vector<std::string>>(), "GLOB")
       ("skip-assemblies", "count, coverage: leave the modules whose file name matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
+      ("hit-counts", "coverage: count each line's and branch's hits exactly (default: hit or not, 1 or 0, with a cheaper probe)")
       ("duration", "collect for this long (500ms, 30s, 2m); default: until Ctrl-C or SIGTERM", cxxopts::value<std::string>(), "TIME")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per session)", cxxopts::value<std::string>(), "FILE")
@@ -83,7 +84,7 @@ int run_attach(int argc, char** argv) {
       ("pid", "the process", cxxopts::value<std::string>())
       ("h,help", "show this help");
   options.parse_positional({"pid"});
-  options.custom_help("PID [--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--duration TIME] [-o DIR] [--stats FILE] [-q]");
+  options.custom_help("PID [--mode MODE] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--hit-counts] [--duration TIME] [-o DIR] [--stats FILE] [-q]");
   options.positional_help("");
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
@@ -125,6 +126,10 @@ int run_attach(int argc, char** argv) {
   if (!take_patterns("attach", args, "include", include) || !take_patterns("attach", args, "exclude", exclude) ||
       !take_patterns("attach", args, "assemblies", assemblies) || !take_patterns("attach", args, "skip-assemblies", skip_assemblies))
     return kExitUsage;
+  if (args.count("hit-counts") && mode != "coverage") {
+    print_usage_error("attach: --hit-counts goes with --mode coverage");
+    return kExitUsage;
+  }
   if ((!assemblies.empty() || !skip_assemblies.empty()) && mode == "events") {
     print_usage_error("attach: --assemblies and --skip-assemblies are for count and coverage modes, not events");
     return kExitUsage;
@@ -157,6 +162,7 @@ int run_attach(int argc, char** argv) {
   request.client_data = fmt::format("{}={}\n{}={}\n{}={}\n{}={}\n{}={}\n", contract::kEnvMode, mode, contract::kEnvOutput,
                                     output.string(), contract::kAttachSession, tag, contract::kAttachClient, ::getpid(),
                                     contract::kAttachMilliseconds, duration_ms);
+  if (args.count("hit-counts")) request.client_data += fmt::format("{}=1\n", contract::kEnvHitCounts);
   if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join_patterns(include));
   if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join_patterns(exclude));
   if (!assemblies.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvAssemblies, join_patterns(assemblies));
