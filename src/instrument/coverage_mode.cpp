@@ -219,14 +219,16 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
       for (size_t k = r.handler_start; k < end; ++k) generated[k] = true;
   }
 
-  // Nothing goes between a prefix and its instruction, nor between `tail. call` and its `ret`:
-  // a point there gets no line probe (and no entry).
-  auto line_point = [&](size_t i) -> const md::SequencePoint* {
-    if (!point_at[i]) return nullptr;
+  // The points that get a line entry. Nothing goes between a prefix and its instruction, nor
+  // between `tail. call` and its `ret`: a point there gets none (read before the loop below
+  // moves the instructions out).
+  std::vector<const md::SequencePoint*>& line_at = scratch_.line_at;
+  line_at.assign(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
     bool after_prefix = i > 0 && is_prefix(model.instrs[i - 1].op);
     bool tail_ret = model.instrs[i].op == Op::Ret && i >= 2 && model.instrs[i - 2].op == Op::Tail;
-    return after_prefix || tail_ret ? nullptr : point_at[i];
-  };
+    if (!after_prefix && !tail_ret) line_at[i] = point_at[i];
+  }
 
   // The branches that get outcome probes, and the point each reports on (null: none).
   std::vector<const md::SequencePoint*>& owner_of = scratch_.owner_of;
@@ -306,7 +308,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   taken.assign(n, false);
   auto take_run = [&](size_t from) {
     for (size_t j = from + 1; j < n && runs.continues[j]; ++j)
-      if (const md::SequencePoint* p = line_point(j)) {
+      if (const md::SequencePoint* p = line_at[j]) {
         add_line(*p);
         taken[j] = true;
       }
@@ -316,7 +318,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   fmt::format_to(std::back_inserter(description), FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab,
                  md::token_text(md::make_token(TableId::MethodDef, source)), tab, name);
   if (n > 0 && runs.continues[0]) {
-    if (const md::SequencePoint* p = line_point(0)) {
+    if (const md::SequencePoint* p = line_at[0]) {
       add_line(*p);
       taken[0] = true;
     }
@@ -328,7 +330,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   std::vector<uint32_t>& redirect = scratch_.redirect;
   redirect.assign(n, kNoLabel);
   for (size_t i = 0; i < n; ++i) {
-    const md::SequencePoint* p = taken[i] ? nullptr : line_point(i);
+    const md::SequencePoint* p = taken[i] ? nullptr : line_at[i];
     bool carries = carried[i].branch != kNoLabel;
     Instr in = std::move(model.instrs[i]);
     if (p || carries) {

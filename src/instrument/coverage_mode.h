@@ -97,7 +97,7 @@ class CoveragePlan {
   };
   struct Scratch {
     std::vector<md::SequencePoint> points;
-    std::vector<const md::SequencePoint*> point_at, owner_of;
+    std::vector<const md::SequencePoint*> point_at, line_at, owner_of;
     std::vector<bool> generated, taken;
     std::vector<CarriedOutcome> carried;
     StraightRuns runs;
