@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::string_view kUsage = R"(Usage:
   cil-instrument [instrument] IN -o OUT [--mode count|coverage|trace|wrap|noop]
-                 [--exclude-by-file GLOB]... [--exclude-by-attribute NAME]...
+                 [--exclude-by-file GLOB]... [--exclude-by-attribute NAME]... [--hit-counts]
                  [--hooks HOOKS.dll] [--hook-type TYPE] [--deps FILE|none]
                  [--include PATTERN]... [--exclude PATTERN]... [--method-rva RVA]...
                  [--pdb PATH|none] [--key FILE.snk] [--delay-sign] [--no-verify] [--json]
@@ -32,12 +32,12 @@ constexpr std::string_view kUsage = R"(Usage:
                  [--path-map FROM=TO]... [--source-root DIR]
   cil-instrument run [--mode count|coverage|events|args|trace] [--hooks HOOKS.dll [--hook-type TYPE]]
                  [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]...
-                 [--skip-assemblies GLOB]... [--include-framework]
+                 [--skip-assemblies GLOB]... [--include-framework] [--hit-counts]
                  [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q]
                  -- COMMAND [ARGS...]
   cil-instrument attach PID [--mode count|events|coverage|trace] [--hooks HOOKS.dll [--hook-type TYPE]]
                  [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]...
-                 [--duration TIME] [-o DIR] [--stats FILE] [-q]
+                 [--hit-counts] [--duration TIME] [-o DIR] [--stats FILE] [-q]
   cil-instrument --help | --version
 
 Commands:

@@ -29,9 +29,10 @@ constexpr uint32_t kMaxSlots = uint32_t{1} << 28;
 
 }  // namespace
 
-Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, CounterFile file) {
+Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, CounterFile file, ProbeKind kind) {
   CountMode mode;
   mode.file_ = file;
+  mode.kind_ = kind;
   mode.editor_ = &editor;
   mode.refs_ = &refs;
   const md::Module& m = editor.module();
@@ -160,19 +161,19 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
 }
 
 Status CountMode::measure_probe(CallEffects& effects) {
-  probe_max_stack_ = CIL_TRY(instrument::probe_max_stack(CounterRef{counts_field_, array_element_, 0, 0}, increment_, effects));
+  probe_max_stack_ = CIL_TRY(instrument::probe_max_stack(CounterRef{counts_field_, array_element_, 0, 0}, increment_, effects, kind_));
   return ok();
 }
 
 void CountMode::probe_ahead(BodyModel& model, uint32_t ahead, std::vector<Instr>& probe) const {
-  counter_probe(model, CounterRef{counts_field_, array_element_, slots_ + ahead, 0}, increment_, probe);
+  counter_probe(model, CounterRef{counts_field_, array_element_, slots_ + ahead, 0}, increment_, probe, kind_);
 }
 
 std::span<const Instr> CountMode::next_probe() {
   CounterRef counter{counts_field_, array_element_, slots_, 0};
   if (probe_.empty()) {
     BodyModel scratch;  // only hands out instruction ids, which rewrite_body replaces
-    counter_probe(scratch, counter, increment_, probe_);
+    counter_probe(scratch, counter, increment_, probe_, kind_);
   } else {
     set_counter_slot(probe_, counter, slots_);
   }

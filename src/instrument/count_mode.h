@@ -9,6 +9,7 @@
 
 #include "il/body_model.h"
 #include "instrument/count_runtime.h"
+#include "instrument/probes.h"
 #include "il/max_stack.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
@@ -26,7 +27,9 @@ enum class CounterFile { Counts, Hits };
 class CountMode {
  public:
   /// Adds the helper type, its counter field and its method rows to the module being edited.
-  static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, CounterFile file = CounterFile::Counts);
+  /// `kind`: what each probe does to its counter (coverage's default is ProbeKind::Hit).
+  static Expected<CountMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, CounterFile file = CounterFile::Counts,
+                                   ProbeKind kind = ProbeKind::Count);
 
   /// The entry probe for the next counter slot (BodyEdit::entry_code), valid until the next
   /// call: built once, then only its slot changes. It uses no argument and leaves the stack as it
@@ -55,6 +58,7 @@ class CountMode {
   md::Token counts_field_ = 0;
   uint32_t slots_ = 0;
   CounterFile file_ = CounterFile::Counts;
+  ProbeKind kind_ = ProbeKind::Count;
   bool live_ = false;  ///< the helper keeps its counters in a live file (runtime_contract.h)
   uint16_t probe_max_stack_ = 8;
   /// The file's text per slot up to its count, and its length; in chunks of whole slots.

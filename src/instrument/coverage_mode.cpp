@@ -7,6 +7,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include "instrument/probe_blocks.h"
 #include "instrument/runtime_contract.h"
 #include "metadata/name_pattern.h"
 #include "metadata/rows.h"
@@ -82,7 +83,8 @@ CoveragePlan::CoveragePlan(const md::Module& m, const md::PortablePdb* pdb, Cove
 Expected<CoverageMode> CoverageMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const md::PortablePdb* pdb,
                                            const CoverageOptions& options) {
   CoverageMode mode;
-  mode.counters_ = CIL_TRY(CountMode::begin(editor, refs, CounterFile::Hits));
+  mode.counters_ =
+      CIL_TRY(CountMode::begin(editor, refs, CounterFile::Hits, options.hit_counts ? ProbeKind::Count : ProbeKind::Hit));
   mode.plan_.emplace(editor.module(), pdb, options);
   return mode;
 }
@@ -217,6 +219,53 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
       for (size_t k = r.handler_start; k < end; ++k) generated[k] = true;
   }
 
+  // The points that get a line entry. Nothing goes between a prefix and its instruction, nor
+  // between `tail. call` and its `ret`: a point there gets none (read before the loop below
+  // moves the instructions out).
+  std::vector<const md::SequencePoint*>& line_at = scratch_.line_at;
+  line_at.assign(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    bool after_prefix = i > 0 && is_prefix(model.instrs[i - 1].op);
+    bool tail_ret = model.instrs[i].op == Op::Ret && i >= 2 && model.instrs[i - 2].op == Op::Tail;
+    if (!after_prefix && !tail_ret) line_at[i] = point_at[i];
+  }
+
+  // The branches that get outcome probes, and the point each reports on (null: none).
+  std::vector<const md::SequencePoint*>& owner_of = scratch_.owner_of;
+  owner_of.assign(n, nullptr);
+  // An outcome whose target has no other way in is counted by the probe at its target, which
+  // the target needs anyway for its line (hits of the outcome = entries into the target): per
+  // instruction, the branch and path it carries (branch kNoLabel: none).
+  std::vector<CarriedOutcome>& carried = scratch_.carried;
+  carried.assign(n, CarriedOutcome{});
+  StraightRuns& runs = scratch_.runs;
+  find_straight_runs(model, runs);
+  const md::SequencePoint* current = nullptr;  // the last non-hidden point at or before the instruction
+  for (size_t i = 0; i < n; ++i) {
+    if (point_at[i]) current = point_at[i];
+    const Instr& in = model.instrs[i];
+    if (op_info(in.op).flow != Flow::CondBranch) continue;
+    // A branch before the first visible point (a switch on a parameter that opens the method,
+    // under a hidden point) is reported on the first visible line that follows, as coverlet does.
+    const md::SequencePoint* owner = current;
+    if (!owner) {
+      auto next_point = std::upper_bound(points.begin(), points.end(), at[i],
+                                         [](uint32_t offset, const md::SequencePoint& p) { return offset < p.offset; });
+      if (next_point != points.end()) owner = &*next_point;
+    }
+    if (!owner || i + 1 >= n || generated[i] || compiler_branch(rid, model, i)) continue;
+    owner_of[i] = owner;
+    auto carry = [&](uint32_t target, uint32_t path) {
+      if (target < n && runs.entries[target] == 1) carried[target] = CarriedOutcome{static_cast<uint32_t>(i), path};
+    };
+    carry(static_cast<uint32_t>(i + 1), 0);
+    if (in.op == Op::Switch) {
+      for (size_t k = 0; k < in.targets.size(); ++k) carry(in.targets[k], static_cast<uint32_t>(k + 1));
+    } else {
+      carry(in.target, 1);
+    }
+  }
+
   std::string last_document;
   uint32_t last_document_rid = 0;
   auto document_field = [&](uint32_t doc) -> std::string_view {
@@ -229,66 +278,102 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   std::vector<Instr>& out = scratch_.out;
   out.clear();
   out.reserve(n * 2 + 8);
+  // The entries of the next probe, in the order the hits file lists them.
   std::string& description = scratch_.description;
-  auto place = [&](auto format, auto&&... args) {
-    description.clear();
-    fmt::format_to(std::back_inserter(description), format, args...);
+  description.clear();
+  constexpr char tab = contract::kHitsSeparator;
+  auto next_entry = [&]() {
+    if (!description.empty()) description += contract::kHitsEntrySeparator;
+  };
+  auto add_line = [&](const md::SequencePoint& p) {
+    next_entry();
+    fmt::format_to(std::back_inserter(description), FMT_COMPILE("{}{}{}{}{}{}{}"), contract::kHitsLine, tab, p.start_line, tab,
+                   p.end_line, tab, document_field(p.document));
+  };
+  auto add_branch = [&](size_t branch, uint32_t path) {
+    const md::SequencePoint& owner = *owner_of[branch];
+    next_entry();
+    fmt::format_to(std::back_inserter(description), FMT_COMPILE("{}{}{}{}{}{}{}{}{}"), contract::kHitsBranch, tab, owner.start_line,
+                   tab, at[branch], tab, path, tab, document_field(owner.document));
+  };
+  auto emit = [&]() {
     make_probe(model, description, probe);
+    description.clear();
     out.insert(out.end(), probe.begin(), probe.end());
     return probe.front().id;
   };
-  constexpr char tab = contract::kHitsSeparator;
-  place(FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab, md::token_text(md::make_token(TableId::MethodDef, source)), tab, name);
+  // The lines of the straight run after instruction `from` share the probe being described:
+  // whatever reaches it reaches them, as often (probe_blocks.h).
+  std::vector<bool>& taken = scratch_.taken;
+  taken.assign(n, false);
+  auto take_run = [&](size_t from) {
+    for (size_t j = from + 1; j < n && runs.continues[j]; ++j)
+      if (const md::SequencePoint* p = line_at[j]) {
+        add_line(*p);
+        taken[j] = true;
+      }
+  };
 
-  // Branches and clauses that named an original instruction with a line probe name the probe.
+  // The method entry, with the lines that start the method if nothing else leads to them.
+  fmt::format_to(std::back_inserter(description), FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab,
+                 md::token_text(md::make_token(TableId::MethodDef, source)), tab, name);
+  if (n > 0 && runs.continues[0]) {
+    if (const md::SequencePoint* p = line_at[0]) {
+      add_line(*p);
+      taken[0] = true;
+    }
+    take_run(0);
+  }
+  emit();
+
+  // Branches and clauses that named an original instruction with a probe name the probe.
   std::vector<uint32_t>& redirect = scratch_.redirect;
   redirect.assign(n, kNoLabel);
-  const md::SequencePoint* current = nullptr;  // the last non-hidden point at or before the instruction
   for (size_t i = 0; i < n; ++i) {
+    const md::SequencePoint* p = taken[i] ? nullptr : line_at[i];
+    bool carries = carried[i].branch != kNoLabel;
     Instr in = std::move(model.instrs[i]);
-    if (point_at[i]) current = point_at[i];
-    // Nothing goes between a prefix and its instruction, nor between `tail. call` and its `ret`.
-    bool after_prefix = i > 0 && is_prefix(model.instrs[i - 1].op);
-    bool tail_ret = in.op == Op::Ret && i >= 2 && model.instrs[i - 2].op == Op::Tail;
-    if (point_at[i] && !after_prefix && !tail_ret) {
-      const md::SequencePoint& p = *point_at[i];
-      redirect[i] = place(FMT_COMPILE("{}{}{}{}{}{}{}"), contract::kHitsLine, tab, p.start_line, tab, p.end_line, tab,
-                          document_field(p.document));
+    if (p || carries) {
+      if (carries) add_branch(carried[i].branch, carried[i].path);
+      if (p) add_line(*p);
+      taken[i] = true;
+      take_run(i);
+      redirect[i] = emit();
     }
-    const OpInfo& info = op_info(in.op);
-    // A branch before the first visible point (a switch on a parameter that opens the method,
-    // under a hidden point) is reported on the first visible line that follows, as coverlet does.
-    const md::SequencePoint* owner = current;
-    if (!owner && info.flow == Flow::CondBranch) {
-      auto next_point = std::upper_bound(points.begin(), points.end(), at[i],
-                                         [](uint32_t offset, const md::SequencePoint& p) { return offset < p.offset; });
-      if (next_point != points.end()) owner = &*next_point;
-    }
-    bool branches = info.flow == Flow::CondBranch && owner && i + 1 < n && !generated[i] && !compiler_branch(rid, model, i);
-    if (!branches) {
+    if (!owner_of[i]) {
       out.push_back(std::move(in));
       continue;
     }
-    // Every outcome gets a probe: the fall-through right after the branch, then `br` on to the
-    // next instruction; each target a block after that, its probe then `br` to the old target.
-    // The blocks stay in the branch's region, so every `br` is as legal as the branch was.
-    uint32_t line = owner->start_line, doc = owner->document, offset = at[i];
-    uint32_t next = model.instrs[i + 1].id;
-    auto branch_probe = [&](uint32_t path) {
-      return place(FMT_COMPILE("{}{}{}{}{}{}{}{}{}"), contract::kHitsBranch, tab, line, tab, offset, tab, path, tab,
-                   document_field(doc));
+    // An outcome no target carries gets a probe of its own: the fall-through right after the
+    // branch, then `br` on to the next instruction; a target a block after that, its probe then
+    // `br` to the old target. The blocks stay in the branch's region, so every `br` is as legal
+    // as the branch was.
+    auto carried_by = [&](uint32_t target, uint32_t path) {
+      return target < n && carried[target].branch == i && carried[target].path == path;
     };
+    uint32_t next = static_cast<uint32_t>(i + 1);  // an original instruction's id is its index
     std::vector<uint32_t> old_targets = in.op == Op::Switch ? in.targets : std::vector<uint32_t>{in.target};
-    std::vector<uint32_t> blocks(old_targets.size());
-    for (uint32_t& b : blocks) b = model.reserve_label();
-    if (in.op == Op::Switch) in.targets = blocks;
-    else in.target = blocks[0];
+    std::vector<uint32_t> blocks(old_targets.size(), kNoLabel);
+    bool any_block = false;
+    for (size_t k = 0; k < blocks.size(); ++k)
+      if (!carried_by(old_targets[k], static_cast<uint32_t>(k + 1))) {
+        blocks[k] = model.reserve_label();
+        any_block = true;
+        if (in.op == Op::Switch) in.targets[k] = blocks[k];
+        else in.target = blocks[k];
+      }
     out.push_back(std::move(in));
-    branch_probe(0);
-    out.push_back(model.make_branch(Op::Br_S, next));
+    bool own_fall_through = !carried_by(next, 0);
+    if (own_fall_through) {
+      add_branch(i, 0);
+      emit();
+    }
+    if (own_fall_through || any_block) out.push_back(model.make_branch(Op::Br_S, next));
     for (size_t k = 0; k < blocks.size(); ++k) {
+      if (blocks[k] == kNoLabel) continue;
       size_t first = out.size();
-      branch_probe(static_cast<uint32_t>(k + 1));
+      add_branch(i, static_cast<uint32_t>(k + 1));
+      emit();
       out[first].id = blocks[k];  // the block starts with the probe's first instruction
       out.push_back(model.make_branch(Op::Br_S, old_targets[k]));
     }

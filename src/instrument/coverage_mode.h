@@ -13,6 +13,7 @@
 
 #include "il/body_model.h"
 #include "instrument/count_mode.h"
+#include "instrument/probe_blocks.h"
 #include "metadata/module.h"
 #include "metadata/portable_pdb.h"
 #include "instrument/engine_names.h"
@@ -27,6 +28,9 @@ struct CoverageOptions {
   /// inside): simple names, with or without the `Attribute` suffix. ExcludeFromCodeCoverage is
   /// always one of them.
   std::vector<std::string> exclude_by_attribute;
+  /// --hit-counts: each probe counts its hits exactly (Interlocked.Increment) instead of storing
+  /// 1 (hit or not hit, the default, cheaper).
+  bool hit_counts = false;
 };
 
 /// Where coverage probes go and what each describes, whichever memory counts them: offline,
@@ -52,8 +56,16 @@ class CoveragePlan {
   /// describes (runtime_contract.h's hits entries), in the order they are made.
   using ProbeMaker = std::function<void(BodyModel& model, std::string_view description, std::vector<Instr>& probe)>;
   /// Places the probes in `model` (MethodDef `rid`; `source` is attributed(rid), and `name` its
-  /// name): the method entry first, then one per non-hidden sequence point and one per outcome of
-  /// each conditional branch and switch. Max stack grows by `probe_max_stack`.
+  /// name). Described are the method entry, each non-hidden sequence point and each outcome of
+  /// each conditional branch and switch; a probe describes one or more of them (entries
+  /// separated by contract::kHitsEntrySeparator), all reached exactly as often as it is:
+  /// - the method entry's probe goes first, and a point's probe at its instruction;
+  /// - a point in the straight run after a probe (probe_blocks.h: one way in, and nothing between
+  ///   that may branch or throw) is described by that probe;
+  /// - an outcome whose target has no other way in is described by the probe at the target;
+  ///   any other outcome gets a probe on its edge.
+  /// So each line's hit or not, and with ProbeKind::Count its count, is exact. Max stack grows by
+  /// `probe_max_stack`.
   Status place(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model, uint16_t probe_max_stack,
                const ProbeMaker& make_probe);
 
@@ -78,10 +90,17 @@ class CoveragePlan {
   std::unordered_map<uint32_t, std::string> documents_;
   /// place()'s buffers, kept from method to method so that their memory is reused. Like
   /// documents_, they make place() one call at a time: the profiler calls it under its module's lock.
+  /// A branch outcome that the probe at its target counts (branch: the branch's instruction).
+  struct CarriedOutcome {
+    uint32_t branch = kNoLabel;
+    uint32_t path = 0;
+  };
   struct Scratch {
     std::vector<md::SequencePoint> points;
-    std::vector<const md::SequencePoint*> point_at;
-    std::vector<bool> generated;
+    std::vector<const md::SequencePoint*> point_at, line_at, owner_of;
+    std::vector<bool> generated, taken;
+    std::vector<CarriedOutcome> carried;
+    StraightRuns runs;
     std::vector<uint32_t> redirect;
     std::vector<Instr> probe, out;
     std::string description;

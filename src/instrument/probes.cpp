@@ -16,11 +16,19 @@ int32_t slot_constant(const CounterRef& counter, uint32_t slot) {
 
 }  // namespace
 
-void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe) {
+void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, std::vector<Instr>& probe,
+                   ProbeKind kind) {
   probe.clear();
+  bool hit = kind == ProbeKind::Hit;
   if (counter.array_element) {
     probe.push_back(body.make(Op::Ldsfld, counter.field));
     probe.push_back(body.ldc_i4(slot_constant(counter, counter.slot)));
+    if (hit) {  // stelem.i8 checks the index, as ldelema would
+      probe.push_back(body.make(Op::Ldc_I4_1));
+      probe.push_back(body.make(Op::Conv_I8));
+      probe.push_back(body.make(Op::Stelem_I8));
+      return;
+    }
     probe.push_back(body.make(Op::Ldelema, counter.array_element));
   } else if (counter.field) {
     probe.push_back(body.make(Op::Ldsfld, counter.field));
@@ -30,6 +38,12 @@ void counter_probe(BodyModel& body, const CounterRef& counter, md::Token increme
     probe.push_back(body.make(Op::Ldc_I8, static_cast<int64_t>(counter.address)));
     probe.push_back(body.make(Op::Conv_U));
   }
+  if (hit) {  // the counter stays an int64: the files and their readers are the same either way
+    probe.push_back(body.make(Op::Ldc_I4_1));
+    probe.push_back(body.make(Op::Conv_I8));
+    probe.push_back(body.make(Op::Stind_I8));
+    return;
+  }
   probe.push_back(body.make(Op::Call, increment));
   probe.push_back(body.make(Op::Pop));
 }
@@ -38,16 +52,16 @@ void set_counter_slot(std::vector<Instr>& probe, const CounterRef& counter, uint
   BodyModel::set_ldc_i4(probe.at(kSlotConstant), slot_constant(counter, slot));
 }
 
-std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment) {
+std::vector<Instr> counter_probe(BodyModel& body, const CounterRef& counter, md::Token increment, ProbeKind kind) {
   std::vector<Instr> probe;
-  probe.reserve(5);
-  counter_probe(body, counter, increment, probe);
+  probe.reserve(6);
+  counter_probe(body, counter, increment, probe, kind);
   return probe;
 }
 
-Expected<uint16_t> probe_max_stack(const CounterRef& counter, md::Token increment, CallEffects& effects) {
+Expected<uint16_t> probe_max_stack(const CounterRef& counter, md::Token increment, CallEffects& effects, ProbeKind kind) {
   BodyModel body;
-  body.instrs = counter_probe(body, counter, increment);
+  body.instrs = counter_probe(body, counter, increment, kind);
   body.instrs.push_back(body.make(Op::Ret));
   return compute_max_stack(body, false, effects);
 }

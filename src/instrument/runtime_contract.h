@@ -39,6 +39,9 @@ inline constexpr const char* kEnvSkipAssemblies = "CIL_INSTRUMENT_SKIP_ASSEMBLIE
 /// covered (the user's own code, not the test platform's, xunit's or a package's). `run` sets it
 /// to its working directory for `dotnet test` when no --assemblies is given.
 inline constexpr const char* kEnvSourceRoot = "CIL_INSTRUMENT_SOURCE_ROOT";
+/// Coverage mode: "1" (`run --hit-counts`) makes each probe count its hits exactly
+/// (Interlocked.Increment), as offline --hit-counts; otherwise a probe stores 1, hit or not.
+inline constexpr const char* kEnvHitCounts = "CIL_INSTRUMENT_HIT_COUNTS";
 /// Directory of the files the profiler writes (default: the working directory). Offline
 /// count mode reads the same variable for its count files.
 inline constexpr const char* kEnvOutput = "CIL_INSTRUMENT_OUTPUT";
@@ -179,7 +182,11 @@ inline constexpr std::string_view kCountsTail = "]}\n";
 //   "L\t<start line>\t<end line>\t<document>"    a non-hidden sequence point
 //   "B\t<line>\t<il offset>\t<path>\t<document>" one outcome of a conditional branch or switch
 //      (path 0: the fall-through, 1...: the target, or the switch's targets in order)
-// An empty document is the one of the method's previous L or B entry.
+// An empty document is the one of the method's previous L or B entry. One probe may describe
+// several L and B entries (coverage_mode.h says when), one after another separated by a newline,
+// all with the probe's count; the method entry is always the first of its probe's. An entry's
+// document is empty when it is the one of the entry before, in that order.
+inline constexpr char kHitsEntrySeparator = '\n';
 inline constexpr std::string_view kHitsFileSuffix = ".hits.json";
 inline constexpr std::string_view kCountsKeyKind = "kind";
 inline constexpr std::string_view kHitsKind = "hits";

@@ -101,6 +101,7 @@ Expected<Config> read_config(const EnvLookup& lookup, std::string_view working_d
       return config_error(fmt::format("{}: '{}' is not an absolute path", kEnvSourceRoot, config.source_root));
     while (config.source_root.size() > 1 && config.source_root.back() == '/') config.source_root.pop_back();
   }
+  if (const char* counts = lookup(kEnvHitCounts)) config.hit_counts = std::string_view(counts) == "1";
   const char* output = lookup(kEnvOutput);
   config.output_dir = output && *output ? std::string(output) : std::string(working_dir);
   if (config.output_dir.empty()) return config_error(fmt::format("{} is not set and the working directory is unknown", kEnvOutput));

@@ -34,6 +34,8 @@ struct Config {
   /// CIL_INSTRUMENT_SOURCE_ROOT, without its trailing '/': coverage mode covers only modules whose
   /// PDB names a document under it; empty: every module with a PDB.
   std::string source_root;
+  /// CIL_INSTRUMENT_HIT_COUNTS=1: coverage probes count exactly instead of storing 1.
+  bool hit_counts = false;
   std::string output_dir;  ///< where every file goes; never empty
   std::string stats_path;  ///< empty: no rewrite statistics
   /// CIL_INSTRUMENT_FLUSH_SECONDS as offline count mode reads it: a positive decimal integer

@@ -135,7 +135,7 @@ Status CountProfiler::set_up(CountModule& state) {
   md::RuntimeRefs refs = CIL_TRY(md::RuntimeRefs::create(*state.sink));
   state.increment = CIL_TRY(instrument::resolve_increment(refs));
   il::CallEffects effects(*state.sink);
-  state.probe_depth = CIL_TRY(instrument::probe_max_stack(native_counter(0), state.increment, effects));
+  state.probe_depth = CIL_TRY(instrument::probe_max_stack(native_counter(0), state.increment, effects, probe_kind()));
   return ok();
 }
 
@@ -158,7 +158,7 @@ Expected<il::EncodedBody> CountProfiler::probed_body(CountModule& state, mdMetho
       return counters_.allocate();
     };
     il::EncodedBody body = CIL_TRY(state.coverage->rewrite(rid, source_name, std::span<const uint8_t>(header, size), state.increment,
-                                                           state.probe_depth, counter, probes));
+                                                           probe_kind(), state.probe_depth, counter, probes));
     state.probes[token] = std::move(probes);
     state.instrumented.emplace(token, Instrumented{nullptr});
     return body;

@@ -113,6 +113,11 @@ class CountProfiler final : public ProfilerBase {
   void write_module_file(const std::string& assembly, std::string_view suffix, const std::string& json,
                          std::set<std::string>& used_names);
   bool coverage_mode() const { return config_.mode == Mode::Coverage; }
+  /// What each probe does: coverage stores 1 unless CIL_INSTRUMENT_HIT_COUNTS asks for exact
+  /// counts; count mode counts.
+  instrument::ProbeKind probe_kind() const {
+    return coverage_mode() && !config_.hit_counts ? instrument::ProbeKind::Hit : instrument::ProbeKind::Count;
+  }
   /// Coverage mode: opens the module's plan once (under state.mutex); false when it has none.
   bool coverage_ready(CountModule& state);
   /// Coverage mode: the hits file's entries of every selected method (under state.mutex).

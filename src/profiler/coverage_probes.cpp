@@ -15,7 +15,7 @@ namespace cil::profiler {
 namespace {
 
 Expected<il::EncodedBody> place(instrument::CoveragePlan& plan, uint32_t rid, std::string_view source_name,
-                                const il::MethodBody& body, uint32_t increment, uint16_t probe_depth,
+                                const il::MethodBody& body, uint32_t increment, instrument::ProbeKind kind, uint16_t probe_depth,
                                 const std::function<int64_t*()>& allocate, std::vector<CoverageProbe>& probes) {
   il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
   uint32_t source = plan.attributed(rid);
@@ -26,7 +26,7 @@ Expected<il::EncodedBody> place(instrument::CoveragePlan& plan, uint32_t rid, st
                         int64_t* counter = allocate ? allocate() : nullptr;
                         instrument::CounterRef ref;
                         ref.address = reinterpret_cast<uint64_t>(counter);
-                        instrument::counter_probe(m, ref, increment, probe);
+                        instrument::counter_probe(m, ref, increment, probe, kind);
                         probes.push_back({std::string(description), counter});
                       });
   };
@@ -76,16 +76,16 @@ bool ModuleCoverage::is_test_assembly() const {
 }
 
 Expected<il::EncodedBody> ModuleCoverage::rewrite(uint32_t rid, std::string_view source_name, std::span<const uint8_t> bytes,
-                                                  uint32_t increment, uint16_t probe_depth,
+                                                  uint32_t increment, instrument::ProbeKind kind, uint16_t probe_depth,
                                                   const std::function<int64_t*()>& allocate,
                                                   std::vector<CoverageProbe>& probes) {
   il::MethodBody body = CIL_TRY(il::parse_method_body(ByteReader(bytes, 0, "method body")));
-  return place(*plan_, rid, source_name, body, increment, probe_depth, allocate, probes);
+  return place(*plan_, rid, source_name, body, increment, kind, probe_depth, allocate, probes);
 }
 
 Status ModuleCoverage::describe(uint32_t rid, std::string_view source_name, std::vector<CoverageProbe>& probes) {
   il::MethodBody body = CIL_TRY(il::read_body(*file_, rid));
-  auto placed = place(*plan_, rid, source_name, body, 0, 0, nullptr, probes);
+  auto placed = place(*plan_, rid, source_name, body, 0, instrument::ProbeKind::Hit, 0, nullptr, probes);
   if (!placed) return placed.error();
   return ok();
 }

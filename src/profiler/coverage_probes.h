@@ -14,6 +14,7 @@
 
 #include "il/body_encoder.h"
 #include "instrument/coverage_mode.h"
+#include "instrument/probes.h"
 #include "metadata/module.h"
 #include "metadata/portable_pdb.h"
 #include "support/error.h"
@@ -48,9 +49,11 @@ class ModuleCoverage {
 
   /// `bytes` (MethodDef `rid`'s body as the runtime has it) with its probes, each counted at the
   /// address `allocate` gives it; `source_name` names attributed(rid). `probes` gets them in
-  /// order. `increment` and `probe_depth` are count mode's (instrument/probes.h).
+  /// order. `increment`, `kind` and `probe_depth` are as instrument/probes.h makes and measures
+  /// the probe.
   Expected<il::EncodedBody> rewrite(uint32_t rid, std::string_view source_name, std::span<const uint8_t> bytes,
-                                    uint32_t increment, uint16_t probe_depth, const std::function<int64_t*()>& allocate,
+                                    uint32_t increment, instrument::ProbeKind kind, uint16_t probe_depth,
+                                    const std::function<int64_t*()>& allocate,
                                     std::vector<CoverageProbe>& probes);
   /// The probes MethodDef `rid` would have had, from the file's body, without counters.
   Status describe(uint32_t rid, std::string_view source_name, std::vector<CoverageProbe>& probes);

@@ -116,6 +116,14 @@ TEST(ProfilerConfig, FrameworkSelection) {
   EXPECT_FALSE(read_config(env({{"CIL_INSTRUMENT_FRAMEWORK", "0"}}), "/")->framework_selected);
 }
 
+TEST(ProfilerConfig, HitCounts) {
+  // Coverage probes store 1 unless CIL_INSTRUMENT_HIT_COUNTS is 1 (run and attach --hit-counts).
+  EXPECT_FALSE(read_config(env({}), "/")->hit_counts);
+  EXPECT_TRUE(read_config(env({{"CIL_INSTRUMENT_HIT_COUNTS", "1"}}), "/")->hit_counts);
+  EXPECT_FALSE(read_config(env({{"CIL_INSTRUMENT_HIT_COUNTS", "0"}}), "/")->hit_counts);
+  EXPECT_FALSE(read_config(env({{"CIL_INSTRUMENT_HIT_COUNTS", "yes"}}), "/")->hit_counts);
+}
+
 TEST(ProfilerConfig, AssembliesAndSourceRoot) {
   auto none = read_config(env({}), "/");
   EXPECT_TRUE(none->assemblies.empty());

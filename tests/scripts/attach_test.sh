@@ -90,9 +90,9 @@ for line in open(calls_file):
 files = glob.glob(d + '/*.counts.json')
 if files:
     counts = {m['name'].split('::')[1]: m['count'] for m in json.load(open(files[0]))['methods']}
-else:  # coverage: the method-entry probes ("M<tab>token<tab>name")
+else:  # coverage (--hit-counts): the method-entry probes ("M<tab>token<tab>name", then their probe's other entries)
     entries = json.load(open(glob.glob(d + '/*.hits.json')[0]))['methods']
-    counts = {m['name'].split('\t')[2].split('::')[1]: m['count'] for m in entries if m['name'].startswith('M\t')}
+    counts = {m['name'].split('\n')[0].split('\t')[2].split('::')[1]: m['count'] for m in entries if m['name'].startswith('M\t')}
 ok = True
 for name in ('Tick', 'Late'):
     times = calls.get(name, [])
@@ -187,7 +187,7 @@ has "Work::Tick" < report.txt || fail "report: $(cat report.txt)"
 
 # --- coverage mode: HeldTicker with its portable PDB, its probes through ReJIT ---
 start_ticker coverage 3000 || { finish; exit 1; }
-"$TOOL" attach "$ticker_pid" --mode coverage --duration 700ms -o cov 2> cov.err || fail "coverage: status $?: $(cat cov.err)"
+"$TOOL" attach "$ticker_pid" --mode coverage --hit-counts --duration 700ms -o cov 2> cov.err || fail "coverage: status $?: $(cat cov.err)"
 release coverage "late end"
 wait "$job" || true
 ls cov/HeldTicker.*.attach-*.hits.json > /dev/null 2>&1 || fail "coverage: no hits file: $(cat cov.err)"

@@ -5,7 +5,7 @@
 # copy (and ReportGenerator, when it installs, reads each); LCOV's SF and the JSON's paths are
 # whole paths into the copy; the longest FROM wins and FROM matches on whole components; the
 # totals do not move; without the options the Cobertura and LCOV are the goldens of
-# coverage_test.sh byte for byte; bad values are a usage error.
+# coverage_test.sh (both with --hit-counts) byte for byte; bad values are a usage error.
 #   tests/scripts/coverage_paths_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 work=$(mktemp -d)
@@ -15,7 +15,7 @@ export SOURCE_DATE_EPOCH=0
 
 mkdir -p "$work/run"
 cp "$bin/Coverage.runtimeconfig.json" "$work/run/"
-"$TOOL" "$bin/Coverage.dll" -o "$work/run/Coverage.dll" --mode coverage --exclude-by-attribute SkipMe > /dev/null 2> "$work/err" ||
+"$TOOL" "$bin/Coverage.dll" -o "$work/run/Coverage.dll" --mode coverage --exclude-by-attribute SkipMe --hit-counts > /dev/null 2> "$work/err" ||
   fail "instrument: $(cat "$work/err")"
 (cd "$work/run" && timeout 120 dotnet Coverage.dll > /dev/null 2>&1) || fail "run: exit status $?"
 hits=("$work"/run/Coverage.*.hits.json)

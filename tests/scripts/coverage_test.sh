@@ -42,8 +42,8 @@ run() {
 
 dotnet "$bin/Coverage.dll" > "$work/original.out"
 
-echo "== the fixture's line and branch hits, against the hand-written expectation"
-instrument "$work/one" --exclude-by-attribute SkipMe
+echo "== the fixture's line and branch hits (--hit-counts: exact), against the hand-written expectation"
+instrument "$work/one" --exclude-by-attribute SkipMe --hit-counts
 [ -s "$work/one/err" ] && fail "warnings: $(cat "$work/one/err")"
 run "$work/one"
 hits=("$work"/one/Coverage.*.hits.json)
@@ -63,6 +63,33 @@ check_golden coverage/lcov.info "$work/one.info"
 "$TOOL" report "${hits[@]}" --json > "$work/one.json" || fail "report --json failed"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["total"]; print("ok   json totals: line %d/%d branch %d/%d method %d/%d" % (t["line"]["covered"], t["line"]["total"], t["branch"]["covered"], t["branch"]["total"], t["method"]["covered"], t["method"]["total"]))' "$work/one.json" ||
   fail "report --json is not JSON"
+
+echo "== fewer probes than what they report; without --hit-counts each probe's count is 1 or 0"
+# One probe per straight run of code and per branch edge no target carries (man page, --mode
+# coverage): the hits file's entries are its probes, each naming the points and outcomes it counts.
+python3 - "${hits[0]}" <<'PY' || fail "probes: not fewer than the points and outcomes they report"
+import json, sys
+methods = json.load(open(sys.argv[1]))["methods"]
+kinds = [entry[0] for m in methods for entry in m["name"].split("\n")]
+reported = kinds.count("L") + kinds.count("B")
+print(f"ok   {len(methods)} probes for {kinds.count('M')} method entries, {kinds.count('L')} points and {kinds.count('B')} outcomes")
+sys.exit(0 if len(methods) < reported else 1)
+PY
+instrument "$work/hit" --exclude-by-attribute SkipMe
+run "$work/hit"
+python3 - "$work"/hit/Coverage.*.hits.json <<'PY' || fail "without --hit-counts: a count other than 0 or 1"
+import json, sys
+sys.exit(0 if all(m["count"] in (0, 1) for m in json.load(open(sys.argv[1]))["methods"]) else 1)
+PY
+"$TOOL" report "$work"/hit/Coverage.*.hits.json --lcov "$work/hit.info" > "$work/hit.table" || fail "report without --hit-counts failed"
+# Covered or not per line, and the outcomes taken, as the exact counts say.
+lines "$work/hit.info" | awk '{ print $1, ($2 > 0), $3 }' > "$work/hit.lines"
+awk '{ print $1, ($2 > 0), $3 }' "$work/one.lines" | diff - "$work/hit.lines" > /dev/null ||
+  fail "without --hit-counts: other lines covered or other outcomes taken than with it"
+hit_hits=("$work"/hit/Coverage.*.hits.json)
+sed -i "s/$(basename "${hit_hits[0]}" .hits.json)/Coverage.PID/" "$work/hit.table"
+diff -q "$ROOT/tests/golden/coverage/table.txt" "$work/hit.table" > /dev/null || fail "without --hit-counts: another coverage table"
+echo "ok   the same $(wc -l < "$work/hit.lines") lines covered or not, the same outcomes taken"
 
 echo "== two runs merge: every hit doubles"
 run "$work/one"
@@ -104,8 +131,9 @@ malformed() {  # LABEL SED-EXPRESSION
   if [ "$status" = 3 ] && [ "$(wc -l < "$work/err")" = 1 ]; then echo "ok   $1: $(cut -c1-150 "$work/err")"; else fail "$1: status $status: $(cat "$work/err")"; fi
 }
 malformed "unknown probe kind" '0,/"name": "L\\t/s//"name": "X\\t/'
-malformed "end line before start" 's/"name": "L\\t12\\t12\\t/"name": "L\\t12\\t11\\t/'
-malformed "line range too long" 's/"name": "L\\t12\\t12\\t/"name": "L\\t12\\t4000000000\\t/'
+# (a line entry may follow others in its probe's name: see runtime_contract.h)
+malformed "end line before start" 's/L\\t12\\t12\\t/L\\t12\\t11\\t/'
+malformed "line range too long" 's/L\\t12\\t12\\t/L\\t12\\t4000000000\\t/'
 malformed "probe before any method" 's/"methods": \[{"token": "0x0[0-9A-F]*", "name": "M\\t[^"]*", "count": [0-9]*}, /"methods": [/'
 malformed "not a description" '0,/"name": "L\\t/s//"name": "L/'
 malformed "unknown kind member" 's/"kind": "hits"/"kind": "counts"/'
@@ -163,7 +191,7 @@ bash "$ROOT/scripts/csc.sh" "$work/sig/orig/Signals.dll" /nullable- /debug:porta
   fail "Signals did not compile: $(cat "$work/csc.log")"
 mkdir -p "$work/sig/inst"
 cp "$work/sig/orig/Signals.runtimeconfig.json" "$work/sig/inst/"
-"$TOOL" "$work/sig/orig/Signals.dll" -o "$work/sig/inst/Signals.dll" --mode coverage > /dev/null || fail "Signals: instrument failed"
+"$TOOL" "$work/sig/orig/Signals.dll" -o "$work/sig/inst/Signals.dll" --mode coverage --hit-counts > /dev/null || fail "Signals: instrument failed"
 # ending LABEL EXPECTED-STATUS ARGS...: one hits file, with Work.Step's line hit 1,000 times.
 ending() {
   local label=$1 expected=$2 status=0

@@ -71,9 +71,10 @@ if a != b:
     for k in sorted((a - b).keys())[:5]: print("offline only:", k)
     for k in sorted((b - a).keys())[:5]: print("JIT time only:", k)
     sys.exit(1)
-kinds = collections.Counter(k[1][0] for k in a.elements())
+# A probe may describe several entries (runtime_contract.h), one per line of its name.
+kinds = collections.Counter(e[0] for k in a.elements() for e in k[1].split("\n"))
 hit = sum(1 for k in a.elements() if k[2] > 0)
-print(f"{sum(a.values())} probes ({kinds['M']} methods, {kinds['L']} lines, {kinds['B']} branch outcomes), {hit} hit")
+print(f"{sum(a.values())} probes for {kinds['M']} methods, {kinds['L']} lines, {kinds['B']} branch outcomes, {hit} hit")
 PY
 ) || { fail "$app: the hits differ: $summary"; continue; }
   "$TOOL" report --json "${offline_hits[0]}" | sed -E 's/"mvid": "[^"]*"//' > "$work/$app.off.json"
@@ -83,6 +84,25 @@ PY
   grep -q ' 0 lines' <<< "$summary" && fail "$app: no line probes"
   echo "ok   $app: $summary; the same offline and at JIT time"
 done
+
+echo "== run --hit-counts: the exact counts of the hand-written expectation, at JIT time"
+mkdir -p "$work/counts"
+capture "$work/counts" "$bin" "$TOOL" run --mode coverage --hit-counts -o "$work/counts" -- dotnet Coverage.dll
+same "Coverage with --hit-counts" "$work/Coverage.orig" "$work/counts"
+"$TOOL" report "$work"/counts/Coverage.*.hits.json --lcov "$work/counts.info" > /dev/null || fail "run --hit-counts: report failed"
+# As coverage_test.sh reads LCOV: FILE:LINE HITS [TAKEN/OUTCOMES]; the profiler covers SkipMe's
+# method too (no --exclude-by-attribute at JIT time), so its lines are left out of the comparison.
+awk 'BEGIN { FS = "[:,]" }
+     /^SF:/ { n = split($0, parts, "/"); file = parts[n] }
+     /^DA:/ { hits[file ":" $2] = $3 }
+     /^BRDA:/ { total[file ":" $2]++; if ($5 > 0) taken[file ":" $2]++ }
+     END { for (k in hits) print k, hits[k] (k in total ? " " (taken[k] + 0) "/" total[k] : "") }' "$work/counts.info" |
+  sort -t: -k1,1 -k2,2n > "$work/counts.lines"
+grep -v '^#' "$ROOT/testdata/expected/Coverage.lines" | while read -r key rest; do
+  grep -qx "$key $rest" "$work/counts.lines" || echo "$key: expected $rest, got $(grep "^$key " "$work/counts.lines" | cut -d' ' -f2-)"
+done > "$work/counts.diff"
+[ -s "$work/counts.diff" ] && fail "run --hit-counts: not the expected counts: $(head -3 "$work/counts.diff")"
+echo "ok   run --hit-counts: $(grep -vc '^#' "$ROOT/testdata/expected/Coverage.lines") lines with the expected counts"
 
 echo "== another build's PDB: one warning and method-level coverage, the same at JIT time as offline"
 stale="$work/stale"

@@ -1,8 +1,9 @@
 // Where coverage puts its probes (CoveragePlan::place), on hand-built bodies whose sequence points
-// are written into a copy of the Coverage fixture's PDB: a probe per visible sequence point, one
-// per outcome of each branch, none under hidden points except for a switch before the first
-// visible one, and none on the compiler's own tests (state dispatch, await, delegate cache,
-// a finally no source shows).
+// are written into a copy of the Coverage fixture's PDB: every visible sequence point and every
+// outcome of each branch described, by as few probes as keep each exact (a straight run shares
+// one, an outcome whose target has one way in is counted at its target), none under hidden
+// points except for a switch before the first visible one, and none on the compiler's own tests
+// (state dispatch, await, delegate cache, a finally no source shows).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -142,10 +143,21 @@ class CoveragePlacement : public ::testing::Test {
     return out;
   }
 
-  /// "L12" for a line probe's description, "B13/1" for a branch outcome's, "M" for the method's.
+  /// "L12" for a line entry, "B13/1" for a branch outcome's, "M" for the method's; a probe that
+  /// describes several joins them with '+' ("M+L12").
   static std::string probe_text(std::string_view description) {
+    std::string out;
+    while (true) {
+      size_t cut = description.find(contract::kHitsEntrySeparator);
+      out += entry_text(description.substr(0, cut));
+      if (cut == std::string_view::npos) return out;
+      out += '+';
+      description.remove_prefix(cut + 1);
+    }
+  }
+  static std::string entry_text(std::string_view entry) {
     std::vector<std::string> fields(1);
-    for (char ch : description) {
+    for (char ch : entry) {
       if (ch == contract::kHitsSeparator) fields.emplace_back();
       else fields.back() += ch;
     }
@@ -158,7 +170,7 @@ class CoveragePlacement : public ::testing::Test {
   std::unique_ptr<md::PortablePdb> pdb_;
 };
 
-TEST_F(CoveragePlacement, ProbePerVisiblePointAndPerBranchOutcome) {
+TEST_F(CoveragePlacement, OutcomesCountedAtTargetsWithOneWayIn) {
   // if (x > 0) return 1; else return -1;
   std::string placed = place(method("IfElse"), {
       {Op::Nop, 0, -1, {}, 12},
@@ -170,9 +182,9 @@ TEST_F(CoveragePlacement, ProbePerVisiblePointAndPerBranchOutcome) {
       {Op::Ldc_I4_M1, 0, -1, {}, 16},
       {Op::Ret},
   });
-  // The fall-through's probe right after the branch, then on to the old next instruction (its
-  // line probe); the target's probe in a block of its own, then on to the old target.
-  EXPECT_EQ(placed, "M L12 #0 L13 #1 #2 #3->B13/1 B13/0 br->L14 B13/1 br->L16 L14 #4 #5 L16 #6 #7");
+  // The method's entry reaches lines 12 and 13 (nop, then nothing that may throw); each outcome's
+  // target has no other way in, so its line's probe counts the outcome too.
+  EXPECT_EQ(placed, "M+L12+L13 #0 #1 #2 #3->B13/1+L16 B13/0+L14 #4 #5 B13/1+L16 #6 #7");
 }
 
 TEST_F(CoveragePlacement, HiddenPointsGetNoProbe) {
@@ -186,7 +198,8 @@ TEST_F(CoveragePlacement, HiddenPointsGetNoProbe) {
       {Op::Ldc_I4_2, 0, -1, {}, 23},
       {Op::Ret, 0, -1, {}, kHidden},
   });
-  EXPECT_EQ(placed, "M L19 #0 #1 #2 #3 #4->B19/1 B19/0 br->L23 B19/1 br->#6 L23 #5 #6");
+  // The target (#6) is also the fall-through of #5: that outcome keeps a probe on its edge.
+  EXPECT_EQ(placed, "M+L19 #0 #1 #2 #3 #4->B19/1 br->B19/0+L23 B19/1 br->#6 B19/0+L23 #5 #6");
 }
 
 TEST_F(CoveragePlacement, SwitchBeforeTheFirstVisiblePointTakesTheNextVisibleLine) {
@@ -202,8 +215,7 @@ TEST_F(CoveragePlacement, SwitchBeforeTheFirstVisiblePointTakesTheNextVisibleLin
       {Op::Ldc_I4_2, 0, -1, {}, 31},
       {Op::Ret},
   });
-  EXPECT_EQ(placed,
-            "M #0 #1->B28/1 B28/0 br->#2 B28/1 br->L28 B28/2 br->L29 #2->L31 L28 #3 #4 L29 #5 #6 L31 #7 #8");
+  EXPECT_EQ(placed, "M #0 #1->B28/1+L28 B28/0 #2->L31 B28/1+L28 #3 #4 B28/2+L29 #5 #6 L31 #7 #8");
   // With no visible point after it, a branch before any has no line to be reported on.
   EXPECT_EQ(place(method("Never"), {{Op::Ldarg_0, 0, -1, {}, kHidden}, {Op::Brtrue_S, 0, 3}, {Op::Nop}, {Op::Ret}}),
             "M #0 #1->#3 #2 #3");
@@ -223,7 +235,7 @@ TEST_F(CoveragePlacement, DelegateCacheAndBreakpointPlaceTestsAreTheCompilers) {
       {Op::Ret},
   });
   // Only the last test is the source's.
-  EXPECT_EQ(placed, "M L70 #0 #1 #2->L71 #3 L71 #4 #5->L72 L72 #6 #7->B72/1 B72/0 br->#8 B72/1 br->#8 #8");
+  EXPECT_EQ(placed, "M+L70 #0 #1 #2->L71 #3 L71 #4 #5->L72 L72 #6 #7->B72/1 B72/0 br->#8 B72/1 br->#8 #8");
 }
 
 TEST_F(CoveragePlacement, StateDispatchAndAwaitTestsAreTheCompilers) {
@@ -271,9 +283,53 @@ TEST_F(CoveragePlacement, TestsInAFinallyNoSourceShowsAreTheCompilers) {
   finally.handler_start = 2;
   finally.handler_end = 7;
   uint32_t rid = method("Main");
-  EXPECT_EQ(place(rid, body(kHidden), {finally}), "M L40 #0 #1->L41 #2 #3->#6 #4 #5 #6 L41 #7");
+  EXPECT_EQ(place(rid, body(kHidden), {finally}), "M+L40 #0 #1->L41 #2 #3->#6 #4 #5 #6 L41 #7");
+  // The handler's start is entered by the runtime: a probe of its own, never the try's.
   EXPECT_EQ(place(rid, body(42), {finally}),
-            "M L40 #0 #1->L41 L42 #2 #3->B42/1 B42/0 br->#4 B42/1 br->#6 #4 #5 #6 L41 #7");
+            "M+L40 #0 #1->L41 L42 #2 #3->B42/1 br->B42/0 B42/1 br->#6 B42/0 #4 #5 #6 L41 #7");
+}
+
+TEST_F(CoveragePlacement, AStraightRunSharesItsProbeUntilAnInstructionThatMayThrow) {
+  // { int x = 1; Call(x); return 2; }: after the call, line 13 may not run though 12 did.
+  std::string placed = place(method("IfElse"), {
+      {Op::Nop, 0, -1, {}, 10},
+      {Op::Ldc_I4_1, 0, -1, {}, 11},
+      {Op::Stloc_0},
+      {Op::Ldloc_0, 0, -1, {}, 12},
+      {Op::Call, 0x0A000001},
+      {Op::Pop},
+      {Op::Ldc_I4_2, 0, -1, {}, 13},
+      {Op::Ret},
+  });
+  EXPECT_EQ(placed, "M+L10+L11+L12 #0 #1 #2 #3 #4 #5 L13 #6 #7");
+}
+
+TEST_F(CoveragePlacement, ALoopTestReachedTwoWaysKeepsItsOwnProbe) {
+  // A Debug build's while loop: br to the test; the body; the test, brtrue back to the body.
+  std::string placed = place(method("Loop"), {
+      {Op::Nop, 0, -1, {}, 20},
+      {Op::Br_S, 0, 4},
+      {Op::Nop, 0, -1, {}, 21},
+      {Op::Nop},
+      {Op::Ldarg_0, 0, -1, {}, 22},
+      {Op::Brtrue_S, 0, 2},
+      {Op::Ret, 0, -1, {}, 23},
+  });
+  // The body and the exit each have one way in, an outcome of the test: they count it. The test
+  // (entered from the br and from the body) has a probe of its own.
+  EXPECT_EQ(placed, "M+L20 #0 #1->L22 B22/1+L21 #2 #3 L22 #4 #5->B22/1+L21 B22/0+L23 #6");
+}
+
+TEST_F(CoveragePlacement, SwitchCasesOnOneTargetEachKeepAProbe) {
+  std::string placed = place(method("Switch"), {
+      {Op::Ldarg_0, 0, -1, {}, 27},
+      {Op::Switch, 0, -1, {3, 3}},
+      {Op::Ret},
+      {Op::Ldc_I4_0, 0, -1, {}, 28},
+      {Op::Ret},
+  });
+  // Both cases enter line 28: each its own probe. The fall-through, alone into #2, is counted there.
+  EXPECT_EQ(placed, "M+L27 #0 #1->B27/1 br->B27/0 B27/1 br->L28 B27/2 br->L28 B27/0 #2 L28 #3 #4");
 }
 
 }  // namespace

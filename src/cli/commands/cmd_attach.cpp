@@ -107,6 +107,7 @@ int run_attach(int argc, char** argv) {
       ("assemblies", "count, coverage, trace: only modules whose file name matches (repeatable; default: all but the framework's)",
        cxxopts::value<std::vector<std::string>>(), "GLOB")
       ("skip-assemblies", "count, coverage, trace: leave the modules whose file name matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
+      ("hit-counts", "coverage: count each line's and branch's hits exactly (default: hit or not, 1 or 0, with a cheaper probe)")
       ("duration", "collect for this long (500ms, 30s, 2m); default: until Ctrl-C or SIGTERM", cxxopts::value<std::string>(), "TIME")
       ("o,output", "directory of the files written (default: the current directory; created if missing)", cxxopts::value<std::string>(), "DIR")
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per session)", cxxopts::value<std::string>(), "FILE")
@@ -114,7 +115,7 @@ int run_attach(int argc, char** argv) {
       ("pid", "the process", cxxopts::value<std::string>())
       ("h,help", "show this help");
   options.parse_positional({"pid"});
-  options.custom_help("PID [--mode MODE] [--hooks HOOKS.dll [--hook-type TYPE]] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--duration TIME] [-o DIR] [--stats FILE] [-q]");
+  options.custom_help("PID [--mode MODE] [--hooks HOOKS.dll [--hook-type TYPE]] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--hit-counts] [--duration TIME] [-o DIR] [--stats FILE] [-q]");
   options.positional_help("");
   cxxopts::ParseResult args;
   if (auto done = parse_options(options, argc, argv, args)) return *done;
@@ -159,6 +160,10 @@ int run_attach(int argc, char** argv) {
   if (!take_patterns("attach", args, "include", include) || !take_patterns("attach", args, "exclude", exclude) ||
       !take_patterns("attach", args, "assemblies", assemblies) || !take_patterns("attach", args, "skip-assemblies", skip_assemblies))
     return kExitUsage;
+  if (args.count("hit-counts") && mode != "coverage") {
+    print_usage_error("attach: --hit-counts goes with --mode coverage");
+    return kExitUsage;
+  }
   if ((!assemblies.empty() || !skip_assemblies.empty()) && mode == "events") {
     print_usage_error("attach: --assemblies and --skip-assemblies are for count, coverage and trace modes, not events");
     return kExitUsage;
@@ -193,6 +198,7 @@ int run_attach(int argc, char** argv) {
                                     contract::kAttachMilliseconds, duration_ms);
   if (!hooks.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvHooks, hooks);
   if (!hook_type.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvHookType, hook_type);
+  if (args.count("hit-counts")) request.client_data += fmt::format("{}=1\n", contract::kEnvHitCounts);
   if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join_patterns(include));
   if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join_patterns(exclude));
   if (!assemblies.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvAssemblies, join_patterns(assemblies));

@@ -103,10 +103,11 @@ int run_profiled(int argc, char** argv) {
       ("include-framework", "let the patterns select methods of the framework's modules (precompiled code and inlining off for the whole process)")
       ("start-after", "count only from this long after the start (500ms, 5s, 1m): probes go in through ReJIT then", cxxopts::value<std::string>(), "TIME")
       ("window", "count (or trace) only from START to END after the start (5s:20s): probes in through ReJIT at START, out at END", cxxopts::value<std::string>(), "START:END")
+      ("hit-counts", "coverage: count each line's and branch's hits exactly (default: hit or not, 1 or 0, with a cheaper probe)")
       ("stats", "append the profiler's rewrite timings to FILE (one JSON line per process)", cxxopts::value<std::string>(), "FILE")
       ("q,quiet", "do not list the files written")
       ("h,help", "show this help");
-  options.custom_help("[--mode MODE] [--hooks HOOKS.dll [--hook-type TYPE]] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--include-framework] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
+  options.custom_help("[--mode MODE] [--hooks HOOKS.dll [--hook-type TYPE]] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--include-framework] [--hit-counts] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
   int start = command_start(argc, argv);
   int option_count = start;
   cxxopts::ParseResult args;
@@ -119,6 +120,10 @@ int run_profiled(int argc, char** argv) {
   std::string mode = args["mode"].as<std::string>();
   if (mode != "count" && mode != "events" && mode != "args" && mode != "coverage" && mode != "trace") {
     print_usage_error(fmt::format("run: unknown mode '{}' (count, events, args, coverage or trace)", mode));
+    return kExitUsage;
+  }
+  if (args.count("hit-counts") && mode != "coverage") {
+    print_usage_error("run: --hit-counts goes with --mode coverage");
     return kExitUsage;
   }
   // Trace mode: the hooks are checked here, as `instrument` checks them, so a bad hooks assembly
@@ -255,6 +260,8 @@ int run_profiled(int argc, char** argv) {
     else setenv(contract::kEnvSkipAssemblies, join_patterns(skip_assemblies).c_str(), 1);
     if (source_root.empty()) unsetenv(contract::kEnvSourceRoot);
     else setenv(contract::kEnvSourceRoot, source_root.c_str(), 1);
+    if (args.count("hit-counts")) setenv(contract::kEnvHitCounts, "1", 1);
+    else unsetenv(contract::kEnvHitCounts);
     // VSTest kills the test host 100 ms after the session ends unless told otherwise: the
     // profile written at shutdown would race that kill (issue 20). A value already set wins.
     setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);

@@ -50,6 +50,7 @@ void add_instrument_options(cxxopts::Options& options) {
       ("pdb", "the input's portable PDB (default: the embedded one, else IN.pdb beside the input); none: write no debug information", cxxopts::value<std::string>(), "PATH|none")
       ("exclude-by-file", "coverage mode: do not instrument methods whose source matches (repeatable)", cxxopts::value<std::vector<std::string>>(), "GLOB")
       ("exclude-by-attribute", "coverage mode: do not instrument methods and types with this attribute (repeatable; ExcludeFromCodeCoverage always)", cxxopts::value<std::vector<std::string>>(), "NAME")
+      ("hit-counts", "coverage mode: count each line's and branch's hits exactly (default: hit or not, 1 or 0, with a cheaper probe)")
       ("key", "re-sign the strong-named output with this key pair (.snk); with --delay-sign, a public key will do", cxxopts::value<std::string>(), "FILE.snk")
       ("delay-sign", "leave the output delay-signed: StrongNameSigned set, signature space zero (sign it later with sn -R)")
       ("no-verify", "do not read the output back before it takes its name")
@@ -82,8 +83,10 @@ int parse_instrument_options(std::string_view command, const cxxopts::ParseResul
   if (args.count("pdb")) s.pdb_arg = args["pdb"].as<std::string>();
   s.options.coverage.exclude_by_file = strings(args, "exclude-by-file");
   s.options.coverage.exclude_by_attribute = strings(args, "exclude-by-attribute");
-  if ((args.count("exclude-by-file") || args.count("exclude-by-attribute")) && s.options.mode != instrument::Mode::Coverage) {
-    print_usage_error("--exclude-by-file and --exclude-by-attribute go with --mode coverage");
+  s.options.coverage.hit_counts = args.count("hit-counts") != 0;
+  if ((args.count("exclude-by-file") || args.count("exclude-by-attribute") || args.count("hit-counts")) &&
+      s.options.mode != instrument::Mode::Coverage) {
+    print_usage_error("--exclude-by-file, --exclude-by-attribute and --hit-counts go with --mode coverage");
     return kExitUsage;
   }
   if (args.count("key")) s.key_path = args["key"].as<std::string>();

@@ -113,48 +113,72 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
     };
     std::vector<LineProbe> line_probes;
     uint64_t spanned = 0;
+    // A body's branch outcomes, listed in IL order (offset, then path) whichever probe described
+    // them: an outcome that its target's probe carries comes where the target is.
+    struct PendingBranch {
+      BranchHits hits;
+      std::string document;
+    };
+    std::vector<PendingBranch> pending;
+    auto flush_branches = [&]() {
+      std::stable_sort(pending.begin(), pending.end(), [](const PendingBranch& x, const PendingBranch& y) {
+        return std::pair(x.hits.offset, x.hits.path) < std::pair(y.hits.offset, y.hits.path);
+      });
+      for (const PendingBranch& h : pending) {
+        mc.files[h.document].branches[h.hits.line].push_back(h.hits);
+        method->branches.push_back(h.hits);
+      }
+      pending.clear();
+    };
     for (size_t i = 0; i < b.probes.methods.size(); ++i) {
       const MethodCount& p = b.probes.methods[i];
-      std::string_view name = p.name;
-      if (name.size() < 2 || name[1] != contract::kHitsSeparator) return probe_error(b.first_file, i, "not a probe description");
-      char kind = name[0];
-      if (kind == contract::kHitsMethod) {
-        if (!split(name.substr(2), 2, f)) return probe_error(b.first_file, i, "a method entry needs a token and a name");
-        MethodCoverage& m = by_token[std::string(f[0])];
-        if (m.name.empty()) m.name = f[1];
-        m.entries = saturating_add(m.entries, p.count);
-        method = &m;
-        document.clear();
-        continue;
-      }
-      if (!method) return probe_error(b.first_file, i, "a probe before the first method entry");
-      if (kind == contract::kHitsLine) {
-        uint32_t start = 0, end = 0;
-        if (!split(name.substr(2), 3, f) || !number(f[0], start) || !number(f[1], end) || end < start ||
-            end - start > kMaxLinesPerPoint)
-          return probe_error(b.first_file, i, "a line probe needs a start line, an end line and a document");
-        if (!f[2].empty()) document = f[2];
-        if (document.empty()) return probe_error(b.first_file, i, "a line probe without a document");
-        if (method->file.empty()) method->file = document;
-        spanned += end - start + 1;
-        if (spanned > kMaxSpannedLines)
-          return make_error(ErrorKind::Limit, b.first_file,
-                            fmt::format("hits file: {}[{}]: the line probes span more than {} lines", contract::kCountsKeyMethods, i,
-                                        kMaxSpannedLines));
-        line_probes.push_back({method, &*mc.files.try_emplace(document).first, start, end, p.count});
-      } else if (kind == contract::kHitsBranch) {
-        BranchHits h;
-        if (!split(name.substr(2), 4, f) || !number(f[0], h.line) || !number(f[1], h.offset) || !number(f[2], h.path))
-          return probe_error(b.first_file, i, "a branch probe needs a line, an offset, a path and a document");
-        if (!f[3].empty()) document = f[3];
-        if (document.empty()) return probe_error(b.first_file, i, "a branch probe without a document");
-        h.hits = p.count;
-        mc.files[document].branches[h.line].push_back(h);
-        method->branches.push_back(h);
-      } else {
-        return probe_error(b.first_file, i, fmt::format("unknown probe kind '{}'", kind));
+      // One probe may describe several entries, each with its count (runtime_contract.h).
+      std::string_view entries = p.name;
+      for (size_t cut = 0; cut != std::string_view::npos;) {
+        cut = entries.find(contract::kHitsEntrySeparator);
+        std::string_view name = entries.substr(0, cut);
+        if (cut != std::string_view::npos) entries.remove_prefix(cut + 1);
+        if (name.size() < 2 || name[1] != contract::kHitsSeparator) return probe_error(b.first_file, i, "not a probe description");
+        char kind = name[0];
+        if (kind == contract::kHitsMethod) {
+          if (method) flush_branches();
+          if (!split(name.substr(2), 2, f)) return probe_error(b.first_file, i, "a method entry needs a token and a name");
+          MethodCoverage& m = by_token[std::string(f[0])];
+          if (m.name.empty()) m.name = f[1];
+          m.entries = saturating_add(m.entries, p.count);
+          method = &m;
+          document.clear();
+          continue;
+        }
+        if (!method) return probe_error(b.first_file, i, "a probe before the first method entry");
+        if (kind == contract::kHitsLine) {
+          uint32_t start = 0, end = 0;
+          if (!split(name.substr(2), 3, f) || !number(f[0], start) || !number(f[1], end) || end < start ||
+              end - start > kMaxLinesPerPoint)
+            return probe_error(b.first_file, i, "a line probe needs a start line, an end line and a document");
+          if (!f[2].empty()) document = f[2];
+          if (document.empty()) return probe_error(b.first_file, i, "a line probe without a document");
+          if (method->file.empty()) method->file = document;
+          spanned += end - start + 1;
+          if (spanned > kMaxSpannedLines)
+            return make_error(ErrorKind::Limit, b.first_file,
+                              fmt::format("hits file: {}[{}]: the line probes span more than {} lines", contract::kCountsKeyMethods, i,
+                                          kMaxSpannedLines));
+          line_probes.push_back({method, &*mc.files.try_emplace(document).first, start, end, p.count});
+        } else if (kind == contract::kHitsBranch) {
+          BranchHits h;
+          if (!split(name.substr(2), 4, f) || !number(f[0], h.line) || !number(f[1], h.offset) || !number(f[2], h.path))
+            return probe_error(b.first_file, i, "a branch probe needs a line, an offset, a path and a document");
+          if (!f[3].empty()) document = f[3];
+          if (document.empty()) return probe_error(b.first_file, i, "a branch probe without a document");
+          h.hits = p.count;
+          pending.push_back({h, document});
+        } else {
+          return probe_error(b.first_file, i, fmt::format("unknown probe kind '{}'", kind));
+        }
       }
     }
+    if (method) flush_branches();
     // A point over several lines gives its hits only to the lines that no point strictly inside
     // it covers (coverlet's rule: a switch expression's point spans its arms, which have their
     // own). Those lines are the inner point's alone: a multi-line lambda's lines belong to the
