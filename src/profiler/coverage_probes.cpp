@@ -7,6 +7,7 @@
 #include "il/instruction.h"
 #include "il/method_body.h"
 #include "instrument/probes.h"
+#include "instrument/user_code.h"
 #include "il/rewrite.h"
 #include "pe/debug_directory.h"
 
@@ -53,27 +54,10 @@ std::unique_ptr<ModuleCoverage> ModuleCoverage::open(const md::Module& file, con
 }
 
 bool ModuleCoverage::has_document_under(std::string_view root) const {
-  if (!pdb_) return false;
-  // "/" holds every absolute path; any other root holds the paths that continue it with a '/'.
-  std::string prefix = root == "/" ? std::string("/") : std::string(root) + '/';
-  uint32_t documents = pdb_->tables().rows(md::TableId::Document);
-  for (uint32_t rid = 1; rid <= documents; ++rid)
-    if (pdb_->document_name(rid).starts_with(prefix)) return true;
-  return false;
+  return pdb_ && instrument::documents_under(*pdb_, root);
 }
 
-bool ModuleCoverage::is_test_assembly() const {
-  // The assemblies that declare the frameworks' test attributes ([Fact], [Test], [TestMethod]).
-  static constexpr std::string_view kTestFrameworks[] = {"xunit.core", "xunit.v3.core", "nunit.framework",
-                                                         "Microsoft.VisualStudio.TestPlatform.TestFramework", "TUnit.Core"};
-  const md::Module& m = *file_;
-  for (uint32_t rid = 1; rid <= m.tables().rows(md::TableId::AssemblyRef); ++rid) {
-    std::string_view name = m.row<md::TableId::AssemblyRef>(rid).name();
-    for (std::string_view framework : kTestFrameworks)
-      if (name == framework) return true;
-  }
-  return false;
-}
+bool ModuleCoverage::is_test_assembly() const { return instrument::is_test_assembly(*file_); }
 
 Expected<il::EncodedBody> ModuleCoverage::rewrite(uint32_t rid, std::string_view source_name, std::span<const uint8_t> bytes,
                                                   uint32_t increment, instrument::ProbeKind kind, uint16_t probe_depth,

@@ -149,22 +149,43 @@ run_exec() {
   [ "$rc" = "$expected" ] || { fail "$label: exit $rc, expected $expected"; cat "$work/err.txt" >&2; }
 }
 
-# nuget_feed NAME: scripts/pack.sh's packages in a feed of their own, for the nuget_* tests.
-# Skips without dotnet, under the sanitizers, or without a build tree above $TOOL. Sets build,
-# work (a temporary folder, removed at exit unless KEEP is set, that is also the test's HOME and
-# NuGet cache), feed and version.
-nuget_feed() {
+# nuget_pack_stamp: a digest of what scripts/pack.sh makes the packages from (the built tool and
+# profiler, the packaging sources, the targets, the README), so that a feed packed earlier is
+# used only while it is still what packing now would give.
+nuget_pack_stamp() {
+  { sha256sum "$TOOL" "$build/src/libcilprofiler.so"
+    find "$ROOT/packaging" "$ROOT/msbuild" "$ROOT/scripts/pack.sh" "$ROOT/README.md" -type f -print0 | sort -z | xargs -0 sha256sum
+  } | sha256sum | cut -d' ' -f1
+}
+
+# nuget_shared_feed NAME: the build tree's shared feed (the nuget_pack fixture packs it once for
+# every test that uses packages): sets build, nuget_shared (its folder). Skips as nuget_feed does.
+nuget_shared_feed() {
   command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
   [ "${CIL_SANITIZED:-0}" = 1 ] && { echo "$1: skipped under the sanitizers (it packs the release build)"; exit 77; }
   build=$(dirname "$(dirname "$TOOL")")
   [ -f "$build/CMakeCache.txt" ] || { echo "no build tree above $TOOL" >&2; exit 77; }
+  nuget_shared=$build/tests/nuget-feed
+}
+
+# nuget_feed NAME: scripts/pack.sh's packages in a feed, for the tests that use the packages: the
+# build tree's shared feed when the nuget_pack fixture made it from what is there now, else one
+# packed for this test alone. Skips without dotnet, under the sanitizers, or without a build tree
+# above $TOOL. Sets build, work (a temporary folder, removed at exit unless KEEP is set, that is
+# also the test's HOME and NuGet cache), feed and version.
+nuget_feed() {
+  nuget_shared_feed "$1"
   work=$(mktemp -d)
   trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
   export HOME=$work/home DOTNET_CLI_HOME=$work/home NUGET_PACKAGES=$work/nuget-packages
   export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
   unset CIL_INSTRUMENT_OUTPUT CIL_INSTRUMENT_MODE CIL_INSTRUMENT_INCLUDE CIL_INSTRUMENT_EXCLUDE
   mkdir -p "$HOME"
-  feed=$work/feed
-  bash "$ROOT/scripts/pack.sh" "$build" "$feed" > "$work/pack.log" 2>&1 || { cat "$work/pack.log" >&2; fail "scripts/pack.sh failed"; finish; }
+  if [ -f "$nuget_shared/stamp" ] && [ "$(cat "$nuget_shared/stamp")" = "$(nuget_pack_stamp)" ]; then
+    feed=$nuget_shared
+  else
+    feed=$work/feed
+    bash "$ROOT/scripts/pack.sh" "$build" "$feed" > "$work/pack.log" 2>&1 || { cat "$work/pack.log" >&2; fail "scripts/pack.sh failed"; finish; }
+  fi
   version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 }

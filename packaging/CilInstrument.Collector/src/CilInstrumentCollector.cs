@@ -3,6 +3,9 @@
 // reads this collector's pipe; when the session ends the pipe is closed, exec puts every original
 // back and writes the report, which is attached to the run's results. A killed collector closes
 // the pipe too, so exec restores; a killed exec leaves its journal, which the next exec restores.
+// With Instrumentation jit, no file is changed: the test host gets the profiler's variables
+// (coverage at JIT time, the "my code" source root), and once it has ended `cil-instrument
+// report` turns its hits file into the report that is attached.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -22,6 +25,8 @@ namespace CilInstrument.Collector
     {
         // The line the waiting command prints once exec has instrumented everything.
         const string ReadyLine = "cil-instrument-collector-ready";
+        // The profiler's COM class id (runtime_contract.h's kClsidText).
+        const string ProfilerClsid = "{BBADE716-B1FC-41BB-ADF4-126D6D6D6410}";
         static readonly TimeSpan InstrumentTimeout = TimeSpan.FromMinutes(10);
 
         DataCollectionEvents? events_;
@@ -32,6 +37,7 @@ namespace CilInstrument.Collector
         string? settingsError_;
         string output_ = "";
         Process? exec_;
+        readonly List<int> testHosts_ = new List<int>();
         readonly StringBuilder execOutput_ = new StringBuilder();
 
         public override void Initialize(XmlElement? configurationElement, DataCollectionEvents events, DataCollectionSink dataSink,
@@ -44,6 +50,7 @@ namespace CilInstrument.Collector
             settingsError_ = Settings.TryRead(configurationElement, out settings_);
             output_ = Path.Combine(Path.GetTempPath(), "cil-instrument-collector-" + Guid.NewGuid().ToString("N"));
             events.SessionStart += OnSessionStart;
+            events.TestHostLaunched += (_, e) => { lock (testHosts_) testHosts_.Add(e.TestHostProcessId); };
             events.SessionEnd += OnSessionEnd;
         }
 
@@ -52,7 +59,22 @@ namespace CilInstrument.Collector
             // Asked for before the session starts: the folder is the run's whether or not the
             // instrumentation then succeeds (an uninstrumented run writes nothing there).
             if (settingsError_ != null) return Enumerable.Empty<KeyValuePair<string, string>>();
-            return new[] { new KeyValuePair<string, string>("CIL_INSTRUMENT_OUTPUT", output_) };
+            var variables = new List<KeyValuePair<string, string>> { new("CIL_INSTRUMENT_OUTPUT", output_) };
+            if (!settings_.Jit) return variables;
+            // JIT mode: the test host loads the profiler of this package; the report is made once
+            // it has ended (OnSessionEnd).
+            string profiler = Path.Combine(Path.GetDirectoryName(ToolPath())!, "libcilprofiler.so");
+            if (!File.Exists(profiler)) return variables;  // OnSessionStart says so
+            Directory.CreateDirectory(output_);
+            variables.Add(new("CORECLR_ENABLE_PROFILING", "1"));
+            variables.Add(new("CORECLR_PROFILER", ProfilerClsid));
+            variables.Add(new("CORECLR_PROFILER_PATH", profiler));
+            variables.Add(new("CIL_INSTRUMENT_MODE", "coverage"));
+            if (settings_.Include.Count > 0) variables.Add(new("CIL_INSTRUMENT_INCLUDE", string.Join(";", settings_.Include)));
+            if (settings_.Exclude.Count > 0) variables.Add(new("CIL_INSTRUMENT_EXCLUDE", string.Join(";", settings_.Exclude)));
+            if (settings_.Assemblies.Count > 0) variables.Add(new("CIL_INSTRUMENT_ASSEMBLIES", string.Join(";", settings_.Assemblies)));
+            else variables.Add(new("CIL_INSTRUMENT_SOURCE_ROOT", settings_.SourceRootOrDefault()));
+            return variables;
         }
 
         void OnSessionStart(object? sender, SessionStartEventArgs e)
@@ -60,6 +82,12 @@ namespace CilInstrument.Collector
             if (settingsError_ != null)
             {
                 Error($"{settingsError_}; the tests run without cil-instrument");
+                return;
+            }
+            if (settings_.Jit)
+            {
+                string profiler = Path.Combine(Path.GetDirectoryName(ToolPath())!, "libcilprofiler.so");
+                if (!File.Exists(profiler)) Error($"{profiler}: the profiler is missing from the package; the tests run without cil-instrument");
                 return;
             }
             var sources = e.GetPropertyValue<IEnumerable<string>>("TestSources")?.ToList() ?? new List<string>();
@@ -84,6 +112,9 @@ namespace CilInstrument.Collector
                 RedirectStandardError = true,
             };
             foreach (var argument in settings_.ExecArguments(output_, sources)) start.ArgumentList.Add(argument);
+            // exec judges "my code" by the same root as JIT mode (its own default, the working
+            // directory, is the test project's folder here).
+            start.Environment["CIL_INSTRUMENT_SOURCE_ROOT"] = settings_.SourceRootOrDefault();
             foreach (var folder in folders) start.ArgumentList.Add(folder);
             start.ArgumentList.Add("--");
             start.ArgumentList.Add("/bin/sh");
@@ -113,6 +144,11 @@ namespace CilInstrument.Collector
 
         void OnSessionEnd(object? sender, SessionEndEventArgs e)
         {
+            if (settings_.Jit && settingsError_ == null)
+            {
+                ReportJit(e);
+                return;
+            }
             var exec = exec_;
             if (exec == null) return;
             exec_ = null;
@@ -127,6 +163,45 @@ namespace CilInstrument.Collector
             string report = Path.Combine(output_, settings_.ReportFileName);
             if (settings_.ReportFileName.Length > 0 && File.Exists(report))
                 sink_!.SendFileAsync(e.Context, report, false);
+        }
+
+        // JIT mode: the profiler writes its hits file when the test host ends, so the report waits
+        // for each test host this session launched to exit (VSTest ends them; the wait is capped
+        // only so that a host that never ends cannot hang the run), then reads the hits files.
+        void ReportJit(SessionEndEventArgs e)
+        {
+            List<int> hosts;
+            lock (testHosts_) hosts = testHosts_.ToList();
+            foreach (int pid in hosts)
+            {
+                try { using var host = Process.GetProcessById(pid); host.WaitForExit((int)InstrumentTimeout.TotalMilliseconds); }
+                catch (ArgumentException) { }  // ended already
+                catch (InvalidOperationException) { }
+            }
+            var hits = Directory.Exists(output_)
+                ? Directory.GetFiles(output_, "*.hits.json").Concat(Directory.GetFiles(output_, "*.hits.live")).OrderBy(f => f, StringComparer.Ordinal).ToList()
+                : new List<string>();
+            if (hits.Count == 0)
+            {
+                Error($"the test host wrote no hits file in {output_}: nothing was covered at JIT time");
+                return;
+            }
+            string tool = ToolPath();
+            var start = new ProcessStartInfo(tool) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
+            foreach (var argument in settings_.ReportArguments(output_)) start.ArgumentList.Add(argument);
+            foreach (var hitsFile in hits) start.ArgumentList.Add(hitsFile);
+            using var report = Process.Start(start)!;
+            var errors = report.StandardError.ReadToEndAsync();
+            string said = (report.StandardOutput.ReadToEnd() + errors.Result).Trim();
+            report.WaitForExit();
+            if (said.Length > 0) logger_!.LogWarning(e.Context, "CilInstrument: " + said);
+            if (report.ExitCode == 6)
+                Error($"coverage is under the threshold of {settings_.Threshold}% (cil-instrument report's exit status 6)");
+            else if (report.ExitCode != 0)
+                Error($"cil-instrument report ended with status {report.ExitCode}");
+            string file = Path.Combine(output_, settings_.ReportFileName);
+            if (settings_.ReportFileName.Length > 0 && File.Exists(file))
+                sink_!.SendFileAsync(e.Context, file, false);
         }
 
         string ExecOutput()

@@ -1,8 +1,13 @@
 // The collector's configuration, from the runsettings file's
 // <DataCollector friendlyName="CilInstrument"><Configuration>: Mode (coverage, the default, or
 // count), Format (cobertura, the default, lcov or none), Include and Exclude (method patterns),
-// Assemblies (file patterns; default: exec's), Threshold (coverage mode: a percentage) and
-// ThresholdType (line, branch or method). Each separated by ';' where it is a list.
+// Assemblies (file patterns; default: the "my code" rule, the assemblies built from sources under
+// SourceRoot, test assemblies left out), SourceRoot (default: the nearest folder at or above the
+// working directory with a solution or a .git),
+// Instrumentation (files, the default: exec instruments the files in place and puts them back;
+// or jit: coverage at JIT time through the profiler in the test host, no file changed),
+// Threshold (coverage mode: a percentage) and ThresholdType (line, branch or method). Each
+// separated by ';' where it is a list.
 using System;
 using System.Collections.Generic;
 using System.Globalization;
@@ -15,6 +20,8 @@ namespace CilInstrument.Collector
     {
         public string Mode { get; private set; } = "coverage";
         public string Format { get; private set; } = "cobertura";
+        public bool Jit { get; private set; }
+        public string? SourceRoot { get; private set; }
         public List<string> Include { get; } = new List<string>();
         public List<string> Exclude { get; } = new List<string>();
         public List<string> Assemblies { get; } = new List<string>();
@@ -46,6 +53,21 @@ namespace CilInstrument.Collector
                     return $"runsettings: Configuration/Format '{format}' is not cobertura, lcov or none";
                 settings.Format = format!;
             }
+            string? instrumentation = Value("Instrumentation");
+            if (!string.IsNullOrEmpty(instrumentation))
+            {
+                if (instrumentation != "files" && instrumentation != "jit")
+                    return $"runsettings: Configuration/Instrumentation '{instrumentation}' is not files or jit";
+                settings.Jit = instrumentation == "jit";
+                if (settings.Jit && settings.Mode != "coverage") return "runsettings: Configuration/Instrumentation jit goes with Mode coverage";
+            }
+            string? sourceRoot = Value("SourceRoot");
+            if (!string.IsNullOrEmpty(sourceRoot))
+            {
+                if (!System.IO.Path.IsPathRooted(sourceRoot))
+                    return $"runsettings: Configuration/SourceRoot '{sourceRoot}' is not an absolute path";
+                settings.SourceRoot = sourceRoot;
+            }
             settings.Include.AddRange(List("Include"));
             settings.Exclude.AddRange(List("Exclude"));
             settings.Assemblies.AddRange(List("Assemblies"));
@@ -64,6 +86,56 @@ namespace CilInstrument.Collector
                 settings.ThresholdTypes.Add(type);
             }
             return null;
+        }
+
+        // The source root the "my code" default judges by: SourceRoot, else the nearest folder at
+        // or above the working directory that holds a solution (*.sln, *.slnx) or a repository
+        // (.git), else the working directory. VSTest starts the collector in the test project's
+        // folder, beside which the libraries under test are built, not under it.
+        public string SourceRootOrDefault()
+        {
+            string root = SourceRoot ?? SolutionFolder(System.IO.Directory.GetCurrentDirectory());
+            root = root.TrimEnd('/');
+            return root.Length > 0 ? root : "/";
+        }
+
+        static string SolutionFolder(string start)
+        {
+            for (var folder = new System.IO.DirectoryInfo(start); folder != null; folder = folder.Parent)
+            {
+                try
+                {
+                    if (System.IO.Directory.Exists(System.IO.Path.Combine(folder.FullName, ".git")) ||
+                        System.IO.File.Exists(System.IO.Path.Combine(folder.FullName, ".git")) ||
+                        folder.EnumerateFiles("*.sln").Any() || folder.EnumerateFiles("*.slnx").Any())
+                        return folder.FullName;
+                }
+                catch (System.IO.IOException) { }
+                catch (UnauthorizedAccessException) { }
+            }
+            return start;
+        }
+
+        // report's options for the hits files of a JIT run, written into `output`.
+        public IEnumerable<string> ReportArguments(string output)
+        {
+            yield return "report";
+            if (Format == "cobertura")
+            {
+                yield return "--cobertura";
+                yield return System.IO.Path.Combine(output, ReportFileName);
+            }
+            if (Format == "lcov")
+            {
+                yield return "--lcov";
+                yield return System.IO.Path.Combine(output, ReportFileName);
+            }
+            if (Threshold != null)
+            {
+                yield return "--threshold";
+                yield return Threshold;
+                foreach (string type in ThresholdTypes) yield return "--threshold-type=" + type;
+            }
         }
 
         // exec's options for a run writing into `output`.

@@ -371,6 +371,21 @@ int run_exec(int argc, char** argv) {
     }
     for (auto& file : *files) plan.push_back({f, std::move(file)});
   }
+  if (setup.filter.assemblies.empty()) {
+    // "My code": in a folder that holds the user's build, only that build, not the packages
+    // and the test platform beside it.
+    auto root = default_source_root();
+    if (!root) {
+      print_usage_error(root.error().message);
+      restore_all(folders);
+      return kExitUsage;
+    }
+    std::vector<PlannedFile> all;
+    for (const Planned& p : plan) all.push_back(p.file);
+    setup.filter.user_root = user_build_root(all, *root);
+    if (!setup.filter.user_root.empty())
+      print_line("exec", "", fmt::format("instrumenting the assemblies built from sources under {}, test assemblies left out (--assemblies chooses others)", *root));
+  }
   std::vector<FileDone> dones(plan.size());
   size_t instrumented = 0, failed = 0;
   OrderedRun run = run_ordered(

@@ -2,6 +2,7 @@
 // [--method-rva RVA]... [--pdb PATH|none] [--key FILE.snk] [--delay-sign] [--no-verify] [--json]`:
 // rewrite the chosen methods, write new assemblies and their PDBs beside them, sign them, and
 // read both back before they take their names.
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -194,6 +195,20 @@ int run_instrument_many(const std::vector<std::string>& inputs, const std::strin
     if (files.error().kind == ErrorKind::Usage) print_usage_error(files.error().message);
     else print_error(files.error());
     return files.error().kind == ErrorKind::Usage ? kExitUsage : kExitBadInput;
+  }
+  if (parsed.batch.filter.assemblies.empty()) {
+    // "My code": in a folder that holds the user's build, only that build, not the packages
+    // and the test platform beside it.
+    auto root = default_source_root();
+    if (!root) {
+      print_usage_error(root.error().message);
+      return kExitUsage;
+    }
+    parsed.batch.filter.user_root = user_build_root(*files, *root);
+    if (!parsed.batch.filter.user_root.empty()) {
+      std::string line = diagnostic_line("note", "", fmt::format("instrumenting the assemblies built from sources under {}, test assemblies left out (--assemblies chooses others)", *root));
+      std::fwrite(line.data(), 1, line.size(), stderr);
+    }
   }
   // Every output is checked before any work, so a refused run changes nothing.
   WriteConfinement confinement = inputs_of(parsed);

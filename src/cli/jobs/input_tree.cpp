@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
@@ -12,10 +13,16 @@
 
 #include <fmt/format.h>
 
+#include "instrument/debug_info.h"
 #include "instrument/pdb_files.h"
+#include "instrument/runtime_contract.h"
+#include "instrument/user_code.h"
 #include "metadata/name_pattern.h"
+#include "metadata/portable_pdb.h"
 #include "metadata/sha1.h"
+#include "pe/debug_directory.h"
 #include "support/byte_reader.h"
+#include "support/file_io.h"
 
 namespace cil::cli {
 
@@ -99,7 +106,43 @@ bool reference_assembly(const md::Module& m) {
   return false;
 }
 
+/// Why a file found in a directory is not the user's own code under `root`, or "" when it is.
+std::string not_user_code(const md::Module& m, const PlannedFile& file, const std::string& root) {
+  std::string outside = fmt::format("no portable PDB of sources under {} (choose it with --assemblies)", root);
+  auto entries = pe::read_debug_directory(m.image());
+  if (!entries) return outside;
+  instrument::PdbSource source = instrument::find_pdb(m, *entries, instrument::pdb_options("", file.input));
+  if (!source.pdb || !instrument::documents_under(*source.pdb, root)) return outside;
+  if (instrument::is_test_assembly(m)) return "test assembly (choose it with --assemblies)";
+  return "";
+}
+
 }  // namespace
+
+Expected<std::string> default_source_root() {
+  std::string root;
+  if (const char* value = std::getenv(contract::kEnvSourceRoot); value && *value) {
+    root = value;
+    if (root.front() != '/') return usage(fmt::format("{}: '{}' is not an absolute path", contract::kEnvSourceRoot, root));
+  } else {
+    std::error_code ec;
+    root = fs::current_path(ec).string();
+    if (ec) return make_error(ErrorKind::Io, "", fmt::format("cannot read the current directory: {}", ec.message()));
+  }
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  return root;
+}
+
+std::string user_build_root(const std::vector<PlannedFile>& files, const std::string& root) {
+  for (const PlannedFile& file : files) {
+    if (file.named || file.pdb.empty()) continue;
+    auto bytes = read_file(file.pdb);
+    if (!bytes) continue;
+    auto pdb = md::PortablePdb::parse(std::move(*bytes));
+    if (pdb && instrument::documents_under(**pdb, root)) return root;
+  }
+  return "";
+}
 
 Expected<std::vector<PlannedFile>> plan_inputs(const std::vector<std::string>& inputs, const std::string& skip_dir) {
   struct stat skip {};
@@ -110,7 +153,7 @@ Expected<std::vector<PlannedFile>> plan_inputs(const std::vector<std::string>& i
     auto status = fs::status(input, ec);
     if (ec || !fs::exists(status)) return usage(fmt::format("{}: no such file or directory", input));
     if (!fs::is_directory(status)) {
-      files.push_back({input, fs::path(input).filename().string(), {}});
+      files.push_back({input, fs::path(input).filename().string(), {}, true});
       continue;
     }
     fs::recursive_directory_iterator it(input, fs::directory_options::none, ec), end;
@@ -198,7 +241,10 @@ Choice choose_file(const PlannedFile& file, const AssemblyFilter& filter) {
     choice.reason = "reference assembly";
     return choice;
   }
-  if (filter.assemblies.empty() && framework_assembly(**module)) {
+  if (filter.assemblies.empty() && !filter.user_root.empty() && !file.named) {
+    choice.reason = not_user_code(**module, file, filter.user_root);
+    if (!choice.reason.empty()) return choice;
+  } else if (filter.assemblies.empty() && framework_assembly(**module)) {
     choice.reason = "framework assembly (choose it with --assemblies)";
     return choice;
   }

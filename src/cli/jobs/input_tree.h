@@ -17,6 +17,7 @@ struct PlannedFile {
   std::string input;
   std::string relative;  ///< under the output directory (a file given by name: its name)
   std::string pdb;       ///< IN.pdb beside an .dll/.exe input, when there is one ("" otherwise)
+  bool named = false;    ///< given by name on the command line, not found in a directory
 };
 
 /// Every file of `inputs` (files, and directories walked recursively; the tool's own temporary
@@ -40,12 +41,28 @@ struct Choice {
 struct AssemblyFilter {
   std::vector<std::string> assemblies;       ///< globs on the file name (or the relative path when one has a '/')
   std::vector<std::string> skip_assemblies;  ///< the same, for files to leave
+  /// Without --assemblies, for files found in a directory: when set (user_build_root), only the
+  /// user's build is chosen, the assemblies whose portable PDB names sources under it, less
+  /// the test assemblies; packages, the test platform and the framework are left.
+  std::string user_root;
 };
+
+/// The source root the defaults judge "my code" by: CIL_INSTRUMENT_SOURCE_ROOT (absolute; its
+/// trailing '/' dropped), else the current directory. Usage error for a relative value.
+Expected<std::string> default_source_root();
+
+/// `root` when some file of `files` found in a directory has a PDB beside it that names a
+/// source under `root` (the folder holds the user's build), else "": a folder of packages or
+/// of assemblies built without PDBs keeps the older default (every assembly but the
+/// framework's). Unreadable PDBs count as not naming one; choosing the file says why later.
+std::string user_build_root(const std::vector<PlannedFile>& files, const std::string& root);
 
 /// Chooses: files that are not .dll/.exe PE images with a CLI header (II.25.3.3) are left; so
 /// are files --assemblies does not match or --skip-assemblies does, reference assemblies
 /// (ReferenceAssemblyAttribute), and, unless --assemblies is given, the .NET framework's own
-/// assemblies (signed with one of the framework's public keys).
+/// assemblies (signed with one of the framework's public keys); with filter.user_root, files
+/// found in a directory are instead chosen when they are the user's (instrument/user_code.h),
+/// framework-signed or not (Roslyn's own build is signed with Microsoft's key).
 Choice choose_file(const PlannedFile& file, const AssemblyFilter& filter);
 
 /// True for a PE image whose CLI header directory entry is set (read from the first bytes
