@@ -1,18 +1,58 @@
 #!/usr/bin/env bash
-# The Debian package (issue 16): cpack -G DEB from this build tree into a temporary directory,
-# dpkg -x into a temporary root, then the installed tool: --version, a folder instrumented, the
-# instrumented program run with its counts reported, `run --mode count` with the installed
-# profiler (found beside the real path of bin/cil-instrument, a symbolic link), the man page
-# and the MSBuild targets in place.
+# The release (issues 16 and 40): scripts/package.sh into a temporary folder (packed once), then
+#  - its refusals, before anything is written: a DIR that is a symbolic link, the source tree,
+#    the build tree, or a folder holding the build tree;
+#  - SHA256SUMS covers every artifact and `sha256sum -c` passes;
+#  - the Debian package, unpacked with dpkg -x into a temporary root: the installed tool's
+#    --version, a folder instrumented, the instrumented program run with its counts reported,
+#    `run --mode count` with the installed profiler (found beside the real path of
+#    bin/cil-instrument, a symbolic link), the man page and the MSBuild targets in place;
+#  - the tarball, unpacked: the same files, its tool's --version and its profiler found;
+#  - the folder as a NuGet feed: the tool installed into a tool manifest (temporary HOME and
+#    NuGet cache), `dotnet cil-instrument --version` is the CMake project's version.
 #   tests/scripts/package_test.sh TOOL BUILD_DIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 build=${2:?usage: package_test.sh TOOL BUILD_DIR}
 command -v dpkg-deb > /dev/null || { echo "no dpkg-deb: skipped" >&2; exit 77; }
+command -v dotnet > /dev/null || { echo "no dotnet: skipped" >&2; exit 77; }
+[ "${CIL_SANITIZED:-0}" = 1 ] && { echo "package: skipped under the sanitizers (it packs the release build)"; exit 77; }
+# The NuGet packages hold the profiler: a tree configured without it (-DCIL_PROFILER_LIBRARY=OFF) makes no release.
+[ -f "$build/src/libcilprofiler.so" ] || { echo "package: no profiler in $build: skipped" >&2; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/pkg" > "$work/cpack.log" 2>&1) ||
-  { cat "$work/cpack.log" >&2; fail "cpack failed"; finish; }
-deb=$(ls "$work"/pkg/*.deb)
+export HOME=$work/home DOTNET_CLI_HOME=$work/home NUGET_PACKAGES=$work/nuget-packages
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+mkdir -p "$HOME"
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+
+echo "== refused: a link, the source tree, the build tree, a folder holding it"
+mkdir -p "$work/target"
+ln -s "$work/target" "$work/link"
+for dir in "$work/link" "$ROOT" "$build" "$(dirname "$build")"; do
+  set +e
+  bash "$ROOT/scripts/package.sh" "$dir" "$build" > "$work/refused.log" 2>&1
+  rc=$?
+  set -e
+  [ $rc = 2 ] && [ "$(wc -l < "$work/refused.log")" = 1 ] && has "^package.sh: $dir: " < "$work/refused.log" ||
+    fail "package.sh $dir: exit $rc, not one line and 2: $(cat "$work/refused.log")"
+done
+[ -z "$(ls -A "$work/target")" ] || fail "package.sh wrote through the link: $(ls -A "$work/target")"
+
+echo "== scripts/package.sh"
+release=$work/release
+bash "$ROOT/scripts/package.sh" "$release" "$build" > "$work/package.log" 2>&1 ||
+  { cat "$work/package.log" >&2; fail "scripts/package.sh failed"; finish; }
+(cd "$release" && sha256sum -c --quiet SHA256SUMS) || fail "sha256sum -c SHA256SUMS failed"
+(cd "$release" && ls -A | grep -v -x SHA256SUMS) > "$work/files.txt"
+sed 's/^[0-9a-f]*  //' "$release/SHA256SUMS" | sort | cmp -s - "$work/files.txt" ||
+  fail "SHA256SUMS does not list exactly the folder's files: $(cat "$release/SHA256SUMS") / $(cat "$work/files.txt")"
+for name in cil-instrument_${version}_amd64.deb cil-instrument-$version-linux-x64.tar.gz cil-instrument.$version.nupkg \
+    cil-instrument.linux-x64.$version.nupkg CilInstrument.MSBuild.$version.nupkg CilInstrument.Collector.$version.nupkg; do
+  [ -f "$release/$name" ] || fail "no $name in the release: $(ls "$release")"
+done
+
+echo "== the Debian package"
+deb=$release/cil-instrument_${version}_amd64.deb
 dpkg-deb -I "$deb" > "$work/info.txt" || fail "dpkg-deb cannot read the package"
 grep -q "Package: cil-instrument" "$work/info.txt" || fail "package name: $(cat "$work/info.txt")"
 dpkg -x "$deb" "$work/root"
@@ -21,10 +61,7 @@ T=$work/root/usr/bin/cil-instrument
 "$T" --version | has "^cil-instrument " || fail "the installed tool does not run"
 [ -f "$work/root/usr/share/man/man1/cil-instrument.1" ] || fail "no man page"
 cmp -s "$work/root/usr/share/cil-instrument/msbuild/CilInstrument.targets" "$ROOT/msbuild/CilInstrument.targets" || fail "no MSBuild targets"
-# A tree configured without the profiler (-DCIL_PROFILER_LIBRARY=OFF) packages none.
-profiler=0
-[ -f "$build/src/libcilprofiler.so" ] && profiler=1
-[ $profiler = 0 ] || [ -f "$work/root/usr/lib/cil-instrument/libcilprofiler.so" ] || fail "no profiler library"
+[ -f "$work/root/usr/lib/cil-instrument/libcilprofiler.so" ] || fail "no profiler library"
 mkdir -p "$work/app"
 cp "$ROOT/testdata/bin/Basics.dll" "$ROOT/testdata/bin/Basics.runtimeconfig.json" "$work/app/"
 "$T" "$work/app" -o "$work/out" > "$work/instrument.log" 2>&1 || { cat "$work/instrument.log" >&2; fail "the installed tool failed to instrument"; }
@@ -32,8 +69,26 @@ mkdir -p "$work/counts" "$work/prof"
 expected=$(cd "$work/app" && dotnet Basics.dll)
 [ "$(cd "$work/out" && CIL_INSTRUMENT_OUTPUT="$work/counts" dotnet Basics.dll)" = "$expected" ] || fail "the instrumented program prints otherwise"
 "$T" report "$work"/counts/*.counts.json | has "^Basics (mvid" || fail "no report of the counts"
-if [ $profiler = 1 ]; then
-  [ "$(cd "$work/app" && "$T" run -q --mode count -o "$work/prof" -- dotnet Basics.dll)" = "$expected" ] || fail "run prints otherwise"
-  ls "$work"/prof/Basics.*.counts.json > /dev/null 2>&1 || fail "the installed profiler wrote no counts"
-fi
+[ "$(cd "$work/app" && "$T" run -q --mode count -o "$work/prof" -- dotnet Basics.dll)" = "$expected" ] || fail "run prints otherwise"
+ls "$work"/prof/Basics.*.counts.json > /dev/null 2>&1 || fail "the installed profiler wrote no counts"
+
+echo "== the tarball"
+mkdir -p "$work/tar"
+tar -xzf "$release/cil-instrument-$version-linux-x64.tar.gz" -C "$work/tar"
+[ "$(ls "$work/tar")" = "cil-instrument-$version" ] || fail "the tarball is not one folder cil-instrument-$version: $(ls "$work/tar")"
+# The same files as the .deb has under usr/.
+(cd "$work/root/usr" && find . | sort) > "$work/deb-files.txt"
+(cd "$work/tar/cil-instrument-$version" && find . | sort) > "$work/tar-files.txt"
+diff "$work/deb-files.txt" "$work/tar-files.txt" >&2 || fail "the tarball's files are not the .deb's"
+T=$work/tar/cil-instrument-$version/bin/cil-instrument
+[ "$("$T" --version)" = "cil-instrument $version" ] || fail "the tarball's tool does not say cil-instrument $version"
+[ "$(cd "$work/app" && "$T" run -q --mode count -o "$work/prof-tar" -- dotnet Basics.dll)" = "$expected" ] || fail "run (tarball) prints otherwise"
+ls "$work"/prof-tar/Basics.*.counts.json > /dev/null 2>&1 || fail "the tarball's profiler wrote no counts"
+
+echo "== the folder as a NuGet feed: a tool manifest"
+mkdir -p "$work/repo"
+(cd "$work/repo" && dotnet new tool-manifest && dotnet tool install cil-instrument --add-source "$release") > "$work/manifest.log" 2>&1 ||
+  fail "dotnet tool install into a manifest failed: $(tail -3 "$work/manifest.log")"
+said=$(cd "$work/repo" && dotnet cil-instrument --version 2>&1) || true
+[ "$said" = "cil-instrument $version" ] || fail "dotnet cil-instrument --version says '$said', not 'cil-instrument $version'"
 finish
