@@ -18,8 +18,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [ ! -e "$1" ] || [ -d "$1" ] || { echo "package.sh: $1: not a folder" >&2; exit 2; }
 build=$(mkdir -p "${2:-$root/build}" && cd "${2:-$root/build}" && pwd -P)
 out=$(realpath -m "$1")
-# inside A B: A is B or a folder under it.
-inside() { case "$1/" in "$2"/*) return 0;; esac; return 1; }
+# inside A B: A is B or a folder under it (both absolute and resolved; B may be /).
+inside() { [ "$2" = / ] && return 0; case "$1/" in "$2"/*) return 0;; esac; return 1; }
 src=$(cd "$root" && pwd -P)
 for input in "$src" "$build"; do
   if inside "$input" "$out"; then
