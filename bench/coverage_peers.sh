@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage of a real test suite against the peers (issue 39's benchmark), side by side in one
-# run, round robin, each side the same `dotnet test` of the built test assembly:
+# run, round robin (rotated), each side the same `dotnet test` of the built test assembly:
 #   plain                       no coverage
 #   coverlet.collector          --collect "XPlat Code Coverage" (Cobertura)
 #   Microsoft static            --collect "Code Coverage", runsettings: static managed instrumentation
@@ -163,8 +163,11 @@ echo "$library: $(basename "$dll"); cil-instrument $("$tool" --version | awk '{ 
 side plain  # warm-up (the first run of a fresh build pays the disk), and the expected test count
 rm -f "$work/plain"
 [ -n "${expected_passed:-}" ] || { echo "plain dotnet test failed: $(tail -5 "$work/plain.log")" >&2; exit 1; }
-for ((r = 1; r <= runs; r++)); do
-  for s in $sides; do side "$s"; done
+# Round robin, each round starting one side later: a side that runs first (after the previous
+# round's last, whose processes may still be ending) or last is not always the same one.
+read -r -a order <<< "$sides"
+for ((r = 0; r < runs; r++)); do
+  for ((k = 0; k < ${#order[@]}; k++)); do side "${order[$(((k + r) % ${#order[@]}))]}"; done
 done
 
 # --- the table ---------------------------------------------------------------------------------------
