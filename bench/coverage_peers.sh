@@ -25,7 +25,7 @@
 # SourceLink (build metadata only) and adds coverlet.collector 10.0.1 to the test project;
 # Microsoft.CodeCoverage is the one Microsoft.NET.Test.Sdk brings. Every run must pass the same
 # number of tests as plain, and every coverage side must leave its report (Cobertura, or our hits
-# files), else the side is reported as failed, not timed.
+# files), else that run is reported and not timed (the table says how many runs each median has).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -182,15 +182,15 @@ base_wall=$(cut -d' ' -f1 "$work/plain" | median)
 base_cpu=$(cut -d' ' -f2 "$work/plain" | median)
 echo
 echo "$expected_passed tests; median of $runs; load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-printf '| %-32s | %9s | %9s | %9s | %9s |\n' side wall CPU "wall x" "CPU x"
-printf '|%s|%s|%s|%s|%s|\n' "----------------------------------" "-----------" "-----------" "-----------" "-----------"
+printf '| %-40s | %4s | %9s | %9s | %9s | %9s |\n' side runs wall CPU "wall x" "CPU x"
+printf '|%s|%s|%s|%s|%s|%s|\n' "------------------------------------------" "------" "-----------" "-----------" "-----------" "-----------"
 for s in $sides; do
   if [ ! -s "$work/$s" ]; then
-    printf '| %-32s | %9s | %9s | %9s | %9s |\n' "$(label "$s")" failed failed "" ""
+    printf '| %-40s | %4s | %9s | %9s | %9s | %9s |\n' "$(label "$s")" 0 failed failed "" ""
     continue
   fi
   w=$(cut -d' ' -f1 "$work/$s" | median)
   c=$(cut -d' ' -f2 "$work/$s" | median)
-  printf '| %-32s | %6s ms | %6s ms | %8sx | %8sx |\n' "$(label "$s")" "$w" "$c" \
+  printf '| %-40s | %4s | %6s ms | %6s ms | %8sx | %8sx |\n' "$(label "$s")" "$(wc -l < "$work/$s")" "$w" "$c" \
     "$(awk -v a="$w" -v b="$base_wall" 'BEGIN { printf "%.2f", a / b }')" "$(awk -v a="$c" -v b="$base_cpu" 'BEGIN { printf "%.2f", a / b }')"
 done
