@@ -4,7 +4,7 @@
 #     own InstrumentationTask (the task `dotnet test /p:CollectCoverage=true` runs) on the same
 #     assembly with its portable PDB, whole process, with `dotnet msbuild` running an empty target
 #     as coverlet's floor (MSBuild's start, which every coverlet run pays) and MSBuild's own timing
-#     of the task (-clp:PerformanceSummary) beside it.
+#     of the task (-clp:PerformanceSummary) beside it, and each output's size (issue 39).
 #  2. Running: the CPU-bound fixture (testdata/src/CpuBound) as built, instrumented by each tool,
 #     run on dotnet: the slowdown, and per hit (the hits our report counts) the cost of a probe.
 #
@@ -151,6 +151,13 @@ for input in BenchDebug CpuBound; do
   row "ours.$input" "cil-instrument --mode coverage"
   row "coverlet.$input" "coverlet (dotnet msbuild + task)"
   row "floor.$input" "dotnet msbuild, empty target"
+  # Output sizes (issue 39's target: ours at most 1.5 times coverlet's), the last run's of each.
+  if [ -s "$work/ours.$input" ] && [ -s "$work/coverlet.$input" ]; then
+    in_b=$(stat -c %s "$dll"); ours_b=$(stat -c %s "$work/o/$input.dll"); cov_b=$(stat -c %s "$work/c/kept.dll")
+    awk -v i="$in_b" -v o="$ours_b" -v c="$cov_b" -v n="$input" 'BEGIN {
+      printf "output size: %s.dll %.0f KB; ours %.0f KB (%.2fx input), coverlet %.0f KB (%.2fx input); ours / coverlet %.2fx\n",
+        n, i / 1024, o / 1024, o / i, c / 1024, c / i, o / c }'
+  fi
   task=$(printf '%s\n' "${task_ms[@]}" | grep -E '^[0-9]+$' | median || true)
   [ -n "$task" ] && echo "coverlet's task alone (MSBuild's timing, median): $task ms"
   if [ -s "$work/ours.$input" ] && [ -s "$work/coverlet.$input" ]; then

@@ -24,6 +24,12 @@ using md::TypeSig;
 /// Mono refuses value types over 1 MiB, so the method table is split into chunks below that
 /// (a single longer line, which no real name makes, gets a chunk of its own).
 constexpr size_t kChunkSize = 512 * 1024;
+/// A table (text and lengths) longer than this is packed (skeleton_pack.h): deflate makes it
+/// about a tenth of its size, and below this the few milliseconds that loading DeflateStream
+/// costs the program's exit outweigh the bytes saved. At most kChunkSize, so that a full chunk
+/// is always packed.
+constexpr size_t kPackAbove = 64 * 1024;
+static_assert(kPackAbove <= kChunkSize);
 constexpr uint32_t kChunkAlignment = 8;
 constexpr uint32_t kMaxSlots = uint32_t{1} << 28;
 
@@ -78,7 +84,10 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   rt.live = CIL_TRY(add_field("live", md::primitive(ElementType::String)));
   // The live file needs the counters' address and MemoryMappedFile, which the assembly that
   // defines it cannot reference.
-  mode.live_ = !rt.counts_array && CIL_TRY(editor.assembly_name()) != refs.memory_mapped_files_assembly().name;
+  std::string assembly_name = CIL_TRY(editor.assembly_name());
+  mode.live_ = !rt.counts_array && assembly_name != refs.memory_mapped_files_assembly().name;
+  // DeflateStream's assembly cannot reference itself, nor can the core library anything.
+  mode.packable_ = !refs.self() && assembly_name != refs.compression_assembly().name;
 
   Token event_args = CIL_TRY(refs.type("System", "EventArgs"));
   Token unhandled_args = CIL_TRY(refs.type("System", "UnhandledExceptionEventArgs"));
@@ -135,10 +144,15 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
   if (table_.empty() || table_.back().bytes.size() + line > kChunkSize) {
     if (!table_.empty()) {
       TableChunk& full = table_.back();
-      full.rva = CIL_TRY(editor_->place_section_data(full.bytes, kChunkAlignment));
-      full.lengths_rva = CIL_TRY(editor_->place_section_data(full.lengths, kChunkAlignment));
+      if (packable_) {
+        if (!packer_) packer_ = CIL_TRY(SkeletonPacker::create());
+        CIL_TRY(packer_->add(full.bytes));
+      } else {
+        full.rva = CIL_TRY(editor_->place_section_data(full.bytes, kChunkAlignment));
+        full.lengths_rva = CIL_TRY(editor_->place_section_data(full.lengths, kChunkAlignment));
+        std::vector<uint8_t>().swap(full.lengths);
+      }
       std::vector<uint8_t>().swap(full.bytes);
-      std::vector<uint8_t>().swap(full.lengths);
     }
     table_.emplace_back();
     table_.back().bytes.reserve(std::max(kChunkSize, line));
@@ -232,6 +246,27 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
       put(0);
       text.live_header = CIL_TRY(add_data("<CilInstrument>LiveHeader", header, 0, contract::kLiveHeaderSize));
       text.live_suffix = hits ? contract::kHitsLiveSuffix : contract::kCountsLiveSuffix;
+    }
+    uint64_t table_size = 0;
+    for (const auto& chunk : table_) table_size += uint64_t{chunk.size} + chunk.pieces * 4;
+    if (packable_ && table_size > kPackAbove) {
+      // The text not yet packed (the last chunk), then every length; one stream, cut into data
+      // fields under Mono's limit.
+      if (!packer_) packer_ = CIL_TRY(SkeletonPacker::create());
+      CIL_TRY(packer_->add(table_.back().bytes));
+      for (const auto& chunk : table_) {
+        CIL_TRY(packer_->add(chunk.lengths));
+        text.method_text += chunk.size;
+      }
+      std::vector<uint8_t> blob = CIL_TRY(packer_->finish());
+      packer_.reset();
+      for (size_t at = 0; at < blob.size(); at += kChunkSize) {
+        size_t n = std::min(kChunkSize, blob.size() - at);
+        std::vector<uint8_t> piece(blob.begin() + static_cast<ptrdiff_t>(at), blob.begin() + static_cast<ptrdiff_t>(at + n));
+        Token field = CIL_TRY(add_data(fmt::format("<CilInstrument>Packed{}", text.packed.size()), piece, 0, static_cast<uint32_t>(n)));
+        text.packed.push_back({field, static_cast<uint32_t>(n), 0, 0});
+      }
+      table_.clear();
     }
     for (auto& chunk : table_) {
       size_t k = text.chunks.size();

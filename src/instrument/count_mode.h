@@ -3,6 +3,7 @@
 // `<Assembly>.<pid>.counts.json`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "il/body_model.h"
 #include "instrument/count_runtime.h"
 #include "instrument/probes.h"
+#include "instrument/skeleton_pack.h"
 #include "il/max_stack.h"
 #include "metadata/module_editor.h"
 #include "metadata/runtime_refs.h"
@@ -60,6 +62,11 @@ class CountMode {
   CounterFile file_ = CounterFile::Counts;
   ProbeKind kind_ = ProbeKind::Count;
   bool live_ = false;  ///< the helper keeps its counters in a live file (runtime_contract.h)
+  /// The helper can inflate a packed table: DeflateStream is in an assembly it may reference.
+  bool packable_ = false;
+  /// A table over kPackAbove bytes, deflated as it grows: full chunks go here, not to the
+  /// section, and keep only their lengths, which are packed after the text at finish().
+  std::optional<SkeletonPacker> packer_;
   uint16_t probe_max_stack_ = 8;
   /// The file's text per slot up to its count, and its length; in chunks of whole slots.
   /// Full chunks are placed in the section as soon as the next one starts: only the last one

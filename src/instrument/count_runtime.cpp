@@ -18,7 +18,8 @@
 //
 // The bodies are written by count_runtime_setup.cpp (.cctor, Setup, the forwarding handlers),
 // count_runtime_write.cpp (OutputPath, WriteCounts, WriteFile, WriteChunk) and
-// count_runtime_live.cpp (MapLive), on the references of count_runtime_refs.cpp.
+// count_runtime_live.cpp (MapLive), on the references of count_runtime_refs.cpp. A large skeleton
+// is packed (skeleton_pack.h): WriteFile and MapLive inflate it first (count_runtime_unpack.cpp).
 #include "instrument/count_runtime.h"
 
 #include "instrument/count_runtime_code.h"
@@ -28,7 +29,7 @@ namespace cil::instrument {
 Status write_count_runtime(md::ModuleEditor& editor, md::RuntimeRefs& refs, const CountRuntimeMembers& members,
                            const CountRuntimeText& text, CallEffects& effects) {
   using namespace count_helper;
-  Refs x = CIL_TRY(resolve(refs, members.counts_array, members.map_live != 0));
+  Refs x = CIL_TRY(resolve(refs, members.counts_array, members.map_live != 0, !text.packed.empty()));
   CIL_TRY(write_cctor(editor, x, members, text.slots, effects));
   CIL_TRY(write_setup(editor, x, members, text, effects));
   for (Token handler : {members.on_exit, members.on_unhandled, members.on_signal})

@@ -48,6 +48,11 @@ struct CountRuntimeText {
   std::string load_key;     ///< AppDomain data key that numbers the loads of this build
   uint32_t slots = 0;
   std::vector<CountTextChunk> chunks;
+  /// Instead of `chunks` (which is then empty), a large skeleton deflated (skeleton_pack.h): the
+  /// method text then every slot's int32 length, one stream cut into data fields (`field` and
+  /// `size` only), inflated by DeflateStream when the text is needed.
+  std::vector<CountTextChunk> packed;
+  uint32_t method_text = 0;  ///< the inflated method text's bytes (the lengths follow)
 };
 
 /// Names of the helper's methods that the setup finds by reflection.

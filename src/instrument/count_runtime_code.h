@@ -53,12 +53,14 @@ struct Refs {
   Token mmf, view_accessor, view_handle, create_from_file, create_view_accessor, get_view_handle, add_ref, get_handle;
   Token type_get_type, type_get_method, type_get_method_flags, get_parameters, parameter_type, create_delegate,
       enum_parse, method_invoke;
+  // The packed skeleton's inflation (packed only).
+  Token memory_stream_ctor, stream_set_position, stream_read, deflate_stream_ctor, block_copy, exception_ctor;
   bool pid_is_process = false;
 };
 
 /// Adds the references (count_runtime_refs.cpp). Their order is the order of the rows they add,
 /// which the output's bytes depend on.
-Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live);
+Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live, bool packed);
 
 // Steps several bodies take (count_runtime_steps.cpp).
 
@@ -76,6 +78,12 @@ void write_all(CodeBuilder& c, const Refs& x, uint32_t stream, uint32_t bytes);
 void write_utf8(CodeBuilder& c, const Refs& x, Token s, uint32_t stream, uint32_t bytes);
 /// The finally handler of `region`, which closes the stream in local `stream`.
 void close_in_finally(CodeBuilder& c, const Refs& x, Region region, uint32_t stream);
+/// The locals unpack() uses, to append to a body's own: two streams, the inflated bytes, two ints.
+std::vector<TypeSig> unpack_locals(const Refs& x);
+/// Inflates the packed skeleton (count_runtime_unpack.cpp) into a new byte[] in local `first + 2`
+/// (the method text, then every slot's int32 length), with unpack_locals() from local `first`.
+/// Damaged data throws, which the body's handler reports as any other failure.
+Status unpack(md::ModuleEditor& editor, CodeBuilder& c, const Refs& x, const CountRuntimeText& text, uint32_t first);
 /// The end of a body whose outermost region swallows any exception: its handler drops it and
 /// leaves to `end`, which returns.
 void swallow_then_return(CodeBuilder& c, const Refs& x, Region region, Label end);

@@ -10,7 +10,7 @@ namespace {
 
 /// MapLive's body in parts that share its builder, references and locals.
 struct MapLiveCode {
-  enum : uint32_t { kPath, kStream, kBytes, kMapping, kView, kHandle, kAdded, kBase };
+  enum : uint32_t { kPath, kStream, kBytes, kMapping, kView, kHandle, kAdded, kBase, kUnpack };
   CodeBuilder& c;
   const Refs& x;
   const CountRuntimeMembers& m;
@@ -41,6 +41,7 @@ struct MapLiveCode {
     write_utf8(c, x, header, kStream, kBytes);
     for (const CountTextChunk& chunk : text.chunks) write_data(chunk.field, chunk.size);
     for (const CountTextChunk& chunk : text.chunks) write_data(chunk.lengths_field, chunk.pieces * 4);
+    if (!text.packed.empty()) write_all(c, x, kStream, kUnpack + 2);  // inflated: the text, then the lengths
     write_utf8(c, x, tail, kStream, kBytes);
     c.leave(written);
     close_in_finally(c, x, stream, kStream);
@@ -112,9 +113,12 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   using L = MapLiveCode;
   TypeSig bytes_sig = md::wrap(ElementType::SzArray, prim(ElementType::U1));
   BodyModel body;
-  body.local_sig_token = CIL_TRY(locals_sig(
-      editor, {prim(ElementType::String), md::class_type(x.stream), bytes_sig, md::class_type(x.mmf),
-               md::class_type(x.view_accessor), md::class_type(x.view_handle), prim(ElementType::Boolean), prim(ElementType::I)}));
+  std::vector<TypeSig> locals{prim(ElementType::String), md::class_type(x.stream), bytes_sig, md::class_type(x.mmf),
+                              md::class_type(x.view_accessor), md::class_type(x.view_handle), prim(ElementType::Boolean),
+                              prim(ElementType::I)};
+  if (!text.packed.empty())
+    for (const TypeSig& t : unpack_locals(x)) locals.push_back(t);
+  body.local_sig_token = CIL_TRY(locals_sig(editor, locals));
   body.init_locals = true;
   Token suffix = CIL_TRY(str_token(editor, text.live_suffix));
   Token header = CIL_TRY(str_token(editor, text.header));
@@ -126,6 +130,8 @@ Status write_map_live(md::ModuleEditor& editor, const Refs& x, const CountRuntim
   Region outer = c.begin_try();
   c.emit(Op::Nop);  // the two try blocks started at one label, which took a nop; kept so the output stays the same
   Region inner = c.begin_try();
+  // A packed table is inflated before the file is made: a failure then leaves no file.
+  if (!text.packed.empty()) CIL_TRY(unpack(editor, c, x, text, L::kUnpack));
   live.write_file(suffix, header, tail, counter_bytes, written);
   c.mark(written);
   live.map();

@@ -154,9 +154,28 @@ Status resolve_pid(md::RuntimeRefs& r, Refs& x, const RefTypes& t) {
   return ok();
 }
 
+/// What inflates the packed skeleton: MemoryStream and Buffer (core library), DeflateStream
+/// (System.IO.Compression, or System on .NET Framework).
+Status resolve_unpack_members(md::RuntimeRefs& r, Refs& x, const RefTypes& t) {
+  Token memory_stream = CIL_TRY(r.type("System.IO", "MemoryStream"));
+  x.memory_stream_ctor = CIL_TRY(r.member(memory_stream, ".ctor", sig(true, t.vd, {})));
+  x.stream_set_position = CIL_TRY(r.member(x.stream, "set_Position", sig(true, t.vd, {prim(ElementType::I8)})));
+  x.stream_read = CIL_TRY(r.member(x.stream, "Read", sig(true, t.i4, {t.bytes, t.i4, t.i4})));
+  md::AssemblyRefSpec compression = r.compression_assembly();
+  Token deflate_stream = CIL_TRY(r.type_in(compression, "System.IO.Compression", "DeflateStream"));
+  Token mode = CIL_TRY(r.type_in(compression, "System.IO.Compression", "CompressionMode"));
+  x.deflate_stream_ctor =
+      CIL_TRY(r.member(deflate_stream, ".ctor", sig(true, t.vd, {md::class_type(x.stream), md::value_type(mode)})));
+  Token buffer = CIL_TRY(r.type("System", "Buffer"));
+  TypeSig array = md::class_type(t.array);
+  x.block_copy = CIL_TRY(r.member(buffer, "BlockCopy", sig(false, t.vd, {array, t.i4, array, t.i4, t.i4})));
+  x.exception_ctor = CIL_TRY(r.member(x.exception, ".ctor", sig(true, t.vd, {t.str})));
+  return ok();
+}
+
 }  // namespace
 
-Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live) {
+Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live, bool packed) {
   Refs x{};
   RefTypes t;
   CIL_TRY(resolve_types(r, x, t));
@@ -169,6 +188,7 @@ Expected<Refs> resolve(md::RuntimeRefs& r, bool counts_array, bool live) {
   x.file_delete = CIL_TRY(r.member(t.file, "Delete", sig(false, t.vd, {t.str})));
   if (live) CIL_TRY(resolve_live_members(r, x, t));
   CIL_TRY(resolve_pid(r, x, t));
+  if (packed) CIL_TRY(resolve_unpack_members(r, x, t));
   return x;
 }
 

@@ -162,13 +162,19 @@ Status write_write_counts(md::ModuleEditor& editor, const Refs& x, const CountRu
 }
 
 /// WriteFile(string path): the header, every chunk with its counts, the tail; the stream is
-/// closed on every path.
+/// closed on every path. A packed table is inflated first and written as one chunk.
 Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRuntimeMembers& m,
                         const CountRuntimeText& text, CallEffects& effects) {
-  enum : uint32_t { kStream, kSlot, kDigitBuffer, kBytes };
+  enum : uint32_t { kStream, kSlot, kDigitBuffer, kBytes, kLengths, kUnpack };
   TypeSig bytes = md::wrap(ElementType::SzArray, prim(ElementType::U1));
+  bool packed = !text.packed.empty();
+  std::vector<TypeSig> locals{md::class_type(x.stream), prim(ElementType::I4), bytes, bytes};
+  if (packed) {
+    locals.push_back(md::wrap(ElementType::SzArray, prim(ElementType::I4)));
+    for (const TypeSig& t : unpack_locals(x)) locals.push_back(t);
+  }
   BodyModel body;
-  body.local_sig_token = CIL_TRY(locals_sig(editor, {md::class_type(x.stream), prim(ElementType::I4), bytes, bytes}));
+  body.local_sig_token = CIL_TRY(locals_sig(editor, locals));
   body.init_locals = true;
   Token header = CIL_TRY(str_token(editor, text.header));
   Token tail = CIL_TRY(str_token(editor, text.tail));
@@ -192,6 +198,28 @@ Status write_write_file(md::ModuleEditor& editor, const Refs& x, const CountRunt
     c.ldloc(kDigitBuffer);
     c.call(m.write_chunk);
     c.stloc(kSlot);
+  }
+  if (packed) {
+    // all = the inflated table; lengths = new int[slots], copied from its end;
+    // WriteChunk(stream, all, lengths, 0, digits)
+    CIL_TRY(unpack(editor, c, x, text, kUnpack));
+    const uint32_t all = kUnpack + 2;
+    c.ldc(static_cast<int32_t>(text.slots));
+    c.newarr(x.int32);
+    c.stloc(kLengths);
+    c.ldloc(all);
+    c.ldc(static_cast<int32_t>(text.method_text));
+    c.ldloc(kLengths);
+    c.ldc(0);
+    c.ldc(static_cast<int32_t>(text.slots * 4));
+    c.call(x.block_copy);
+    c.ldloc(kStream);
+    c.ldloc(all);
+    c.ldloc(kLengths);
+    c.ldc(0);
+    c.ldloc(kDigitBuffer);
+    c.call(m.write_chunk);
+    c.pop();
   }
   write_utf8(c, x, tail, kStream, kBytes);
   c.leave(end);

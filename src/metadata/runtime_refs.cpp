@@ -110,4 +110,11 @@ AssemblyRefSpec RuntimeRefs::memory_mapped_files_assembly() const {
   return framework_assembly(kind_, "System.Core", "System.IO.MemoryMappedFiles");
 }
 
+AssemblyRefSpec RuntimeRefs::compression_assembly() const {
+  AssemblyRefSpec spec = framework_assembly(kind_, "System", "System.IO.Compression");
+  // .NET still signs System.IO.Compression with the ECMA key, as .NET Framework did.
+  if (kind_ == CoreLibraryKind::PrivateCoreLib) spec.public_key_token = kEcmaToken;
+  return spec;
+}
+
 }  // namespace cil::md

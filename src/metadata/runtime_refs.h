@@ -41,6 +41,8 @@ class RuntimeRefs {
   AssemblyRefSpec console_assembly() const;
   /// Likewise for System.IO.MemoryMappedFiles (System.Core on .NET Framework).
   AssemblyRefSpec memory_mapped_files_assembly() const;
+  /// Likewise for System.IO.Compression's DeflateStream (System on .NET Framework).
+  AssemblyRefSpec compression_assembly() const;
 
  private:
   explicit RuntimeRefs(MetadataSink& sink) : sink_(&sink) {}

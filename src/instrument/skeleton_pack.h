@@ -1,0 +1,34 @@
+// The counts file's skeleton (the text around the counts and each slot's text length), deflated
+// (RFC 1951, raw: what System.IO.Compression.DeflateStream inflates) so that a large one costs
+// the instrumented assembly a fraction of its size. zlib does the compression.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "support/error.h"
+
+namespace cil::instrument {
+
+/// One deflate stream fed in pieces; the compressed bytes stay in memory until finish().
+class SkeletonPacker {
+ public:
+  static Expected<SkeletonPacker> create();
+  SkeletonPacker(SkeletonPacker&&) noexcept;
+  SkeletonPacker& operator=(SkeletonPacker&&) noexcept;
+  ~SkeletonPacker();
+
+  /// Compresses `bytes` as the next part of the stream.
+  Status add(std::span<const uint8_t> bytes);
+  /// Ends the stream and hands out every compressed byte; the packer is spent.
+  Expected<std::vector<uint8_t>> finish();
+
+ private:
+  struct State;
+  SkeletonPacker() = default;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace cil::instrument
