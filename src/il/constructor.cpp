@@ -53,7 +53,7 @@ std::optional<size_t> constructed_index(const md::Module& m, uint32_t method_rid
     const Instr& in = body.instrs[i];
     if (in.op != Op::Call) continue;
     md::Token callee = static_cast<md::Token>(in.value);
-    md::Token parent = 0;
+    md::Token parent;
     std::string_view name;
     if (auto ref = m.find_row<TableId::MemberRef>(callee)) {
       parent = ref->class_();

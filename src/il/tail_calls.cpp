@@ -88,7 +88,7 @@ Expected<Callee> callee_of(const md::Module& m, Op op, Token token) {
     c.has_method_args = true;
     method = spec->method();
   }
-  Token parent = 0;
+  Token parent;
   if (auto def = m.find_row<TableId::MethodDef>(method)) {
     auto r = def->signature_reader("method signature");
     if (!r) return r.error();

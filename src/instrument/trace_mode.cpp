@@ -68,7 +68,7 @@ Status TraceMode::add_locals(Context& cx, LocalsBuilder& locals) {
   bool convertible = false;
   if (cx.returns_value) {
     ret.modifiers.clear();
-    Box box = is_byref_return(ret) ? Box{Boxing::Unboxable, 0} : CIL_TRY(boxing(ret));
+    Box box = is_byref_return(ret) ? Box{Boxing::Unboxable, md::Token()} : CIL_TRY(boxing(ret));
     convertible = box.kind != Boxing::Unboxable;
     bool needed = on_enter.returns == HookReturn::Bool || (cx.finally_clause && on_leave.result_by_ref);
     if (convertible && needed) {

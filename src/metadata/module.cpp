@@ -110,7 +110,7 @@ bool Module::is_value_type(uint32_t type_rid) const {
 
 Module::TypeName Module::attribute_type(uint32_t rid) const {
   Token ctor = row<TableId::CustomAttribute>(rid).type();
-  Token owner = 0;
+  Token owner;
   if (auto ref = find_row<TableId::MemberRef>(ctor)) owner = ref->class_();
   else if (token_table(ctor) == TableId::MethodDef) owner = make_token(TableId::TypeDef, method_owner(token_rid(ctor)));
   return type_name(owner);

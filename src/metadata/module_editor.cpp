@@ -306,7 +306,7 @@ Expected<Token> ModuleEditor::standalone_sig(std::span<const uint8_t> signature)
 Expected<Token> ModuleEditor::user_string(std::u16string_view text) {
   uint32_t index = user_strings_.add(text);
   if (index > kMaxRid) return edit_error("the #US heap would exceed 16 MiB");
-  return (uint32_t{kUserStringTokenType} << 24) | index;
+  return Token((uint32_t{kUserStringTokenType} << 24) | index);
 }
 
 Expected<std::vector<uint8_t>> ModuleEditor::blob_at(uint32_t index) const {

@@ -617,7 +617,7 @@ std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
   return clip(out + ">");
 }
 
-std::string Printer::locals(uint32_t sig_token, bool init) {
+std::string Printer::locals(Token sig_token, bool init) {
   if (sig_token == 0) return "";
   const TablesStream& t = module_.tables();
   std::string out = init ? ".locals init (" : ".locals (";

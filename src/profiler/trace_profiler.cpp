@@ -173,7 +173,7 @@ Status TraceProfiler::instrument(TraceModule& state, mdMethodDef token, Function
     return ok();
   };
   il::EncodedBody rewritten = CIL_TRY(il::rewrite_body(body, code, edit));
-  CIL_TRY(state.sink->set_new_method_body(token, rewritten.bytes));
+  CIL_TRY(state.sink->set_new_method_body(md::Token(token), rewritten.bytes));
   // Stack traces keep the original lines: the runtime maps the new offsets back.
   std::vector<COR_IL_MAP> map = instrumented_code_map(rewritten.map);
   if (!map.empty()) {
@@ -209,7 +209,7 @@ bool TraceProfiler::load_hooks_in(FunctionID function) {
                                                contract_.type_namespace.empty() ? contract_.type_name
                                                                                 : contract_.type_namespace + "." + contract_.type_name,
                                                &TraceProfiler::report));
-    return core->set_new_method_body(token, body.bytes);
+    return core->set_new_method_body(md::Token(token), body.bytes);
   }();
   if (!placed) {
     g_gate = kClosed;

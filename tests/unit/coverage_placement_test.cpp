@@ -76,13 +76,13 @@ class CoveragePlacement : public ::testing::Test {
     for (uint32_t rid = 1; rid <= module_->tables().rows(TableId::Field); ++rid)
       if (module_->row<TableId::Field>(rid).name().starts_with(prefix)) return md::make_token(TableId::Field, rid);
     ADD_FAILURE() << "no field " << prefix;
-    return 0;
+    return md::Token();
   }
   md::Token member_ref(std::string_view name) const {
     for (uint32_t rid = 1; rid <= module_->tables().rows(TableId::MemberRef); ++rid)
       if (module_->row<TableId::MemberRef>(rid).name() == name) return md::make_token(TableId::MemberRef, rid);
     ADD_FAILURE() << "no member " << name;
-    return 0;
+    return md::Token();
   }
 
   /// Places the probes in `steps` as the body of MethodDef `rid`, with the steps' sequence points

@@ -325,7 +325,7 @@ TEST(Limits, PrintedTextOfHugeUserString) {
   auto module = md::Module::parse(testing::pe_image(root));
   ASSERT_TRUE(module) << module.error().to_string();
   md::Printer printer(**module);
-  std::string text = printer.user_string(0x70000001);
+  std::string text = printer.user_string(md::Token(0x70000001));
   EXPECT_LE(text.size(), md::kMaxPrintedText + 8);
   EXPECT_EQ(text.substr(text.size() - 4), "\"...");
 }

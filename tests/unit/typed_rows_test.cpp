@@ -185,7 +185,7 @@ F sample_number(TableId t, uint8_t c) {
 md::Token sample_token(md::CodedIndex kind, uint8_t c) {
   for (TableId target : md::coded_index_schema(kind).tables)
     if (target != TableId::Unused) return md::make_token(target, c + 1u);
-  return 0;
+  return Token();
 }
 
 // One row of every table through its builder (fields named, in schema order), then the written
