@@ -197,7 +197,7 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       BodyEdit edit;
       CIL_TRY(mode->edit(rid, name, effects, edit));
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
-      CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
+      CIL_TRY(editor.set_method_body(md::MethodDefId(rid), rewritten.bytes));
       debug.method_rewritten(rid, rewritten.map, rewritten.local_sig_token);
       if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
       return ok();

@@ -65,7 +65,7 @@ class CoveragePlacement : public ::testing::Test {
     const md::Module& m = *module_;
     for (uint32_t rid = 1; rid <= m.tables().rows(TableId::MethodDef); ++rid)
       if (m.row<TableId::MethodDef>(rid).name() == name &&
-          m.row<TableId::TypeDef>(m.method_owner(rid)).type_name().starts_with(type_prefix))
+          m.row(m.method_owner(md::MethodDefId(rid))).type_name().starts_with(type_prefix))
         return rid;
     ADD_FAILURE() << "no method " << name;
     return 0;

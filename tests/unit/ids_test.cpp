@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <type_traits>
+#include <utility>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "metadata/ids.h"
+#include "metadata/module.h"
 
 namespace cil {
 namespace {
@@ -37,6 +39,12 @@ static_assert(!std::is_convertible_v<MethodDefId, uint32_t>);
 // Zero cost: one uint32_t, copied as one.
 static_assert(sizeof(Token) == sizeof(uint32_t) && sizeof(MethodDefId) == sizeof(uint32_t));
 static_assert(std::is_trivially_copyable_v<Token> && std::is_trivially_copyable_v<MethodDefId>);
+
+// The Module API takes and gives rows of the table it names.
+static_assert(std::is_same_v<decltype(std::declval<md::Module>().method_owner(MethodDefId(1))), TypeDefId>);
+static_assert(!std::is_invocable_v<decltype(&md::Module::method_owner), const md::Module&, TypeDefId>);
+static_assert(!std::is_invocable_v<decltype(&md::Module::methods_of), const md::Module&, MethodDefId>);
+static_assert(!std::is_invocable_v<decltype(&md::Module::field_owner), const md::Module&, MethodDefId>);
 
 TEST(Ids, TokenParts) {
   constexpr Token t(TableId::MethodDef, 0x12);

@@ -284,7 +284,7 @@ TEST(TypedRows, ChangedCellsLandInTheirRows) {
   {
     md::ModuleEditor editor(*m);
     const uint8_t body[] = {0x0A, 0x2A};  // tiny header, 2 bytes of code: ret
-    ASSERT_TRUE(editor.set_method_body(2, body));
+    ASSERT_TRUE(editor.set_method_body(md::MethodDefId(2), body));
     auto output = editor.write();
     ASSERT_TRUE(output) << output.error().to_string();
     auto written = md::Module::parse(output->flatten());
