@@ -96,7 +96,7 @@ void probe_every_body(benchmark::State& state, il::RewritePath path) {
   const Bodies& b = corelib_bodies();
   if (b.bodies.empty()) return state.SkipWithError("System.Private.CoreLib.dll not found");
   il::BodyModel scratch;
-  std::vector<il::Instr> probe = instrument::counter_probe(scratch, instrument::CounterRef{0x04000001, 0, 1000, 0}, 0x0A000001);
+  std::vector<il::Instr> probe = instrument::counter_probe(scratch, instrument::CounterRef{md::Token(0x04000001), md::Token(), 1000, 0}, md::Token(0x0A000001));
   il::BodyEdit edit;
   edit.entry_code = probe;
   edit.entry_max_stack = 2;

@@ -41,7 +41,7 @@ void BM_ProfilerProbeRewrite(benchmark::State& state) {
   size_t next = 0;
   int64_t failed = 0;
   for (auto _ : state) {
-    auto bytes = profiler::add_entry_probe(b.bodies[next], profiler::native_counter(0x00007F0000001000ull), 0x0A000001, 1);
+    auto bytes = profiler::add_entry_probe(b.bodies[next], profiler::native_counter(0x00007F0000001000ull), md::Token(0x0A000001), 1);
     if (!bytes) ++failed;
     benchmark::DoNotOptimize(bytes);
     if (++next == b.bodies.size()) next = 0;

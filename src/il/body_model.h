@@ -8,6 +8,7 @@
 
 #include "il/instruction.h"
 #include "il/method_body.h"
+#include "metadata/ids.h"
 #include "support/error.h"
 
 namespace cil::il {
@@ -55,7 +56,7 @@ class BodyModel {
   std::vector<Instr> instrs;
   std::vector<EhRegion> clauses;
   uint16_t max_stack = 8;
-  uint32_t local_sig_token = 0;
+  md::Token local_sig_token;  ///< StandAloneSig, or nil for no locals
   bool init_locals = false;
   OriginalLayout original;
   /// Set by every edit; an unedited body keeps its original header and EH layout.

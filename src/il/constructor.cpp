@@ -39,27 +39,27 @@ std::optional<size_t> constructed_index(const md::Module& m, uint32_t method_rid
   auto method = m.row<TableId::MethodDef>(method_rid);
   if (method.name() != ".ctor") return 0;
   if (md::has(method.flags(), md::MethodAttributes::Static)) return 0;
-  uint32_t owner = m.method_owner(method_rid);
-  if (!owner) return std::nullopt;
-  md::Token extends = m.row<TableId::TypeDef>(owner).extends();
+  md::TypeDefId owner = m.method_owner(md::MethodDefId(method_rid));
+  if (owner.is_nil()) return std::nullopt;
+  md::Token extends = m.row(owner).extends();
   if (md::token_rid(extends) == 0) return 0;  // System.Object itself: nothing to call
   std::string_view ns;
   std::string_view base = type_name_of(m, extends, &ns);
   if (ns == "System" && (base == "ValueType" || base == "Enum")) return 0;  // value types have no base call
 
-  md::Token self = md::make_token(TableId::TypeDef, owner);
+  md::Token self = owner.token();
   md::Token base_type = underlying_type(m, extends);
   for (size_t i = 0; i < body.instrs.size(); ++i) {
     const Instr& in = body.instrs[i];
     if (in.op != Op::Call) continue;
     md::Token callee = static_cast<md::Token>(in.value);
-    md::Token parent = 0;
+    md::Token parent;
     std::string_view name;
     if (auto ref = m.find_row<TableId::MemberRef>(callee)) {
       parent = ref->class_();
       name = ref->name();
     } else if (auto def = m.find_row<TableId::MethodDef>(callee)) {
-      parent = md::make_token(TableId::TypeDef, m.method_owner(def->rid()));
+      parent = m.method_owner(def->id()).token();
       name = def->name();
     }
     if (name != ".ctor") continue;

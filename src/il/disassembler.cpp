@@ -42,12 +42,12 @@ std::string operand_text(md::Printer& p, const Instruction& in) {
     case Operand::I8: return fmt::format("0x{:x}", static_cast<uint64_t>(in.value));
     case Operand::ShortR:
     case Operand::R: return format_real(in);
-    case Operand::Method: return p.method_token(static_cast<uint32_t>(in.value));
-    case Operand::Field: return p.field_token(static_cast<uint32_t>(in.value));
-    case Operand::Type: return p.type_token(static_cast<uint32_t>(in.value));
-    case Operand::String: return p.user_string(static_cast<uint32_t>(in.value));
-    case Operand::Sig: return p.standalone_method_sig(static_cast<uint32_t>(in.value));
-    case Operand::Tok: return p.any_token(static_cast<uint32_t>(in.value));
+    case Operand::Method: return p.method_token(md::Token(static_cast<uint32_t>(in.value)));
+    case Operand::Field: return p.field_token(md::Token(static_cast<uint32_t>(in.value)));
+    case Operand::Type: return p.type_token(md::Token(static_cast<uint32_t>(in.value)));
+    case Operand::String: return p.user_string(md::Token(static_cast<uint32_t>(in.value)));
+    case Operand::Sig: return p.standalone_method_sig(md::Token(static_cast<uint32_t>(in.value)));
+    case Operand::Tok: return p.any_token(md::Token(static_cast<uint32_t>(in.value)));
     case Operand::ShortVar:
     case Operand::Var: return fmt::format("{}_{}", is_argument_op(in.op) ? 'A' : 'V', in.value);
   }
@@ -102,7 +102,7 @@ MethodListing list_method(md::Printer& printer, uint32_t rid, uint32_t rva, cons
   m.max_stack = body->max_stack;
   m.locals_token = body->local_sig_token;
   m.init_locals = body->init_locals();
-  m.locals = printer.locals(body->local_sig_token, body->init_locals());
+  m.locals = printer.locals(md::Token(body->local_sig_token), body->init_locals());
   m.instructions.reserve(code->instructions.size());
   for (const auto& in : code->instructions) {
     ListedInstruction& out = m.instructions.emplace_back();
@@ -126,7 +126,7 @@ MethodListing list_method(md::Printer& printer, uint32_t rid, uint32_t rva, cons
     if (c.kind == ClauseKind::Filter) out.filter_offset = c.filter_offset;
     if (c.kind == ClauseKind::Catch) {
       out.class_token = c.class_token;
-      out.catch_type = printer.type_token(c.class_token);
+      out.catch_type = printer.type_token(md::Token(c.class_token));
     }
   }
   return m;

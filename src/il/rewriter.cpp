@@ -11,12 +11,12 @@
 
 namespace cil::il {
 
-Expected<LocalsBuilder> LocalsBuilder::open(md::MetadataSink& sink, uint32_t token) {
+Expected<LocalsBuilder> LocalsBuilder::open(md::MetadataSink& sink, md::Token token) {
   LocalsBuilder b;
   b.token_ = token;
   if (token == 0) return b;
   if (md::token_table(token) != md::TableId::StandAloneSig)
-    return rewrite_error(fmt::format("local signature token 0x{:08X} is not a StandAloneSig", token));
+    return rewrite_error(fmt::format("local signature token 0x{:08X} is not a StandAloneSig", token.value()));
   std::vector<uint8_t> blob = CIL_TRY(sink.signature_of(token));
   ByteReader r(blob, 0, "local variable signature");
   uint8_t kind = CIL_TRY(r.u8());
@@ -33,7 +33,7 @@ uint32_t LocalsBuilder::add(std::span<const uint8_t> encoded_type) {
   return count_++;
 }
 
-Expected<uint32_t> LocalsBuilder::commit(md::MetadataSink& sink) {
+Expected<md::Token> LocalsBuilder::commit(md::MetadataSink& sink) {
   if (count_ == original_count_) return token_;
   if (count_ > 0xFFFE) return rewrite_error("more than 65534 locals");
   std::vector<uint8_t> sig{md::kSigLocals};

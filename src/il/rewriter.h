@@ -22,15 +22,15 @@ inline Error rewrite_error(std::string message) { return make_error(ErrorKind::U
 class LocalsBuilder {
  public:
   /// Reads the current signature (`token` 0: no locals yet).
-  static Expected<LocalsBuilder> open(md::MetadataSink& sink, uint32_t token);
+  static Expected<LocalsBuilder> open(md::MetadataSink& sink, md::Token token);
   /// Adds a local of the encoded type (II.23.2.6) and returns its index.
   uint32_t add(std::span<const uint8_t> encoded_type);
   uint32_t count() const { return count_; }
   /// The token of the extended signature; the original token when nothing was added.
-  Expected<uint32_t> commit(md::MetadataSink& sink);
+  Expected<md::Token> commit(md::MetadataSink& sink);
 
  private:
-  uint32_t token_ = 0;
+  md::Token token_;
   uint32_t count_ = 0;
   uint32_t original_count_ = 0;
   std::vector<uint8_t> types_;  ///< the encoded types, original first

@@ -53,7 +53,7 @@ Status this_of(const md::Module& m, Token parent, Callee& c, bool virtual_call) 
     return ok();
   }
   if (m.find_row<TableId::TypeDef>(parent)) {
-    c.this_type = m.is_value_type(md::token_rid(parent)) ? md::wrap(ElementType::ByRef, md::value_type(parent))
+    c.this_type = m.is_value_type(md::TypeDefId(md::token_rid(parent))) ? md::wrap(ElementType::ByRef, md::value_type(parent))
                                                            : md::primitive(ElementType::Object);
     return ok();
   }
@@ -88,12 +88,12 @@ Expected<Callee> callee_of(const md::Module& m, Op op, Token token) {
     c.has_method_args = true;
     method = spec->method();
   }
-  Token parent = 0;
+  Token parent;
   if (auto def = m.find_row<TableId::MethodDef>(method)) {
     auto r = def->signature_reader("method signature");
     if (!r) return r.error();
     c.sig = CIL_TRY(md::decode_method_sig(*r));
-    parent = md::make_token(TableId::TypeDef, m.method_owner(md::token_rid(method)));
+    parent = m.method_owner(def->id()).token();
   } else if (auto ref = m.find_row<TableId::MemberRef>(method)) {
     auto r = ref->signature_reader("member signature");
     if (!r) return r.error();

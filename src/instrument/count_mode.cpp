@@ -264,7 +264,7 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
         size_t n = std::min(kChunkSize, blob.size() - at);
         std::vector<uint8_t> piece(blob.begin() + static_cast<ptrdiff_t>(at), blob.begin() + static_cast<ptrdiff_t>(at + n));
         Token field = CIL_TRY(add_data(fmt::format("<CilInstrument>Packed{}", text.packed.size()), piece, 0, static_cast<uint32_t>(n)));
-        text.packed.push_back({field, static_cast<uint32_t>(n), 0, 0});
+        text.packed.push_back({field, static_cast<uint32_t>(n), md::Token(0), 0});
       }
       table_.clear();
     }

@@ -57,7 +57,7 @@ class CountMode {
   md::ModuleEditor* editor_ = nullptr;
   md::RuntimeRefs* refs_ = nullptr;
   uint32_t helper_type_ = 0;
-  md::Token counts_field_ = 0;
+  md::Token counts_field_;
   uint32_t slots_ = 0;
   CounterFile file_ = CounterFile::Counts;
   ProbeKind kind_ = ProbeKind::Count;
@@ -81,8 +81,8 @@ class CountMode {
   std::vector<TableChunk> table_;
   std::string quoted_;  ///< commit()'s quoted name, reused
   std::vector<Instr> probe_;  ///< next_probe()'s, for the slot it last gave
-  md::Token increment_ = 0;
-  md::Token array_element_ = 0;  ///< System.Int64 when the counters are an int64[] (core library)
+  md::Token increment_;
+  md::Token array_element_;  ///< System.Int64 when the counters are an int64[] (core library)
   CountRuntimeMembers runtime_;
 };
 

@@ -17,21 +17,20 @@ namespace cil::instrument {
 /// The helper's rows, added by CountMode::begin(); the bodies below fill its methods.
 struct CountRuntimeMembers {
   uint32_t helper_type = 0;  ///< TypeDef row of <CilInstrument>
-  md::Token counts = 0;      ///< static native int: the address of the int64 counters (int64[] if counts_array)
+  md::Token counts;      ///< static native int: the address of the int64 counters (int64[] if counts_array)
   bool counts_array = false;  ///< counters in a managed int64[] (the core library, mscorlib-based modules)
-  md::Token gate = 0;        ///< static object: one write at a time
-  md::Token tag = 0;         ///< static string: "" for the first load of the assembly, ".2"... after
-  md::Token keep = 0;        ///< static object[]: the timer, the signal registrations and the mapping, kept alive
-  md::Token live = 0;        ///< static string: the live file's path while it holds the counters, else null
-  md::Token cctor = 0, write = 0, on_exit = 0, on_unhandled = 0, setup = 0, on_signal = 0, on_timer = 0, write_file = 0,
-            write_chunk = 0, output_path = 0, map_live = 0;
+  md::Token gate;        ///< static object: one write at a time
+  md::Token tag;         ///< static string: "" for the first load of the assembly, ".2"... after
+  md::Token keep;        ///< static object[]: the timer, the signal registrations and the mapping, kept alive
+  md::Token live;        ///< static string: the live file's path while it holds the counters, else null
+  md::Token cctor, write, on_exit, on_unhandled, setup, on_signal, on_timer, write_file, write_chunk, output_path, map_live;
 };
 
 /// One piece of the precomputed file text: a static data field of `size` bytes.
 struct CountTextChunk {
-  md::Token field = 0;
+  md::Token field;
   uint32_t size = 0;
-  md::Token lengths_field = 0;  ///< int32 per slot: the length of its text
+  md::Token lengths_field;  ///< int32 per slot: the length of its text
   uint32_t pieces = 0;          ///< slots in the chunk
 };
 
@@ -44,7 +43,7 @@ struct CountRuntimeText {
   std::string file_prefix;  ///< "<Assembly>."
   std::string file_suffix;  ///< contract::kCountsFileSuffix or kHitsFileSuffix
   std::string live_suffix;  ///< contract::kCountsLiveSuffix or kHitsLiveSuffix; empty: no live file
-  md::Token live_header = 0;  ///< static data: the live file's first contract::kLiveHeaderSize bytes
+  md::Token live_header;  ///< static data: the live file's first contract::kLiveHeaderSize bytes
   std::string load_key;     ///< AppDomain data key that numbers the loads of this build
   uint32_t slots = 0;
   std::vector<CountTextChunk> chunks;

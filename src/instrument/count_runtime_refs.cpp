@@ -13,10 +13,10 @@ struct RefTypes {
   TypeSig boolean = prim(ElementType::Boolean), native_int = prim(ElementType::I), i4 = prim(ElementType::I4);
   TypeSig bytes = md::wrap(ElementType::SzArray, prim(ElementType::U1));
   TypeSig objects = md::wrap(ElementType::SzArray, prim(ElementType::Object));
-  Token event_handler = 0, unhandled_handler = 0, assembly = 0, string_type = 0, environment = 0, directory = 0,
-        path = 0, file = 0, file_stream = 0, file_mode = 0, monitor = 0, timer = 0, timer_callback = 0, encoding = 0,
-        array = 0, field_handle = 0, runtime_helpers = 0, method_base = 0, binding_flags = 0, enum_type = 0,
-        console = 0;
+  Token event_handler, unhandled_handler, assembly, string_type, environment, directory,
+        path, file, file_stream, file_mode, monitor, timer, timer_callback, encoding,
+        array, field_handle, runtime_helpers, method_base, binding_flags, enum_type,
+        console;
   TypeSig type_sig, domain_sig;
 };
 

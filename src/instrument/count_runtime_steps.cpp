@@ -14,7 +14,7 @@ Status set_body(md::ModuleEditor& editor, Token method, BodyModel& body, CodeBui
   body.clauses = std::move(code.clauses);
   body.max_stack = CIL_TRY(compute_max_stack(body, returns_value, effects));
   EncodedBody encoded = CIL_TRY(rewrite_body(std::move(body), {}));
-  return editor.set_method_body(md::token_rid(method), encoded.bytes);
+  return editor.set_method_body(md::MethodDefId(md::token_rid(method)), encoded.bytes);
 }
 
 Expected<Token> str_token(md::ModuleEditor& editor, std::string_view s) { return editor.user_string(md::utf8_to_utf16(s)); }

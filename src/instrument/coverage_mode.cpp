@@ -67,7 +67,7 @@ CoveragePlan::CoveragePlan(const md::Module& m, const md::PortablePdb* pdb, Cove
     Token parent = attribute.parent();
     TableId table = md::token_table(parent);
     if (table != TableId::TypeDef && table != TableId::MethodDef) continue;
-    std::string_view name = m.attribute_type(row).name;
+    std::string_view name = m.attribute_type(md::CustomAttributeId(row)).name;
     if (std::find(names.begin(), names.end(), without_suffix(name)) == names.end()) continue;
     (table == TableId::TypeDef ? marked_types_ : marked_methods_).insert(md::token_rid(parent));
   }
@@ -106,10 +106,12 @@ uint32_t CoveragePlan::source_method(uint32_t rid) const {
     if (outer.empty()) return rid;
     // The enclosing method is in the method's type or one that encloses it (a closure class).
     uint32_t found = 0;
-    for (uint32_t type = m.method_owner(rid), up = 0; type && !found && up < md::kMaxNestingDepth; type = m.enclosing_type(type), ++up)
-      for (uint32_t candidate : m.methods_of(type))
-        if (candidate != rid && m.row<TableId::MethodDef>(candidate).name() == outer) {
-          found = candidate;
+    unsigned up = 0;
+    for (md::TypeDefId type = m.method_owner(md::MethodDefId(rid)); !type.is_nil() && !found && up < md::kMaxNestingDepth;
+         type = m.enclosing_type(type), ++up)
+      for (md::MethodDefId candidate : m.methods_of(type))
+        if (candidate.value() != rid && m.row(candidate).name() == outer) {
+          found = candidate.value();
           break;
         }
     if (!found) return rid;
@@ -166,8 +168,9 @@ bool CoveragePlan::marked(uint32_t rid) const {
   const md::Module& m = *module_;
   if (marked_methods_.count(rid)) return true;
   unsigned depth = 0;
-  for (uint32_t type = m.method_owner(rid); type && depth < md::kMaxNestingDepth; type = m.enclosing_type(type), ++depth)
-    if (marked_types_.count(type)) return true;
+  for (md::TypeDefId type = m.method_owner(md::MethodDefId(rid)); !type.is_nil() && depth < md::kMaxNestingDepth;
+       type = m.enclosing_type(type), ++depth)
+    if (marked_types_.count(type.value())) return true;
   return false;
 }
 

@@ -184,7 +184,7 @@ Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, md::WrittenPdb pdb, Pdb
 void DebugInfoJob::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_sig_token) {
   if (!rewriter_) return;
   // A failure is kept by the rewriter and reported by finish().
-  (void)rewriter_->method_rewritten(rid, map, md::token_rid(local_sig_token));
+  (void)rewriter_->method_rewritten(rid, map, md::token_rid(md::Token(local_sig_token)));
 }
 
 PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, std::vector<std::string>& warnings) {

@@ -79,10 +79,10 @@ Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32
   HookMethod result;
   result.name = std::string(hook);
   uint32_t found = 0;
-  for (uint32_t rid : m.methods_of(type_rid)) {
-    if (m.row<TableId::MethodDef>(rid).name() != hook) continue;
+  for (md::MethodDefId method : m.methods_of(md::TypeDefId(type_rid))) {
+    if (m.row(method).name() != hook) continue;
     if (found) return contract_error(fmt::format("{} is overloaded; declare it once", hook));
-    found = rid;
+    found = method.value();
   }
   if (!found) return result;
   auto method = m.row<TableId::MethodDef>(found);
@@ -112,8 +112,8 @@ Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32
   }
   result.returns_object = result.returns == HookReturn::Object;
   std::vector<std::string> names(sig->params.size());
-  for (uint32_t p : m.params_of(found)) {
-    auto param = m.row<TableId::Param>(p);
+  for (md::ParamId p : m.params_of(md::MethodDefId(found))) {
+    auto param = m.row(p);
     uint32_t seq = param.sequence();
     if (seq >= 1 && seq <= names.size()) names[seq - 1] = std::string(param.name());
   }
@@ -146,8 +146,8 @@ Expected<HookMethod> read_hook(const md::Module& m, md::Printer& printer, uint32
 }
 
 bool declares_hook(const md::Module& m, uint32_t type_rid) {
-  for (uint32_t rid : m.methods_of(type_rid)) {
-    std::string_view name = m.row<TableId::MethodDef>(rid).name();
+  for (md::MethodDefId method : m.methods_of(md::TypeDefId(type_rid))) {
+    std::string_view name = m.row(method).name();
     if (name == "OnEnter" || name == "OnLeave" || name == "OnException") return true;
   }
   return false;
@@ -227,7 +227,7 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   } else {
     std::vector<uint32_t> candidates;
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid) {
-      if (is_public(m.row<TableId::TypeDef>(rid).flags()) && m.enclosing_type(rid) == 0 && declares_hook(m, rid))
+      if (is_public(m.row<TableId::TypeDef>(rid).flags()) && m.enclosing_type(md::TypeDefId(rid)).is_nil() && declares_hook(m, rid))
         candidates.push_back(rid);
     }
     if (candidates.empty())
@@ -243,7 +243,7 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   }
   std::string type_name = quoted(printer.type_def_name(type));
   auto type_row = m.row<TableId::TypeDef>(type);
-  if (!is_public(type_row.flags()) || m.enclosing_type(type) != 0)
+  if (!is_public(type_row.flags()) || !m.enclosing_type(md::TypeDefId(type)).is_nil())
     return contract_error(fmt::format("hook type {} must be a public top-level type", type_name));
   if (generic_types(m)[type])
     return contract_error(fmt::format("hook type {} must not be generic: the instrumented code calls it without type arguments",

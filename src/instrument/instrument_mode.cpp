@@ -66,9 +66,9 @@ class NoopRun final : public InstrumentMode {
  public:
   const md::RuntimeRefs* refs() const override { return nullptr; }
   Status measure(CallEffects&) override { return ok(); }
-  bool excludes(uint32_t) override { return false; }
-  Status edit(uint32_t, const std::string&, CallEffects&, BodyEdit&) override { return ok(); }
-  Status commit(uint32_t, std::string_view) override { return ok(); }
+  bool excludes(md::MethodDefId) override { return false; }
+  Status edit(md::MethodDefId, const std::string&, CallEffects&, BodyEdit&) override { return ok(); }
+  Status commit(md::MethodDefId, std::string_view) override { return ok(); }
   Status finish(CallEffects&) override { return ok(); }
 };
 
@@ -82,8 +82,8 @@ class CountRun final : public WithRefs {
     return std::unique_ptr<InstrumentMode>(std::move(run));
   }
   Status measure(CallEffects& effects) override { return count_->measure_probe(effects); }
-  bool excludes(uint32_t) override { return false; }
-  Status edit(uint32_t, const std::string&, CallEffects&, BodyEdit& edit) override {
+  bool excludes(md::MethodDefId) override { return false; }
+  Status edit(md::MethodDefId, const std::string&, CallEffects&, BodyEdit& edit) override {
     // Only a prologue, which the engine splices in without building the model. The probe is
     // stack-neutral and runs on an empty stack, so no path gets deeper than the original's
     // deepest or the probe's own: the bound needs no new simulation.
@@ -91,7 +91,7 @@ class CountRun final : public WithRefs {
     edit.entry_max_stack = count_->probe_max_stack();
     return ok();
   }
-  Status commit(uint32_t rid, std::string_view name) override { return count_->commit(rid, name); }
+  Status commit(md::MethodDefId method, std::string_view name) override { return count_->commit(method.value(), name); }
   Status finish(CallEffects& effects) override {
     return count_->finish(assembly_name(context_.module), md::format_guid(context_.editor.mvid()), effects);
   }
@@ -113,15 +113,16 @@ class CoverageRun final : public WithRefs {
     return std::unique_ptr<InstrumentMode>(std::move(run));
   }
   Status measure(CallEffects& effects) override { return coverage_->measure_probe(effects); }
-  bool excludes(uint32_t rid) override { return coverage_->excluded(rid).has_value(); }
-  Status edit(uint32_t rid, const std::string& name, CallEffects&, BodyEdit& edit) override {
+  bool excludes(md::MethodDefId method) override { return coverage_->excluded(method.value()).has_value(); }
+  Status edit(md::MethodDefId method, const std::string& name, CallEffects&, BodyEdit& edit) override {
+    uint32_t rid = method.value();
     edit.edit = [this, rid, &name](BodyModel& model) -> Status {
       uint32_t source = coverage_->attributed(rid);
       return coverage_->instrument(rid, source, source == rid ? name : context_.printer.method_name(source), model);
     };
     return ok();
   }
-  Status commit(uint32_t rid, std::string_view) override { return coverage_->commit(rid); }
+  Status commit(md::MethodDefId method, std::string_view) override { return coverage_->commit(method.value()); }
   Status finish(CallEffects& effects) override {
     return coverage_->finish(assembly_name(context_.module), md::format_guid(context_.editor.mvid()), effects);
   }
@@ -142,8 +143,9 @@ class TraceRun final : public WithRefs {
     return std::unique_ptr<InstrumentMode>(std::move(run));
   }
   Status measure(CallEffects&) override { return ok(); }
-  bool excludes(uint32_t) override { return false; }
-  Status edit(uint32_t rid, const std::string& name, CallEffects& effects, BodyEdit& edit) override {
+  bool excludes(md::MethodDefId) override { return false; }
+  Status edit(md::MethodDefId method, const std::string& name, CallEffects& effects, BodyEdit& edit) override {
+    uint32_t rid = method.value();
     edit.edit = [this, rid, &name, &effects](BodyModel& model) -> Status {
       MethodShape shape = CIL_TRY(method_shape(context_.module, rid));
       CIL_TRY(trace_->instrument(rid, name, model));
@@ -151,7 +153,7 @@ class TraceRun final : public WithRefs {
     };
     return ok();
   }
-  Status commit(uint32_t, std::string_view) override { return ok(); }
+  Status commit(md::MethodDefId, std::string_view) override { return ok(); }
   Status finish(CallEffects& effects) override { return trace_->finish(effects); }
 
  private:
@@ -170,8 +172,9 @@ class WrapRun final : public WithRefs {
     return std::unique_ptr<InstrumentMode>(std::move(run));
   }
   Status measure(CallEffects&) override { return ok(); }
-  bool excludes(uint32_t) override { return false; }
-  Status edit(uint32_t rid, const std::string&, CallEffects& effects, BodyEdit& edit) override {
+  bool excludes(md::MethodDefId) override { return false; }
+  Status edit(md::MethodDefId method, const std::string&, CallEffects& effects, BodyEdit& edit) override {
+    uint32_t rid = method.value();
     edit.edit = [this, rid, &effects](BodyModel& model) -> Status {
       MethodShape shape = CIL_TRY(method_shape(context_.module, rid));
       CIL_TRY(wrap_empty(rid, model, shape));
@@ -179,7 +182,7 @@ class WrapRun final : public WithRefs {
     };
     return ok();
   }
-  Status commit(uint32_t, std::string_view) override { return ok(); }
+  Status commit(md::MethodDefId, std::string_view) override { return ok(); }
   Status finish(CallEffects&) override { return ok(); }
 
  private:

@@ -56,15 +56,15 @@ class InstrumentMode {
   virtual const md::RuntimeRefs* refs() const = 0;
   /// Simulates what the mode inserts once, for the stack depth it adds to every body.
   virtual Status measure(CallEffects& effects) = 0;
-  /// True when the mode itself leaves MethodDef `rid` out (coverage's exclusions); the job counts
-  /// it as excluded, as it does methods the filters did not select.
-  virtual bool excludes(uint32_t rid) = 0;
-  /// Says in `edit` what becomes of the body of MethodDef `rid`, named `name` (Ns.Type::Method): a
+  /// True when the mode itself leaves `method` out (coverage's exclusions); the job counts it as
+  /// excluded, as it does methods the filters did not select.
+  virtual bool excludes(md::MethodDefId method) = 0;
+  /// Says in `edit` what becomes of the body of `method`, named `name` (Ns.Type::Method): a
   /// prologue, an edit of the model, or neither (a round trip). What `edit` refers to stays valid
   /// until the next call; nothing is counted until commit().
-  virtual Status edit(uint32_t rid, const std::string& name, CallEffects& effects, BodyEdit& edit) = 0;
-  /// The body edit() planned for `rid` was written into the module.
-  virtual Status commit(uint32_t rid, std::string_view name) = 0;
+  virtual Status edit(md::MethodDefId method, const std::string& name, CallEffects& effects, BodyEdit& edit) = 0;
+  /// The body edit() planned for `method` was written into the module.
+  virtual Status commit(md::MethodDefId method, std::string_view name) = 0;
   /// After the last method: the helper's own bodies (its class constructor, the writer of its file).
   virtual Status finish(CallEffects& effects) = 0;
 };

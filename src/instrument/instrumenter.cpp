@@ -184,7 +184,7 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       report.skipped.push_back({rid, name, SkipReason::ProbeRuntime, {}});
       continue;
     }
-    if (mode->excludes(rid)) {
+    if (mode->excludes(md::MethodDefId(rid))) {
       ++report.excluded;
       continue;
     }
@@ -195,9 +195,9 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       // naming no row is the input's fault (the body is kept as it is, with a warning).
       CIL_TRY(check_body_tokens(m, rid, body, decoded));
       BodyEdit edit;
-      CIL_TRY(mode->edit(rid, name, effects, edit));
+      CIL_TRY(mode->edit(md::MethodDefId(rid), name, effects, edit));
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
-      CIL_TRY(editor.set_method_body(rid, rewritten.bytes));
+      CIL_TRY(editor.set_method_body(md::MethodDefId(rid), rewritten.bytes));
       debug.method_rewritten(rid, rewritten.map, rewritten.local_sig_token);
       if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
       return ok();
@@ -209,7 +209,7 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       report.skipped.push_back({rid, name, malformed ? SkipReason::Malformed : SkipReason::Unsupported, status.error().to_string()});
       continue;
     }
-    CIL_TRY(mode->commit(rid, name));
+    CIL_TRY(mode->commit(md::MethodDefId(rid), name));
     report.instrumented.push_back(rid);
   }
 

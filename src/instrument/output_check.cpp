@@ -119,12 +119,12 @@ Error unresolved_operand(uint32_t rid, const MethodBody& body, const Instruction
 /// True when they resolve (how many in `tokens`); the error is made only for one that does not.
 [[gnu::always_inline]] inline bool side_tokens_resolve(const md::Module& m, const MethodBody& body, uint64_t& tokens) {
   if (body.local_sig_token) {
-    if (!token_resolves(m, body.local_sig_token, kSigTables)) return false;
+    if (!token_resolves(m, md::Token(body.local_sig_token), kSigTables)) return false;
     ++tokens;
   }
   for (const auto& clause : body.clauses) {
     if (clause.kind != ClauseKind::Catch) continue;
-    if (!token_resolves(m, clause.class_token, kTypeTables)) return false;
+    if (!token_resolves(m, md::Token(clause.class_token), kTypeTables)) return false;
     ++tokens;
   }
   return true;
@@ -132,11 +132,11 @@ Error unresolved_operand(uint32_t rid, const MethodBody& body, const Instruction
 
 /// The error side_tokens_resolve found.
 Error side_token_error(const md::Module& m, uint32_t rid, const MethodBody& body) {
-  if (body.local_sig_token && !token_resolves(m, body.local_sig_token, kSigTables))
-    return unresolved(body_text(rid) + " local signature", body.local_sig_token, body.file_offset + 8);
+  if (body.local_sig_token && !token_resolves(m, md::Token(body.local_sig_token), kSigTables))
+    return unresolved(body_text(rid) + " local signature", md::Token(body.local_sig_token), body.file_offset + 8);
   for (const auto& clause : body.clauses)
-    if (clause.kind == ClauseKind::Catch && !token_resolves(m, clause.class_token, kTypeTables))
-      return unresolved(body_text(rid) + " catch clause", clause.class_token, body.file_offset);
+    if (clause.kind == ClauseKind::Catch && !token_resolves(m, md::Token(clause.class_token), kTypeTables))
+      return unresolved(body_text(rid) + " catch clause", md::Token(clause.class_token), body.file_offset);
   return make_error(ErrorKind::Format, body_text(rid), "a token names no row it may name", body.file_offset);
 }
 

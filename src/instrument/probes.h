@@ -21,8 +21,8 @@ struct CounterRef {
   /// count_runtime.h); or, when `array_element` is set (the core library, whose helper cannot
   /// call code of its own before its counters exist), slot `slot` of the static `int64[]` field
   /// `field`, through ldelema `array_element` (the token of System.Int64).
-  md::Token field = 0;
-  md::Token array_element = 0;
+  md::Token field;
+  md::Token array_element;
   uint32_t slot = 0;
   /// Runtime: a fixed native address of an int64 owned by the profiler (field == 0).
   uint64_t address = 0;

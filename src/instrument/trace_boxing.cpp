@@ -45,7 +45,7 @@ bool TraceMode::is_byref_like(Token type) {
       auto attribute = m.row<TableId::CustomAttribute>(row);
       Token parent = attribute.parent();
       if (md::token_table(parent) != TableId::TypeDef) continue;
-      if (m.attribute_type(row).name == "IsByRefLikeAttribute") byref_like_defs_.insert(md::token_rid(parent));
+      if (m.attribute_type(md::CustomAttributeId(row)).name == "IsByRefLikeAttribute") byref_like_defs_.insert(md::token_rid(parent));
     }
   }
   if (md::token_table(type) == TableId::TypeDef) return byref_like_defs_.count(md::token_rid(type)) != 0;
@@ -118,7 +118,7 @@ Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
 Expected<TraceMode::Box> TraceMode::self_boxing(uint32_t owner) {
   const md::Module& m = *file_;
   Box self;
-  if (!m.is_value_type(owner)) return self;
+  if (!m.is_value_type(md::TypeDefId(owner))) return self;
   Token type = md::make_token(TableId::TypeDef, owner);
   if (is_byref_like(type)) {
     self.kind = Boxing::Unboxable;

@@ -20,7 +20,7 @@ inline std::vector<uint8_t> encoded_type(const md::TypeSig& t) {
 struct TraceMode::Context {
   uint32_t rid = 0;
   std::string name;
-  md::Token token = 0;
+  md::Token token;
   md::MethodSig sig;
   bool is_static = false;
   Box self;                      ///< how `this` is passed (a value type's `this` is boxed from a copy)
@@ -30,7 +30,7 @@ struct TraceMode::Context {
   // result, the entry timestamp, OnException's verdict.
   std::optional<uint32_t> skip, enter_result, leave_result, start_ticks, replacement, handled;
   std::optional<uint32_t> default_result;  ///< a local of the return type, for its default
-  md::Token result_type = 0;               ///< the return type's token (unbox.any, initobj)
+  md::Token result_type;               ///< the return type's token (unbox.any, initobj)
   Box result_box;
   BodyModel* body = nullptr;
   /// The clauses of the guards around hook calls: they sit inside the new handlers, so they go

@@ -34,10 +34,10 @@ Status TraceMode::open_context(uint32_t rid, const std::string& name, BodyModel&
   // Of a vararg method the fixed parameters are reported; the variable part would need arglist.
   cx.sig = CIL_TRY(md::decode_method_sig(*r));
   cx.is_static = !cx.sig.has_this();
-  uint32_t owner = m.method_owner(rid);
+  md::TypeDefId owner = m.method_owner(md::MethodDefId(rid));
   generic_owner_method_ = cx.token;
-  generic_owner_type_ = md::make_token(TableId::TypeDef, owner);
-  if (!cx.is_static && owner) cx.self = CIL_TRY(self_boxing(owner));
+  generic_owner_type_ = owner.token();
+  if (!cx.is_static && !owner.is_nil()) cx.self = CIL_TRY(self_boxing(owner.value()));
   // `this` of a ref struct cannot be boxed: pass null.
   if (cx.self.kind == Boxing::Unboxable && contract_->wants(HookParam::Instance)) cx.is_static = true;
   cx.catch_clause = contract_->on_exception.present || contract_->on_leave.wants(HookParam::Exception);
@@ -68,7 +68,7 @@ Status TraceMode::add_locals(Context& cx, LocalsBuilder& locals) {
   bool convertible = false;
   if (cx.returns_value) {
     ret.modifiers.clear();
-    Box box = is_byref_return(ret) ? Box{Boxing::Unboxable, 0} : CIL_TRY(boxing(ret));
+    Box box = is_byref_return(ret) ? Box{Boxing::Unboxable, md::Token()} : CIL_TRY(boxing(ret));
     convertible = box.kind != Boxing::Unboxable;
     bool needed = on_enter.returns == HookReturn::Bool || (cx.finally_clause && on_leave.result_by_ref);
     if (convertible && needed) {

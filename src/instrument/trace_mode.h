@@ -40,7 +40,7 @@ class TraceMode {
   enum class Boxing { Reference, Value, Unboxable };
   struct Box {
     Boxing kind = Boxing::Reference;
-    md::Token token = 0;  ///< the type token for ldobj/box of a value
+    md::Token token;  ///< the type token for ldobj/box of a value
   };
   struct Context;
 
@@ -80,17 +80,17 @@ class TraceMode {
   std::unique_ptr<md::EditorDefinitions> owned_defs_;  ///< offline: defs_ over the editor
   md::RuntimeRefs* refs_ = nullptr;
   const HookContract* contract_ = nullptr;
-  md::Token on_enter_ = 0, on_leave_ = 0, on_exception_ = 0;
-  md::Token exception_ = 0, object_ = 0;
-  md::Token guard_field_ = 0, guard_get_ = 0, guard_set_ = 0, guard_ctor_ = 0, cctor_ = 0;
+  md::Token on_enter_, on_leave_, on_exception_;
+  md::Token exception_, object_;
+  md::Token guard_field_, guard_get_, guard_set_, guard_ctor_, cctor_;
   /// <CilInstrument>::OnException: the guarded call to the OnException hook, which the filters
   /// call (a filter block may not hold the try/catch that ignores a throwing hook).
-  md::Token guarded_on_exception_ = 0;
-  md::Token get_timestamp_ = 0;  ///< Stopwatch.GetTimestamp, for OnLeave's `elapsed`
-  md::Token helper_type_ = 0;
+  md::Token guarded_on_exception_;
+  md::Token get_timestamp_;  ///< Stopwatch.GetTimestamp, for OnLeave's `elapsed`
+  md::Token helper_type_;
   std::unordered_set<uint32_t> byref_like_defs_;  ///< TypeDef rids marked IsByRefLike
   bool byref_like_scanned_ = false;
-  md::Token generic_owner_type_ = 0, generic_owner_method_ = 0;  ///< of the method being rewritten
+  md::Token generic_owner_type_, generic_owner_method_;  ///< of the method being rewritten
 };
 
 }  // namespace cil::instrument

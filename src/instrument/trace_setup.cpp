@@ -166,7 +166,7 @@ Status TraceMode::write_guarded_on_exception(CallEffects& effects) {
   bool returns = hook.returns != HookReturn::Void;
   std::optional<uint32_t> verdict;
   if (returns) {
-    LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*sink_, 0));
+    LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*sink_, md::Token()));
     verdict = locals.add(encoded_type(hook.returns == HookReturn::Bool ? md::primitive(ElementType::Boolean) : md::class_type(exception_)));
     call.local_sig_token = CIL_TRY(locals.commit(*sink_));
     call.init_locals = true;

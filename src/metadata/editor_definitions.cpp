@@ -35,7 +35,7 @@ Expected<Token> EditorDefinitions::define_method(Token, std::string_view name, M
 }
 
 Status EditorDefinitions::set_new_method_body(Token method, std::span<const uint8_t> body) {
-  return editor_.set_method_body(token_rid(method), body);
+  return editor_.set_method_body(MethodDefId(token_rid(method)), body);
 }
 
 }  // namespace cil::md

@@ -102,38 +102,38 @@ Module::TypeName Module::type_name(Token type) const {
   return {};
 }
 
-bool Module::is_value_type(uint32_t type_rid) const {
-  if (!tables().valid_rid(TableId::TypeDef, type_rid)) return false;
-  TypeName base = type_name(row<TableId::TypeDef>(type_rid).extends());
+bool Module::is_value_type(TypeDefId type) const {
+  if (!valid(type)) return false;
+  TypeName base = type_name(row(type).extends());
   return base.ns == "System" && (base.name == "ValueType" || base.name == "Enum");
 }
 
-Module::TypeName Module::attribute_type(uint32_t rid) const {
-  Token ctor = row<TableId::CustomAttribute>(rid).type();
-  Token owner = 0;
+Module::TypeName Module::attribute_type(CustomAttributeId attribute) const {
+  Token ctor = row(attribute).type();
+  Token owner;
   if (auto ref = find_row<TableId::MemberRef>(ctor)) owner = ref->class_();
-  else if (token_table(ctor) == TableId::MethodDef) owner = make_token(TableId::TypeDef, method_owner(token_rid(ctor)));
+  else if (token_table(ctor) == TableId::MethodDef) owner = method_owner(MethodDefId(token_rid(ctor))).token();
   return type_name(owner);
 }
 
-std::vector<uint32_t> Module::methods_of(uint32_t type_rid) const {
-  std::vector<uint32_t> out;
+std::vector<MethodDefId> Module::methods_of(TypeDefId type) const {
+  std::vector<MethodDefId> out;
   const TablesStream& t = tables();
-  if (!t.valid_rid(TableId::TypeDef, type_rid)) return out;
-  auto [first, last] = list_range(method_lists_, type_rid, t.rows(TableId::MethodPtr) ? TableId::MethodPtr : TableId::MethodDef);
+  if (!valid(type)) return out;
+  auto [first, last] = list_range(method_lists_, type.value(), t.rows(TableId::MethodPtr) ? TableId::MethodPtr : TableId::MethodDef);
   for (uint32_t i = first; i < last; ++i) {
-    if (uint32_t m = list_entry(TableId::MethodPtr, TableId::MethodDef, i)) out.push_back(m);
+    if (uint32_t m = list_entry(TableId::MethodPtr, TableId::MethodDef, i)) out.push_back(MethodDefId(m));
   }
   return out;
 }
 
-std::vector<uint32_t> Module::params_of(uint32_t method_rid) const {
-  std::vector<uint32_t> out;
+std::vector<ParamId> Module::params_of(MethodDefId method) const {
+  std::vector<ParamId> out;
   const TablesStream& t = tables();
-  if (!t.valid_rid(TableId::MethodDef, method_rid)) return out;
-  auto [first, last] = list_range(param_lists_, method_rid, t.rows(TableId::ParamPtr) ? TableId::ParamPtr : TableId::Param);
+  if (!valid(method)) return out;
+  auto [first, last] = list_range(param_lists_, method.value(), t.rows(TableId::ParamPtr) ? TableId::ParamPtr : TableId::Param);
   for (uint32_t i = first; i < last; ++i) {
-    if (uint32_t p = list_entry(TableId::ParamPtr, TableId::Param, i)) out.push_back(p);
+    if (uint32_t p = list_entry(TableId::ParamPtr, TableId::Param, i)) out.push_back(ParamId(p));
   }
   return out;
 }

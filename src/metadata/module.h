@@ -45,10 +45,16 @@ class Module {
   const StringHeap& strings() const { return metadata_.strings(); }
   const BlobHeap& blobs() const { return metadata_.blobs(); }
 
-  /// Row `rid` of table T as a typed view: row<TableId::MethodDef>(rid).flags(). `rid` must be
-  /// valid (1 to tables().rows(T)), as for TablesStream::get.
+  /// Row `id` as a typed view: row(method).flags() for a MethodDefId. `id` must be valid (1 to
+  /// tables().rows(T)), as for TablesStream::get.
+  template <TableId T>
+  RowViewOf<T> row(RowId<T> id) const { return RowViewOf<T>(metadata_, id.value()); }
+  /// Row `rid` of table T by its number, for walks over a whole table: row<TableId::MethodDef>(rid).
   template <TableId T>
   RowViewOf<T> row(uint32_t rid) const { return RowViewOf<T>(metadata_, rid); }
+  /// True when `id` is a row of its table (1 to tables().rows(T)).
+  template <TableId T>
+  bool valid(RowId<T> id) const { return tables().valid_rid(T, id.value()); }
   /// The row `token` names when it is a valid row of table T; nullopt otherwise.
   template <TableId T>
   std::optional<RowViewOf<T>> find_row(Token token) const {
@@ -56,14 +62,14 @@ class Module {
     return RowViewOf<T>(metadata_, token_rid(token));
   }
 
-  /// TypeDef rid that owns MethodDef `rid`, or 0 when no type lists it.
-  uint32_t method_owner(uint32_t rid) const { return rid < method_owner_.size() ? method_owner_[rid] : 0; }
-  /// TypeDef rid that owns Field `rid`, or 0.
-  uint32_t field_owner(uint32_t rid) const { return rid < field_owner_.size() ? field_owner_[rid] : 0; }
-  /// Enclosing TypeDef rid of TypeDef `rid`, or 0 for a top-level type.
-  uint32_t enclosing_type(uint32_t rid) const { return rid < enclosing_.size() ? enclosing_[rid] : 0; }
-  /// MethodDef rids of a type, in list order, through MethodPtr when present.
-  std::vector<uint32_t> methods_of(uint32_t type_rid) const;
+  /// The type that owns `method`, or nil when no type lists it.
+  TypeDefId method_owner(MethodDefId method) const { return TypeDefId(at(method_owner_, method.value())); }
+  /// The type that owns `field`, or nil.
+  TypeDefId field_owner(FieldId field) const { return TypeDefId(at(field_owner_, field.value())); }
+  /// The type that encloses `type`, or nil for a top-level type.
+  TypeDefId enclosing_type(TypeDefId type) const { return TypeDefId(at(enclosing_, type.value())); }
+  /// The methods of `type`, in list order, through MethodPtr when present.
+  std::vector<MethodDefId> methods_of(TypeDefId type) const;
   /// The namespace and name of a type.
   struct TypeName {
     std::string_view ns, name;
@@ -71,19 +77,20 @@ class Module {
   /// The attribute type of CustomAttribute row `rid` (a valid rid): the TypeRef or TypeDef that
   /// declares its constructor (a MemberRef's class, or a MethodDef's owner). Empty when that is
   /// neither (a TypeSpec, a token out of range). ECMA-335 II.22.10.
-  TypeName attribute_type(uint32_t rid) const;
+  TypeName attribute_type(CustomAttributeId attribute) const;
   /// The namespace and name of a TypeRef or TypeDef token; empty for anything else.
   TypeName type_name(Token type) const;
-  /// True when TypeDef `type_rid` extends System.ValueType or System.Enum: a value type.
-  bool is_value_type(uint32_t type_rid) const;
-  /// Param rids of a method, through ParamPtr when present.
-  std::vector<uint32_t> params_of(uint32_t method_rid) const;
+  /// True when `type` extends System.ValueType or System.Enum: a value type.
+  bool is_value_type(TypeDefId type) const;
+  /// The params of `method`, through ParamPtr when present.
+  std::vector<ParamId> params_of(MethodDefId method) const;
 
   /// A string from #Strings, or a placeholder naming the bad index (for display only).
   std::string_view string_or_placeholder(uint32_t index) const { return strings().get_or_placeholder(index); }
 
  private:
   Module() = default;
+  static uint32_t at(const std::vector<uint32_t>& map, uint32_t rid) { return rid < map.size() ? map[rid] : 0; }
   Status init();
   /// A list column (`column(rid)` for rows 1 to `rows` of its table) as a running maximum, index
   /// 0 unused. ECMA-335 lists are sorted (II.22.37); an unsorted hostile column would otherwise

@@ -246,7 +246,7 @@ Expected<Token> ModuleEditor::find_assembly_ref(std::string_view name) {
 Expected<Token> ModuleEditor::find_type_def(std::string_view ns, std::string_view name) {
   for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::TypeDef); ++rid) {
     auto type = module_.row<TableId::TypeDef>(rid);
-    if (module_.enclosing_type(rid) == 0 && type.type_name() == name && type.type_namespace() == ns)
+    if (module_.enclosing_type(TypeDefId(rid)).is_nil() && type.type_name() == name && type.type_namespace() == ns)
       return make_token(TableId::TypeDef, rid);
   }
   return Token{0};
@@ -259,14 +259,14 @@ Expected<Token> ModuleEditor::find_member_def(Token type, std::string_view name,
   if (token_table(type) != TableId::TypeDef) return Token{0};
   if (!signature.empty() && signature[0] == kSigField) {
     for (uint32_t rid = 1; rid <= module_.tables().rows(TableId::Field); ++rid) {
-      if (module_.field_owner(rid) != token_rid(type)) continue;
+      if (module_.field_owner(FieldId(rid)).token() != type) continue;
       auto field = module_.row<TableId::Field>(rid);
       if (field.name() == name && same(field.signature())) return make_token(TableId::Field, rid);
     }
   } else {
-    for (uint32_t rid : module_.methods_of(token_rid(type))) {
-      auto method = module_.row<TableId::MethodDef>(rid);
-      if (method.name() == name && same(method.signature())) return make_token(TableId::MethodDef, rid);
+    for (MethodDefId id : module_.methods_of(TypeDefId(token_rid(type)))) {
+      auto method = module_.row(id);
+      if (method.name() == name && same(method.signature())) return id.token();
     }
   }
   return Token{0};
@@ -306,7 +306,7 @@ Expected<Token> ModuleEditor::standalone_sig(std::span<const uint8_t> signature)
 Expected<Token> ModuleEditor::user_string(std::u16string_view text) {
   uint32_t index = user_strings_.add(text);
   if (index > kMaxRid) return edit_error("the #US heap would exceed 16 MiB");
-  return (uint32_t{kUserStringTokenType} << 24) | index;
+  return Token((uint32_t{kUserStringTokenType} << 24) | index);
 }
 
 Expected<std::vector<uint8_t>> ModuleEditor::blob_at(uint32_t index) const {
@@ -387,7 +387,8 @@ Expected<uint32_t> ModuleEditor::append_aligned(std::span<const uint8_t> bytes, 
   return static_cast<uint32_t>(rva);
 }
 
-Status ModuleEditor::set_method_body(uint32_t rid, std::span<const uint8_t> body) {
+Status ModuleEditor::set_method_body(MethodDefId method, std::span<const uint8_t> body) {
+  uint32_t rid = method.value();
   // Fat headers are 4-byte aligned (II.25.4.5).
   uint32_t rva = CIL_TRY(append_aligned(body, 4, "method bodies exceed the address space"));
   set_cell(TableId::MethodDef, rid, col::MethodDef::Rva, rva);

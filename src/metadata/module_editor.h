@@ -59,7 +59,7 @@ class ModuleEditor final : public MetadataSink {
 
   /// Gives MethodDef `rid` (original or appended) a new body: complete bytes, header included.
   /// The body goes straight into the new section, so bodies are not held twice.
-  Status set_method_body(uint32_t rid, std::span<const uint8_t> body);
+  Status set_method_body(MethodDefId method, std::span<const uint8_t> body);
   /// Places static data in the new section, after the bodies, and writes its RVA into FieldRVA
   /// row `field_rva` (original or appended) when the layout is final.
   Status add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, uint32_t field_rva);

@@ -121,7 +121,7 @@ const std::string& Printer::cached_type_def_name(uint32_t rid) {
   // Collect the chain of enclosing types, outermost last; a cycle stops at the depth cap.
   std::vector<uint32_t> chain{rid};
   while (chain.size() <= kMaxNestingDepth) {
-    uint32_t outer = module_.enclosing_type(chain.back());
+    uint32_t outer = module_.enclosing_type(TypeDefId(chain.back())).value();
     if (!outer) break;
     chain.push_back(outer);
   }
@@ -148,11 +148,11 @@ std::string Printer::type_def_ref(uint32_t rid) {
   if (!t.valid_rid(TableId::TypeDef, rid)) return bad_token(make_token(TableId::TypeDef, rid));
   if (!type_def_quoted_[rid].empty()) return type_def_quoted_[rid];
   std::string out;
-  uint32_t outer = module_.enclosing_type(rid);
+  uint32_t outer = module_.enclosing_type(TypeDefId(rid)).value();
   std::vector<uint32_t> chain{rid};
   while (outer && chain.size() <= kMaxNestingDepth) {
     chain.push_back(outer);
-    outer = module_.enclosing_type(outer);
+    outer = module_.enclosing_type(TypeDefId(outer)).value();
   }
   for (size_t i = chain.size(); i-- > 0;) {
     uint32_t r = chain[i];
@@ -343,7 +343,7 @@ std::string Printer::owner_text(Token parent) {
     case TableId::TypeSpec: return type_token(parent);
     case TableId::ModuleRef: return scope_prefix(parent, 0);
     case TableId::MethodDef: {
-      uint32_t owner = module_.method_owner(token_rid(parent));
+      uint32_t owner = module_.method_owner(MethodDefId(token_rid(parent))).value();
       return owner ? type_def_ref(owner) : bad_token(parent);
     }
     default: return bad_token(parent);
@@ -363,7 +363,7 @@ void Printer::method_name_into(std::string& out, uint32_t rid) {
     out = bad_token(make_token(TableId::MethodDef, rid));
     return;
   }
-  uint32_t owner = module_.method_owner(rid);
+  uint32_t owner = module_.method_owner(MethodDefId(rid)).value();
   if (!owner) out += '?';
   else if (t.valid_rid(TableId::TypeDef, owner)) out += cached_type_def_name(owner);
   else out += bad_token(make_token(TableId::TypeDef, owner));
@@ -375,7 +375,7 @@ void Printer::method_name_into(std::string& out, uint32_t rid) {
 std::string Printer::field_name(uint32_t rid) {
   const TablesStream& t = module_.tables();
   if (!t.valid_rid(TableId::Field, rid)) return bad_token(make_token(TableId::Field, rid));
-  uint32_t owner = module_.field_owner(rid);
+  uint32_t owner = module_.field_owner(FieldId(rid)).value();
   std::string out = owner ? type_def_name(owner) : "?";
   out += "::";
   out += module_.row<TableId::Field>(rid).name();
@@ -391,7 +391,7 @@ std::string Printer::method_token(Token token) {
       if (!r) return bad_blob("method signature", r.error());
       auto sig = decode_method_sig(*r);
       if (!sig) return bad_blob("method signature", sig.error());
-      uint32_t owner = module_.method_owner(def->rid());
+      uint32_t owner = module_.method_owner(def->id()).value();
       std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(def->name());
       return method_sig_text(*sig, name, nullptr);
     }
@@ -436,7 +436,7 @@ std::string Printer::field_token(Token token) {
   if (token_table(token) == TableId::Field) {
     auto field = module_.find_row<TableId::Field>(token);
     if (!field) return bad_token(token);
-    uint32_t owner = module_.field_owner(field->rid());
+    uint32_t owner = module_.field_owner(field->id()).value();
     name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(field->name());
     sig_index = field->signature_index();
   } else if (token_table(token) == TableId::MemberRef) {
@@ -523,7 +523,7 @@ std::string Printer::method_header(uint32_t rid) {
     }
   }
   out += ' ';
-  uint32_t owner = module_.method_owner(rid);
+  uint32_t owner = module_.method_owner(MethodDefId(rid)).value();
   std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(method.name());
   auto r = method.signature_reader("method signature");
   Expected<MethodSig> sig = r ? decode_method_sig(*r) : Expected<MethodSig>(r.error());
@@ -531,8 +531,8 @@ std::string Printer::method_header(uint32_t rid) {
   // not size the list, or every method sharing a hostile Param list costs 64K strings.
   std::vector<std::string> names;
   size_t param_count = sig ? sig->params.size() : 0;
-  for (uint32_t p : module_.params_of(rid)) {
-    auto param = module_.row<TableId::Param>(p);
+  for (ParamId p : module_.params_of(MethodDefId(rid))) {
+    auto param = module_.row(p);
     uint32_t seq = param.sequence();
     if (seq == 0 || seq > param_count) continue;
     if (names.size() < seq) names.resize(seq);
@@ -617,7 +617,7 @@ std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
   return clip(out + ">");
 }
 
-std::string Printer::locals(uint32_t sig_token, bool init) {
+std::string Printer::locals(Token sig_token, bool init) {
   if (sig_token == 0) return "";
   const TablesStream& t = module_.tables();
   std::string out = init ? ".locals init (" : ".locals (";

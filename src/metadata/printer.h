@@ -46,7 +46,7 @@ class Printer {
   std::string standalone_method_sig(Token token);  ///< calli
   std::string user_string(Token token);       ///< ldstr, quoted
   std::string method_header(uint32_t method_rid);   ///< the .method line
-  std::string locals(uint32_t sig_token, bool init);  ///< the .locals line, or empty
+  std::string locals(Token sig_token, bool init);  ///< the .locals line, or empty
 
   const Module& module() const { return module_; }
 

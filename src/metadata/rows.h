@@ -66,11 +66,13 @@ class RowView {
 #define CIL_VIEW_Coded(Table, Column, field, Arg) \
   Token field() const { return coded(CodedIndex::Arg, cell(kTable, col::Table::Column)); }
 
-#define CIL_TABLE(id, Table)                         \
+#define CIL_TABLE(table_id, Table)                   \
   class Table##View : public RowView {               \
    public:                                           \
     static constexpr TableId kTable = TableId::Table; \
-    using RowView::RowView;
+    using RowView::RowView;                          \
+    /** The row as a typed id. */                    \
+    Table##Id id() const { return Table##Id(rid()); }
 #define CIL_COLUMN(Table, Column, field, Kind, Arg) CIL_VIEW_##Kind(Table, Column, field, Arg)
 #define CIL_TABLE_END(Table) };
 #include "metadata/tables.def"

@@ -49,7 +49,7 @@ class RuntimeRefs {
   MetadataSink* sink_;
   CoreLibraryKind kind_ = CoreLibraryKind::PrivateCoreLib;
   bool self_ = false;
-  Token scope_ = 0;
+  Token scope_;
 };
 
 }  // namespace cil::md

@@ -7,19 +7,10 @@
 #include <span>
 #include <string_view>
 
-namespace cil::md {
+#include "metadata/ids.h"
+#include "metadata/table_id.h"
 
-/// Metadata table ids (II.22), plus the portable PDB tables.
-enum class TableId : uint8_t {
-#define CIL_TABLE(id, Table) Table = id,
-#define CIL_COLUMN(Table, Column, field, Kind, Arg)
-#define CIL_TABLE_END(Table)
-#include "metadata/tables.def"
-#undef CIL_TABLE
-#undef CIL_COLUMN
-#undef CIL_TABLE_END
-  Unused = 0xFF,
-};
+namespace cil::md {
 
 inline constexpr unsigned kTableSlots = 64;  ///< the Valid bit vector has 64 bits
 
@@ -67,15 +58,10 @@ inline const TableSchema& table_schema(TableId id) { return table_schema(static_
 const CodedIndexSchema& coded_index_schema(CodedIndex kind);
 std::span<const CodedIndexSchema> coded_index_schemas();
 
-/// Tokens (II.22 and III.1.9): table id in the high byte, 1-based row id below.
-using Token = uint32_t;
-inline constexpr uint8_t kUserStringTokenType = 0x70;
-inline constexpr uint32_t kMaxRid = 0x00FFFFFF;
-inline constexpr Token make_token(TableId table, uint32_t rid) {
-  return (uint32_t{static_cast<uint8_t>(table)} << 24) | rid;
-}
-inline constexpr uint8_t token_type(Token token) { return static_cast<uint8_t>(token >> 24); }
-inline constexpr TableId token_table(Token token) { return static_cast<TableId>(token >> 24); }
-inline constexpr uint32_t token_rid(Token token) { return token & kMaxRid; }
+/// Tokens (II.22 and III.1.9): table id in the high byte, 1-based row id below (metadata/ids.h).
+inline constexpr Token make_token(TableId table, uint32_t rid) { return Token(table, rid); }
+inline constexpr uint8_t token_type(Token token) { return token.type(); }
+inline constexpr TableId token_table(Token token) { return token.table(); }
+inline constexpr uint32_t token_rid(Token token) { return token.row(); }
 
 }  // namespace cil::md

@@ -35,7 +35,7 @@ struct MethodSig;
 
 struct CustomModifier {
   bool required = false;
-  Token type = 0;  ///< TypeDef, TypeRef or TypeSpec
+  Token type;  ///< TypeDef, TypeRef or TypeSpec
 };
 
 struct ArrayShape {
@@ -48,7 +48,7 @@ struct ArrayShape {
 /// element in children[0]; GenericInst holds the generic type then its arguments.
 struct TypeSig {
   ElementType element = ElementType::End;
-  Token token = 0;          ///< Class, ValueType: the TypeDefOrRef token
+  Token token;          ///< Class, ValueType: the TypeDefOrRef token
   uint32_t number = 0;      ///< Var, MVar: the parameter index
   uint64_t handle = 0;      ///< Internal: the runtime handle, kept so that the blob re-encodes
   std::vector<CustomModifier> modifiers;  ///< modifiers that precede this type, in order

@@ -56,9 +56,9 @@ Expected<TablesStream> TablesStream::parse(ByteReader r, bool all_large,
 Token TablesStream::decode(CodedIndex kind, uint32_t value) const {
   const CodedIndexSchema& schema = coded_index_schema(kind);
   uint32_t tag = value & ((1u << schema.tag_bits) - 1);
-  if (tag >= schema.tables.size() || schema.tables[tag] == TableId::Unused) return 0;
+  if (tag >= schema.tables.size() || schema.tables[tag] == TableId::Unused) return Token();
   uint32_t rid = value >> schema.tag_bits;
-  if (rid > kMaxRid) return 0;
+  if (rid > kMaxRid) return Token();
   return make_token(schema.tables[tag], rid);
 }
 

@@ -240,14 +240,14 @@ std::unique_ptr<ArgsProfiler::Hooked> ArgsProfiler::describe(FunctionID function
     uint32_t rid = RidFromToken(token);
     if (!file || !file->tables().valid_rid(TableId::MethodDef, rid)) return;
     if (auto blob = file->row<TableId::MethodDef>(rid).signature()) signature.assign(blob->begin(), blob->end());
-    for (uint32_t p : file->params_of(rid)) {
-      auto param = file->row<TableId::Param>(p);
+    for (md::ParamId p : file->params_of(md::MethodDefId(rid))) {
+      auto param = file->row(p);
       uint32_t sequence = param.sequence();
       if (sequence == 0) continue;
       if (names.size() < sequence) names.resize(sequence);
       names[sequence - 1] = std::string(param.name());
     }
-    if (uint32_t owner = file->method_owner(rid)) {
+    if (uint32_t owner = file->method_owner(md::MethodDefId(rid)).value()) {
       hooked->this_type = printer->type_def_name(owner);
       std::string base = base_type_name(*file, *printer, owner);
       hooked->this_is_value = (base == "System.ValueType" || base == "System.Enum") && hooked->this_type != "System.Enum";

@@ -40,7 +40,7 @@ using md::token_text;
 void append_entry(std::string& json, bool first, mdToken token, std::string_view name, int64_t count) {
   if (!first) json += contract::kCountsSeparator;
   json += contract::counts_method_open();
-  md::append_token_digits(json, token);
+  md::append_token_digits(json, md::Token(token));
   json += contract::counts_method_name();
   json += md::json_quote(name);
   json += contract::counts_method_count();
@@ -189,7 +189,7 @@ Status CountProfiler::instrument(CountModule& state, mdMethodDef token, Function
   if (!map.empty()) {
     if (HRESULT hr = info()->SetILInstrumentedCodeMap(function, TRUE, static_cast<ULONG>(map.size()), map.data()); FAILED(hr))
       diagnostics_.warn(fmt::format("{} ({} in {}): stack traces may show shifted lines: {}",
-                                    modules_->method_name(*state.entry, token), token_text(token), state.entry->name,
+                                    modules_->method_name(*state.entry, token), token_text(md::Token(token)), state.entry->name,
                                     com_error("SetILInstrumentedCodeMap", hr).to_string()));
   }
   return ok();
@@ -221,7 +221,7 @@ bool CountProfiler::ensure_instrumented(FunctionID function) {
         state->failed.insert(token);
         if (state->sink)
           diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token),
-                                        token_text(token), state->entry->name, status.error().to_string()));
+                                        token_text(md::Token(token)), state->entry->name, status.error().to_string()));
       }
     }
   }
@@ -412,7 +412,7 @@ HRESULT CountProfiler::GetReJITParameters(ModuleID module, mdMethodDef token, IC
     Expected<il::EncodedBody> body = probed_body(*state, token);
     if (!body) {
       state->failed.insert(token);
-      diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token), token_text(token),
+      diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token), token_text(md::Token(token)),
                                     state->entry->name, body.error().to_string()));
       stats_.passed(micros_since(started));
       return;
@@ -420,7 +420,7 @@ HRESULT CountProfiler::GetReJITParameters(ModuleID module, mdMethodDef token, IC
     // The runtime copies both the body and the map.
     if (HRESULT hr = control->SetILFunctionBody(static_cast<ULONG>(body->bytes.size()), body->bytes.data()); FAILED(hr)) {
       state->failed.insert(token);
-      diagnostics_.warn(fmt::format("{} ({} in {}): {}", modules_->method_name(*state->entry, token), token_text(token),
+      diagnostics_.warn(fmt::format("{} ({} in {}): {}", modules_->method_name(*state->entry, token), token_text(md::Token(token)),
                                     state->entry->name, com_error("SetILFunctionBody", hr).to_string()));
       return;
     }
@@ -434,8 +434,8 @@ HRESULT CountProfiler::ReJITError(ModuleID module, mdMethodDef token, FunctionID
   return guarded("ReJITError", [&] {
     ++rejit_errors_;
     auto state = state_of(module);
-    std::string name = state->entry ? modules_->method_name(*state->entry, token) : token_text(token);
-    diagnostics_.warn(fmt::format("{} ({}): ReJIT failed (HRESULT 0x{:08X}): not counted", name, token_text(token), static_cast<uint32_t>(status)));
+    std::string name = state->entry ? modules_->method_name(*state->entry, token) : token_text(md::Token(token));
+    diagnostics_.warn(fmt::format("{} ({}): ReJIT failed (HRESULT 0x{:08X}): not counted", name, token_text(md::Token(token)), static_cast<uint32_t>(status)));
   });
 }
 

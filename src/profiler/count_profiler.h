@@ -79,7 +79,7 @@ class CountProfiler final : public ProfilerBase {
     bool setup_tried = false;
     std::unique_ptr<EmitSink> sink;
     ComPtr<IMethodMalloc> allocator;
-    md::Token increment = 0;
+    md::Token increment;
     uint16_t probe_depth = 0;
     std::map<mdMethodDef, Instrumented> instrumented;
     std::set<mdMethodDef> failed;

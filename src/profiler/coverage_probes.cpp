@@ -27,7 +27,7 @@ Expected<il::EncodedBody> place(instrument::CoveragePlan& plan, uint32_t rid, st
                         int64_t* counter = allocate ? allocate() : nullptr;
                         instrument::CounterRef ref;
                         ref.address = reinterpret_cast<uint64_t>(counter);
-                        instrument::counter_probe(m, ref, increment, probe, kind);
+                        instrument::counter_probe(m, ref, md::Token(increment), probe, kind);
                         probes.push_back({std::string(description), counter});
                       });
   };

@@ -59,7 +59,7 @@ Expected<md::Token> EmitSink::assembly_ref(const md::AssemblyRefSpec& spec) {
                                                    static_cast<ULONG>(spec.public_key_token.size()), wanted.c_str(), &meta,
                                                    nullptr, 0, 0, &token);
     if (FAILED(hr)) return com_error(fmt::format("DefineAssemblyRef({})", spec.name), hr);
-    found = token;
+    found = md::Token(token);
   }
   assembly_refs_.emplace(spec.name, found);
   return found;
@@ -70,7 +70,7 @@ Expected<md::Token> EmitSink::define_type(std::string_view ns, std::string_view 
   mdTypeDef token = 0;
   if (HRESULT hr = emit_->DefineTypeDef(full.c_str(), static_cast<DWORD>(flags), extends, nullptr, &token); FAILED(hr))
     return com_error(fmt::format("DefineTypeDef({})", to_utf8(full)), hr);
-  return token;
+  return md::Token(token);
 }
 
 Expected<md::Token> EmitSink::define_field(md::Token type, std::string_view name, md::FieldAttributes flags,
@@ -81,7 +81,7 @@ Expected<md::Token> EmitSink::define_field(md::Token type, std::string_view name
                                       static_cast<ULONG>(signature.size()), 0, nullptr, 0, &token);
       FAILED(hr))
     return com_error(fmt::format("DefineField({})", name), hr);
-  return token;
+  return md::Token(token);
 }
 
 Expected<md::Token> EmitSink::define_method(md::Token type, std::string_view name, md::MethodAttributes flags,
@@ -93,7 +93,7 @@ Expected<md::Token> EmitSink::define_method(md::Token type, std::string_view nam
                                        static_cast<ULONG>(signature.size()), 0, 0, &token);
       FAILED(hr))
     return com_error(fmt::format("DefineMethod({})", name), hr);
-  return token;
+  return md::Token(token);
 }
 
 Status EmitSink::set_new_method_body(md::Token method, std::span<const uint8_t> body) {
@@ -127,7 +127,7 @@ Expected<md::Token> EmitSink::find_assembly_ref(std::string_view name) {
   HCORENUM e = nullptr;
   mdAssemblyRef refs[64];
   ULONG fetched = 0;
-  md::Token found = 0;
+  md::Token found;
   while (!found && SUCCEEDED(assembly_import_->EnumAssemblyRefs(&e, refs, 64, &fetched)) && fetched > 0) {
     for (ULONG i = 0; i < fetched && !found; ++i) {
       WCHAR text[kNameCapacity];
@@ -136,7 +136,7 @@ Expected<md::Token> EmitSink::find_assembly_ref(std::string_view name) {
       if (FAILED(assembly_import_->GetAssemblyRefProps(refs[i], nullptr, nullptr, text, kNameCapacity, &length, &meta,
                                                        nullptr, nullptr, nullptr)))
         continue;
-      if (length > 0 && std::u16string_view(text, length - 1) == wanted) found = refs[i];
+      if (length > 0 && std::u16string_view(text, length - 1) == wanted) found = md::Token(refs[i]);
     }
   }
   if (e) assembly_import_->CloseEnum(e);
@@ -148,7 +148,7 @@ Expected<md::Token> EmitSink::find_type_def(std::string_view ns, std::string_vie
   mdTypeDef token = 0;
   // Top-level types only (no enclosing class); CLDB_E_RECORD_NOTFOUND when there is none.
   if (import_->FindTypeDefByName(full.c_str(), mdTokenNil, &token) != S_OK) return md::Token{0};
-  return token;
+  return md::Token(token);
 }
 
 Expected<md::Token> EmitSink::find_member_def(md::Token type, std::string_view name, std::span<const uint8_t> signature) {
@@ -158,26 +158,26 @@ Expected<md::Token> EmitSink::find_member_def(md::Token type, std::string_view n
   HRESULT hr = !signature.empty() && signature[0] == md::kSigField
                    ? import_->FindField(type, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token)
                    : import_->FindMethod(type, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token);
-  return hr == S_OK ? token : md::Token{0};
+  return hr == S_OK ? md::Token(token) : md::Token();
 }
 
 Expected<md::Token> EmitSink::type_ref(md::Token scope, std::string_view ns, std::string_view name) {
   std::u16string full = to_utf16(ns.empty() ? std::string(name) : fmt::format("{}.{}", ns, name));
   mdTypeRef token = 0;
-  if (import_->FindTypeRef(scope, full.c_str(), &token) == S_OK) return token;
+  if (import_->FindTypeRef(scope, full.c_str(), &token) == S_OK) return md::Token(token);
   HRESULT hr = emit_->DefineTypeRefByName(scope, full.c_str(), &token);
   if (FAILED(hr)) return com_error(fmt::format("DefineTypeRefByName({}.{})", ns, name), hr);
-  return token;
+  return md::Token(token);
 }
 
 Expected<md::Token> EmitSink::member_ref(md::Token parent, std::string_view name, std::span<const uint8_t> signature) {
   std::u16string wide = to_utf16(name);
   mdMemberRef token = 0;
   if (import_->FindMemberRef(parent, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token) == S_OK)
-    return token;
+    return md::Token(token);
   HRESULT hr = emit_->DefineMemberRef(parent, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token);
   if (FAILED(hr)) return com_error(fmt::format("DefineMemberRef({})", name), hr);
-  return token;
+  return md::Token(token);
 }
 
 Expected<md::Token> EmitSink::type_spec(std::span<const uint8_t> signature) {
@@ -187,14 +187,14 @@ Expected<md::Token> EmitSink::type_spec(std::span<const uint8_t> signature) {
   HRESULT hr = emit_->GetTokenFromTypeSpec(signature.data(), static_cast<ULONG>(signature.size()), &token);
   if (FAILED(hr)) return com_error("GetTokenFromTypeSpec", hr);
   type_specs_.emplace(std::move(key), token);
-  return token;
+  return md::Token(token);
 }
 
 Expected<md::Token> EmitSink::method_spec(md::Token method, std::span<const uint8_t> instantiation) {
   mdMethodSpec token = 0;
   HRESULT hr = emit_->DefineMethodSpec(method, instantiation.data(), static_cast<ULONG>(instantiation.size()), &token);
   if (FAILED(hr)) return com_error("DefineMethodSpec", hr);
-  return token;
+  return md::Token(token);
 }
 
 Expected<md::Token> EmitSink::standalone_sig(std::span<const uint8_t> signature) {
@@ -204,14 +204,14 @@ Expected<md::Token> EmitSink::standalone_sig(std::span<const uint8_t> signature)
   HRESULT hr = emit_->GetTokenFromSig(signature.data(), static_cast<ULONG>(signature.size()), &token);
   if (FAILED(hr)) return com_error("GetTokenFromSig", hr);
   standalone_sigs_.emplace(std::move(key), token);
-  return token;
+  return md::Token(token);
 }
 
 Expected<md::Token> EmitSink::user_string(std::u16string_view text) {
   mdString token = 0;
   HRESULT hr = emit_->DefineUserString(text.data(), static_cast<ULONG>(text.size()), &token);
   if (FAILED(hr)) return com_error("DefineUserString", hr);
-  return token;
+  return md::Token(token);
 }
 
 Expected<std::vector<uint8_t>> EmitSink::signature_of(md::Token token) {
@@ -240,7 +240,7 @@ Expected<std::vector<uint8_t>> EmitSink::signature_of(md::Token token) {
       if (FAILED(hr)) break;
       if (TypeFromToken(parent) == mdtMethodSpec)
         return make_error(ErrorKind::Format, "runtime metadata", fmt::format("MethodSpec 0x{:08X} names a MethodSpec", token));
-      return signature_of(parent);
+      return signature_of(md::Token(parent));
     }
     default:
       return make_error(ErrorKind::Format, "runtime metadata", fmt::format("token 0x{:08X} has no signature", token));

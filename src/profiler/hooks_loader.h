@@ -30,9 +30,9 @@ using LoaderReport = void (*)(int32_t status);
 
 /// The tokens the loader uses, in the scope of the module whose method gets it.
 struct LoaderTokens {
-  md::Token load_from = 0, get_type = 0, get_hresult = 0, exception = 0;
-  md::Token path = 0, type_name = 0;  ///< user strings
-  md::Token report_signature = 0;     ///< StandAloneSig of calli
+  md::Token load_from{}, get_type{}, get_hresult{}, exception{};
+  md::Token path{}, type_name{};  ///< user strings
+  md::Token report_signature{};     ///< StandAloneSig of calli
 };
 
 /// In the core library: its own definitions. Only references, a user string and a signature are

@@ -220,7 +220,7 @@ Expected<il::EncodedBody> TraceProfiler::traced_body(TraceModule& state, mdMetho
 
 Status TraceProfiler::instrument(TraceModule& state, mdMethodDef token, FunctionID function) {
   il::EncodedBody rewritten = CIL_TRY(traced_body(state, token));
-  CIL_TRY(state.sink->set_new_method_body(token, rewritten.bytes));
+  CIL_TRY(state.sink->set_new_method_body(md::Token(token), rewritten.bytes));
   // Stack traces keep the original lines: the runtime maps the new offsets back.
   std::vector<COR_IL_MAP> map = instrumented_code_map(rewritten.map);
   if (!map.empty()) {
@@ -254,7 +254,7 @@ bool TraceProfiler::load_hooks_in(FunctionID function) {
       return com_error("GetILFunctionBody", hr);
     LoaderTokens tokens = CIL_TRY(core_loader_tokens(*core, hooks_path_, hook_type_name()));
     il::EncodedBody body = CIL_TRY(loader_body(tokens, std::span<const uint8_t>(header, size), &TraceProfiler::report));
-    return core->set_new_method_body(token, body.bytes);
+    return core->set_new_method_body(md::Token(token), body.bytes);
   }();
   if (!placed) {
     g_gate = kClosed;

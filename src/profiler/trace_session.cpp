@@ -254,7 +254,7 @@ HRESULT TraceProfiler::GetReJITParameters(ModuleID module, mdMethodDef token, IC
     }
     if (!body) {
       state->failed.insert(token);
-      diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token), md::token_text(token),
+      diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token), md::token_text(md::Token(token)),
                                     state->entry->name, body.error().to_string()));
       stats_.passed(rejit_micros_since(started));
       return;
@@ -262,7 +262,7 @@ HRESULT TraceProfiler::GetReJITParameters(ModuleID module, mdMethodDef token, IC
     // The runtime copies both the body and the map.
     if (HRESULT hr = control->SetILFunctionBody(static_cast<ULONG>(body->bytes.size()), body->bytes.data()); FAILED(hr)) {
       state->failed.insert(token);
-      diagnostics_.warn(fmt::format("{} ({} in {}): {}", modules_->method_name(*state->entry, token), md::token_text(token),
+      diagnostics_.warn(fmt::format("{} ({} in {}): {}", modules_->method_name(*state->entry, token), md::token_text(md::Token(token)),
                                     state->entry->name, com_error("SetILFunctionBody", hr).to_string()));
       return;
     }
@@ -276,8 +276,8 @@ HRESULT TraceProfiler::ReJITError(ModuleID module, mdMethodDef token, FunctionID
   return guarded("ReJITError", [&] {
     ++rejit_errors_;
     auto state = state_of(module);
-    std::string name = state->entry ? modules_->method_name(*state->entry, token) : md::token_text(token);
-    diagnostics_.warn(fmt::format("{} ({}): ReJIT failed (HRESULT 0x{:08X}): not traced", name, md::token_text(token), static_cast<uint32_t>(status)));
+    std::string name = state->entry ? modules_->method_name(*state->entry, token) : md::token_text(md::Token(token));
+    diagnostics_.warn(fmt::format("{} ({}): ReJIT failed (HRESULT 0x{:08X}): not traced", name, md::token_text(md::Token(token)), static_cast<uint32_t>(status)));
   });
 }
 

@@ -84,7 +84,7 @@ void print_everything(const Module& m) {
   for (uint32_t rid = 1; rid <= rows(TableId::TypeDef); ++rid) {
     check(p.type_def_name(rid));
     check(p.type_token(make_token(TableId::TypeDef, rid)));
-    (void)m.methods_of(rid);
+    (void)m.methods_of(TypeDefId(rid));
   }
   for (uint32_t rid = 1; rid <= rows(TableId::TypeRef); ++rid) check(p.type_token(make_token(TableId::TypeRef, rid)));
   for (uint32_t rid = 1; rid <= rows(TableId::TypeSpec); ++rid) check(p.type_token(make_token(TableId::TypeSpec, rid)));

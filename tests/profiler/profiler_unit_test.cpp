@@ -277,9 +277,9 @@ namespace {
 /// signature without being resolved first.
 class IncrementSink final : public md::MetadataSink {
  public:
-  static constexpr md::Token kIncrement = 0x0A000099;     ///< the MemberRef it adds
-  static constexpr md::Token kIncrementDef = 0x06000042;  ///< the core library's own method
-  static constexpr md::Token kAddedRef = 0x23000010, kTypeRef = 0x01000020, kInterlockedDef = 0x02000010;
+  static constexpr md::Token kIncrement{0x0A000099};     ///< the MemberRef it adds
+  static constexpr md::Token kIncrementDef{0x06000042};  ///< the core library's own method
+  static constexpr md::Token kAddedRef{0x23000010}, kTypeRef{0x01000020}, kInterlockedDef{0x02000010};
 
   explicit IncrementSink(bool core_library = false, md::Token fixed = kIncrement) : fixed_(fixed), core_(core_library) {}
 
@@ -339,7 +339,7 @@ TEST(ProfilerProbe, ProbeDepthIsOne) {
   auto depth = instrument::probe_max_stack(native_counter(0), IncrementSink::kIncrement, effects);
   ASSERT_TRUE(depth) << depth.error().to_string();
   EXPECT_EQ(*depth, 1);
-  auto offline = instrument::probe_max_stack(instrument::CounterRef{0x04000001, 0, 7, 0}, IncrementSink::kIncrement, effects);
+  auto offline = instrument::probe_max_stack(instrument::CounterRef{md::Token(0x04000001), md::Token(), 7, 0}, IncrementSink::kIncrement, effects);
   ASSERT_TRUE(offline) << offline.error().to_string();
   EXPECT_EQ(*offline, 2);  // ldsfld, ldc.i4
 }
@@ -528,7 +528,7 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
       ASSERT_EQ(in[3].op, il::Op::Call);
       ASSERT_EQ(in[4].op, il::Op::Pop);
       md::Token increment = static_cast<md::Token>(in[3].value);
-      instrument::CounterRef counter{static_cast<md::Token>(in[0].value), array ? static_cast<md::Token>(in[2].value) : 0,
+      instrument::CounterRef counter{static_cast<md::Token>(in[0].value), array ? static_cast<md::Token>(in[2].value) : md::Token(),
                              static_cast<uint32_t>(slot), 0};
       IncrementSink sink(false, increment);
       il::CallEffects effects(sink);

@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     auto rewritten = il::rewrite_body(*body, *code, edit);
     if (!rewritten) return fail(rewritten.error().to_string());
     const std::vector<uint8_t>& bytes = rewritten->bytes;
-    if (Status s = editor.set_method_body(rid, bytes); !s) return fail(s.error().to_string());
+    if (Status s = editor.set_method_body(md::MethodDefId(rid), bytes); !s) return fail(s.error().to_string());
     std::vector<il::OffsetMap::Entry> entries;
     for (const auto& in : code->instructions) entries.push_back({in.offset, in.offset + told});
     entries.push_back({body->code_size, body->code_size + told});

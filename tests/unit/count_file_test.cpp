@@ -61,10 +61,10 @@ CountFile make(std::string assembly, std::string mvid, std::vector<MethodCount> 
 TEST(CountFile, MergeSumsAndSorts) {
   const std::string mvid = "0f8fad5b-d9cb-469f-a165-70867728950e";
   CountMerger merger;
-  auto w1 = merger.add("a.json", make("App", mvid, {{0x06000001, "App.P::Main", 1}, {0x06000002, "App.P::B", 5}, {0x06000003, "App.P::A", 0}}));
+  auto w1 = merger.add("a.json", make("App", mvid, {{md::Token(0x06000001), "App.P::Main", 1}, {md::Token(0x06000002), "App.P::B", 5}, {md::Token(0x06000003), "App.P::A", 0}}));
   ASSERT_TRUE(w1);
   EXPECT_TRUE(w1->empty());
-  auto w2 = merger.add("b.json", make("App", mvid, {{0x06000001, "App.P::Main", 1}, {0x06000003, "App.P::A", 5}, {0x06000004, "App.P::C", 0}}));
+  auto w2 = merger.add("b.json", make("App", mvid, {{md::Token(0x06000001), "App.P::Main", 1}, {md::Token(0x06000003), "App.P::A", 5}, {md::Token(0x06000004), "App.P::C", 0}}));
   ASSERT_TRUE(w2);
   EXPECT_TRUE(w2->empty());
   auto result = merger.result();
@@ -84,9 +84,9 @@ TEST(CountFile, MergeSumsAndSorts) {
 
 TEST(CountFile, MergeKeepsBuildsApart) {
   CountMerger merger;
-  ASSERT_TRUE(merger.add("z.json", make("Zed", "00000000-0000-0000-0000-000000000001", {{0x06000001, "Z::M", 1}})));
-  ASSERT_TRUE(merger.add("a1.json", make("App", "00000000-0000-0000-0000-000000000002", {{0x06000001, "A::M", 1}})));
-  auto w = merger.add("a2.json", make("App", "00000000-0000-0000-0000-000000000001", {{0x06000001, "A::N", 1}}));
+  ASSERT_TRUE(merger.add("z.json", make("Zed", "00000000-0000-0000-0000-000000000001", {{md::Token(0x06000001), "Z::M", 1}})));
+  ASSERT_TRUE(merger.add("a1.json", make("App", "00000000-0000-0000-0000-000000000002", {{md::Token(0x06000001), "A::M", 1}})));
+  auto w = merger.add("a2.json", make("App", "00000000-0000-0000-0000-000000000001", {{md::Token(0x06000001), "A::N", 1}}));
   ASSERT_TRUE(w);
   ASSERT_EQ(w->size(), 1u);
   EXPECT_EQ((*w)[0],
@@ -103,12 +103,12 @@ TEST(CountFile, MergeKeepsBuildsApart) {
 TEST(CountFile, MergeWarnsOnRenameAndRefusesOverflow) {
   const std::string mvid = "0f8fad5b-d9cb-469f-a165-70867728950e";
   CountMerger merger;
-  ASSERT_TRUE(merger.add("a.json", make("App", mvid, {{0x06000001, "App.P::Main", UINT64_MAX - 1}})));
-  auto w = merger.add("b.json", make("App", mvid, {{0x06000001, "App.P::Other", 1}}));
+  ASSERT_TRUE(merger.add("a.json", make("App", mvid, {{md::Token(0x06000001), "App.P::Main", UINT64_MAX - 1}})));
+  auto w = merger.add("b.json", make("App", mvid, {{md::Token(0x06000001), "App.P::Other", 1}}));
   ASSERT_TRUE(w);
   ASSERT_EQ(w->size(), 1u);
   EXPECT_EQ((*w)[0], "0x06000001 is named \"App.P::Other\" here but \"App.P::Main\" in a.json; keeping the first name");
-  auto overflow = merger.add("c.json", make("App", mvid, {{0x06000001, "App.P::Main", 1}}));
+  auto overflow = merger.add("c.json", make("App", mvid, {{md::Token(0x06000001), "App.P::Main", 1}}));
   ASSERT_FALSE(overflow);
   EXPECT_NE(overflow.error().message.find("add up to more than"), std::string::npos);
   auto result = merger.result();

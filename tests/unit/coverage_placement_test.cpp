@@ -66,7 +66,7 @@ class CoveragePlacement : public ::testing::Test {
     const md::Module& m = *module_;
     for (uint32_t rid = 1; rid <= m.tables().rows(TableId::MethodDef); ++rid)
       if (m.row<TableId::MethodDef>(rid).name() == name &&
-          m.row<TableId::TypeDef>(m.method_owner(rid)).type_name().starts_with(type_prefix))
+          m.row(m.method_owner(md::MethodDefId(rid))).type_name().starts_with(type_prefix))
         return rid;
     ADD_FAILURE() << "no method " << name;
     return 0;
@@ -77,13 +77,13 @@ class CoveragePlacement : public ::testing::Test {
     for (uint32_t rid = 1; rid <= module_->tables().rows(TableId::Field); ++rid)
       if (module_->row<TableId::Field>(rid).name().starts_with(prefix)) return md::make_token(TableId::Field, rid);
     ADD_FAILURE() << "no field " << prefix;
-    return 0;
+    return md::Token();
   }
   md::Token member_ref(std::string_view name) const {
     for (uint32_t rid = 1; rid <= module_->tables().rows(TableId::MemberRef); ++rid)
       if (module_->row<TableId::MemberRef>(rid).name() == name) return md::make_token(TableId::MemberRef, rid);
     ADD_FAILURE() << "no member " << name;
-    return 0;
+    return md::Token();
   }
 
   /// Places the probes in `steps` as the body of MethodDef `rid`, with the steps' sequence points

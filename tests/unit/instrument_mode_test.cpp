@@ -45,16 +45,17 @@ class FakeMode final : public InstrumentMode {
     calls_.log.push_back("measure");
     return ok();
   }
-  bool excludes(uint32_t rid) override { return rid % 2 == 1; }
-  Status edit(uint32_t rid, const std::string&, CallEffects&, BodyEdit& edit) override {
+  bool excludes(md::MethodDefId method) override { return method.value() % 2 == 1; }
+  Status edit(md::MethodDefId method, const std::string&, CallEffects&, BodyEdit& edit) override {
+    uint32_t rid = method.value();
     calls_.log.push_back(fmt::format("edit {}", rid));
     if (rid == failing_) return make_error(ErrorKind::Unsupported, "fake mode", "refuses this method");
     edit.entry_code = nop_;
     edit.entry_max_stack = 0;
     return ok();
   }
-  Status commit(uint32_t rid, std::string_view) override {
-    calls_.log.push_back(fmt::format("commit {}", rid));
+  Status commit(md::MethodDefId method, std::string_view) override {
+    calls_.log.push_back(fmt::format("commit {}", method.value()));
     return ok();
   }
   Status finish(CallEffects&) override {

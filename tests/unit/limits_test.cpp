@@ -325,7 +325,7 @@ TEST(Limits, PrintedTextOfHugeUserString) {
   auto module = md::Module::parse(testing::pe_image(root));
   ASSERT_TRUE(module) << module.error().to_string();
   md::Printer printer(**module);
-  std::string text = printer.user_string(0x70000001);
+  std::string text = printer.user_string(md::Token(0x70000001));
   EXPECT_LE(text.size(), md::kMaxPrintedText + 8);
   EXPECT_EQ(text.substr(text.size() - 4), "\"...");
 }
@@ -383,12 +383,12 @@ TEST(Limits, UnsortedListsStayDisjoint) {
   auto module = m.parse();
   ASSERT_TRUE(module) << module.error().to_string();
   const md::Module& mod = **module;
-  EXPECT_EQ(mod.methods_of(1), (std::vector<uint32_t>{1, 2}));
-  EXPECT_EQ(mod.methods_of(2), std::vector<uint32_t>{});
-  EXPECT_EQ(mod.methods_of(3), std::vector<uint32_t>{});
-  EXPECT_EQ(mod.methods_of(4), (std::vector<uint32_t>{3, 4}));
-  EXPECT_EQ(mod.method_owner(2), 1u);
-  EXPECT_EQ(mod.method_owner(3), 4u);
+  EXPECT_EQ(mod.methods_of(md::TypeDefId(1)), (std::vector<md::MethodDefId>{md::MethodDefId(1), md::MethodDefId(2)}));
+  EXPECT_EQ(mod.methods_of(md::TypeDefId(2)), std::vector<md::MethodDefId>{});
+  EXPECT_EQ(mod.methods_of(md::TypeDefId(3)), std::vector<md::MethodDefId>{});
+  EXPECT_EQ(mod.methods_of(md::TypeDefId(4)), (std::vector<md::MethodDefId>{md::MethodDefId(3), md::MethodDefId(4)}));
+  EXPECT_EQ(mod.method_owner(md::MethodDefId(2)), md::TypeDefId(1));
+  EXPECT_EQ(mod.method_owner(md::MethodDefId(3)), md::TypeDefId(4));
 }
 
 TEST(Limits, ParamSequenceDoesNotSizeTheNameList) {

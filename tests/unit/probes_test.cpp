@@ -16,7 +16,7 @@ void expect_same_code(const std::vector<Instr>& a, const std::vector<Instr>& b, 
 }
 
 TEST(CounterProbe, MovedFromSlotToSlotEqualsBuiltForTheSlot) {
-  const md::Token increment = 0x0A000010;
+  const md::Token increment(0x0A000010);
   // Slots whose constant changes form: ldc.i4.N, ldc.i4.s, ldc.i4 (slot * 8 for a native-memory
   // counter, the slot itself for the core library's int64[]), in both directions.
   const uint32_t slots[] = {0, 1, 2, 8, 9, 15, 16, 127, 128, 1000, 0x0FFFFFFF, 3, 0, 200, 1};
@@ -24,11 +24,11 @@ TEST(CounterProbe, MovedFromSlotToSlotEqualsBuiltForTheSlot) {
     for (md::Token element : {md::Token{0}, md::Token{0x01000042}}) {
       BodyModel ids;
       std::vector<Instr> moved;
-      counter_probe(ids, CounterRef{0x04000007, element, 5, 0}, increment, moved, kind);
+      counter_probe(ids, CounterRef{md::Token(0x04000007), element, 5, 0}, increment, moved, kind);
       for (uint32_t slot : slots) {
-        set_counter_slot(moved, CounterRef{0x04000007, element, 0, 0}, slot);
+        set_counter_slot(moved, CounterRef{md::Token(0x04000007), element, 0, 0}, slot);
         std::vector<Instr> built;
-        counter_probe(ids, CounterRef{0x04000007, element, slot, 0}, increment, built, kind);
+        counter_probe(ids, CounterRef{md::Token(0x04000007), element, slot, 0}, increment, built, kind);
         expect_same_code(moved, built, slot);
       }
     }
@@ -42,31 +42,31 @@ std::vector<Op> ops(const std::vector<Instr>& probe) {
 
 TEST(CounterProbe, HitProbeStoresOneWithoutACall) {
   BodyModel ids;
-  const md::Token increment = 0x0A000010;
+  const md::Token increment(0x0A000010);
   // Native memory (offline), the core library's int64[], a profiler's fixed address.
-  EXPECT_EQ(ops(counter_probe(ids, CounterRef{0x04000007, 0, 3, 0}, increment, ProbeKind::Hit)),
+  EXPECT_EQ(ops(counter_probe(ids, CounterRef{md::Token(0x04000007), md::Token(), 3, 0}, increment, ProbeKind::Hit)),
             (std::vector<Op>{Op::Ldsfld, Op::Ldc_I4_S, Op::Add, Op::Ldc_I4_1, Op::Conv_I8, Op::Stind_I8}));
-  EXPECT_EQ(ops(counter_probe(ids, CounterRef{0x04000007, 0x01000042, 3, 0}, increment, ProbeKind::Hit)),
+  EXPECT_EQ(ops(counter_probe(ids, CounterRef{md::Token(0x04000007), md::Token(0x01000042), 3, 0}, increment, ProbeKind::Hit)),
             (std::vector<Op>{Op::Ldsfld, Op::Ldc_I4_3, Op::Ldc_I4_1, Op::Conv_I8, Op::Stelem_I8}));
-  EXPECT_EQ(ops(counter_probe(ids, CounterRef{0, 0, 0, 0x7f0012345678}, increment, ProbeKind::Hit)),
+  EXPECT_EQ(ops(counter_probe(ids, CounterRef{md::Token(), md::Token(), 0, 0x7f0012345678}, increment, ProbeKind::Hit)),
             (std::vector<Op>{Op::Ldc_I8, Op::Conv_U, Op::Ldc_I4_1, Op::Conv_I8, Op::Stind_I8}));
-  EXPECT_EQ(ops(counter_probe(ids, CounterRef{0, 0, 0, 0x7f0012345678}, increment)),
+  EXPECT_EQ(ops(counter_probe(ids, CounterRef{md::Token(), md::Token(), 0, 0x7f0012345678}, increment)),
             (std::vector<Op>{Op::Ldc_I8, Op::Conv_U, Op::Call, Op::Pop}));
 }
 
 TEST(CounterProbe, SlotConstantForms) {
   BodyModel ids;
   std::vector<Instr> probe;
-  counter_probe(ids, CounterRef{0x04000007, 0, 0, 0}, 0x0A000010, probe);
-  set_counter_slot(probe, CounterRef{0x04000007, 0, 0, 0}, 1);  // 8
+  counter_probe(ids, CounterRef{md::Token(0x04000007), md::Token(), 0, 0}, md::Token(0x0A000010), probe);
+  set_counter_slot(probe, CounterRef{md::Token(0x04000007), md::Token(), 0, 0}, 1);  // 8
   EXPECT_EQ(probe[1].op, Op::Ldc_I4_8);
-  set_counter_slot(probe, CounterRef{0x04000007, 0, 0, 0}, 2);  // 16
+  set_counter_slot(probe, CounterRef{md::Token(0x04000007), md::Token(), 0, 0}, 2);  // 16
   EXPECT_EQ(probe[1].op, Op::Ldc_I4_S);
   EXPECT_EQ(probe[1].value, 16);
-  set_counter_slot(probe, CounterRef{0x04000007, 0, 0, 0}, 16);  // 128
+  set_counter_slot(probe, CounterRef{md::Token(0x04000007), md::Token(), 0, 0}, 16);  // 128
   EXPECT_EQ(probe[1].op, Op::Ldc_I4);
   EXPECT_EQ(probe[1].value, 128);
-  set_counter_slot(probe, CounterRef{0x04000007, 0, 0, 0}, 0);
+  set_counter_slot(probe, CounterRef{md::Token(0x04000007), md::Token(), 0, 0}, 0);
   EXPECT_EQ(probe[1].op, Op::Ldc_I4_0);
   EXPECT_EQ(probe[1].value, 0);
 }

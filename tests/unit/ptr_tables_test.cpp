@@ -73,16 +73,16 @@ TEST(PtrTables, ListsGoThroughThePtrTables) {
   PtrModule m(true);
   ASSERT_TRUE(m.module);
   const md::Module& mod = *m.module;
-  EXPECT_EQ(mod.methods_of(1), (std::vector<uint32_t>{3}));
-  EXPECT_EQ(mod.methods_of(2), (std::vector<uint32_t>{1, 2}));
-  EXPECT_EQ(mod.method_owner(3), 1u);
-  EXPECT_EQ(mod.method_owner(1), 2u);
-  EXPECT_EQ(mod.method_owner(2), 2u);
-  EXPECT_EQ(mod.field_owner(3), 1u);
-  EXPECT_EQ(mod.field_owner(1), 2u);
+  EXPECT_EQ(mod.methods_of(md::TypeDefId(1)), (std::vector<md::MethodDefId>{md::MethodDefId(3)}));
+  EXPECT_EQ(mod.methods_of(md::TypeDefId(2)), (std::vector<md::MethodDefId>{md::MethodDefId(1), md::MethodDefId(2)}));
+  EXPECT_EQ(mod.method_owner(md::MethodDefId(3)), md::TypeDefId(1));
+  EXPECT_EQ(mod.method_owner(md::MethodDefId(1)), md::TypeDefId(2));
+  EXPECT_EQ(mod.method_owner(md::MethodDefId(2)), md::TypeDefId(2));
+  EXPECT_EQ(mod.field_owner(md::FieldId(3)), md::TypeDefId(1));
+  EXPECT_EQ(mod.field_owner(md::FieldId(1)), md::TypeDefId(2));
   // MethodDef 1's parameter list starts at ParamPtr row 1, which names Param 3.
-  EXPECT_EQ(mod.params_of(1), (std::vector<uint32_t>{3}));
-  EXPECT_EQ(mod.params_of(3), (std::vector<uint32_t>{2}));
+  EXPECT_EQ(mod.params_of(md::MethodDefId(1)), (std::vector<md::ParamId>{md::ParamId(3)}));
+  EXPECT_EQ(mod.params_of(md::MethodDefId(3)), (std::vector<md::ParamId>{md::ParamId(2)}));
 
   md::Printer printer(mod);
   EXPECT_EQ(printer.method_name(1), "Ns.T::First");
@@ -94,9 +94,9 @@ TEST(PtrTables, WithoutPtrTablesListsArePhysical) {
   PtrModule m(false);
   ASSERT_TRUE(m.module);
   const md::Module& mod = *m.module;
-  EXPECT_EQ(mod.methods_of(1), (std::vector<uint32_t>{1}));
-  EXPECT_EQ(mod.methods_of(2), (std::vector<uint32_t>{2, 3}));
-  EXPECT_EQ(mod.params_of(1), (std::vector<uint32_t>{1}));
+  EXPECT_EQ(mod.methods_of(md::TypeDefId(1)), (std::vector<md::MethodDefId>{md::MethodDefId(1)}));
+  EXPECT_EQ(mod.methods_of(md::TypeDefId(2)), (std::vector<md::MethodDefId>{md::MethodDefId(2), md::MethodDefId(3)}));
+  EXPECT_EQ(mod.params_of(md::MethodDefId(1)), (std::vector<md::ParamId>{md::ParamId(1)}));
   md::Printer printer(mod);
   EXPECT_EQ(printer.method_name(1), "<Module>::First");
 }

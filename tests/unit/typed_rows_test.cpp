@@ -185,7 +185,7 @@ F sample_number(TableId t, uint8_t c) {
 md::Token sample_token(md::CodedIndex kind, uint8_t c) {
   for (TableId target : md::coded_index_schema(kind).tables)
     if (target != TableId::Unused) return md::make_token(target, c + 1u);
-  return 0;
+  return Token();
 }
 
 // One row of every table through its builder (fields named, in schema order), then the written
@@ -284,7 +284,7 @@ TEST(TypedRows, ChangedCellsLandInTheirRows) {
   {
     md::ModuleEditor editor(*m);
     const uint8_t body[] = {0x0A, 0x2A};  // tiny header, 2 bytes of code: ret
-    ASSERT_TRUE(editor.set_method_body(2, body));
+    ASSERT_TRUE(editor.set_method_body(md::MethodDefId(2), body));
     auto output = editor.write();
     ASSERT_TRUE(output) << output.error().to_string();
     auto written = md::Module::parse(output->flatten());

@@ -1,5 +1,5 @@
 // `cil-instrument attach PID [--mode count|events|coverage|trace] [--hooks H [--hook-type T]]
-// [--include P]... [--exclude P]... [--assemblies G]... [--skip-assemblies G]...
+// [--include P]... [--exclude P]... [--assemblies G]... [--skip-assemblies G]... [--hit-counts]
 // [--duration D] [-o DIR] [-q]`: loads the profiler into a running .NET process through the
 // diagnostics IPC, lets it collect for the duration (or until ^C), and waits for its files.
 #include <cerrno>
@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -93,11 +94,8 @@ std::optional<int> trace_hooks(const cxxopts::ParseResult& args, const std::stri
   return std::nullopt;
 }
 
-}  // namespace
-
-int run_attach(int argc, char** argv) {
-  cxxopts::Options options("cil-instrument attach",
-                           "Load the profiler into a running .NET process, collect, then take it out again.");
+/// `attach`'s options and their help.
+void add_attach_options(cxxopts::Options& options) {
   options.add_options()
       ("mode", "count, events, coverage or trace", cxxopts::value<std::string>()->default_value("count"), "MODE")
       ("hooks", "trace mode: the assembly with the hook type, loaded into the process by the first traced call", cxxopts::value<std::string>(), "HOOKS.dll")
@@ -117,8 +115,23 @@ int run_attach(int argc, char** argv) {
   options.parse_positional({"pid"});
   options.custom_help("PID [--mode MODE] [--hooks HOOKS.dll [--hook-type TYPE]] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--hit-counts] [--duration TIME] [-o DIR] [--stats FILE] [-q]");
   options.positional_help("");
-  cxxopts::ParseResult args;
-  if (auto done = parse_options(options, argc, argv, args)) return *done;
+}
+
+/// What the session is asked for.
+struct AttachSetup {
+  pid_t pid = 0;
+  std::string mode;
+  std::string_view clsid;
+  uint64_t duration_ms = 0;
+  std::vector<std::string> include, exclude, assemblies, skip_assemblies;
+  std::string hooks, hook_type;  ///< trace mode: the hooks' absolute path and type (may be empty)
+  fs::path output;
+  std::string tag;
+};
+
+/// The process id, the mode, the duration and the patterns, in `setup`: an exit status when one
+/// is wrong.
+std::optional<int> read_attach_options(const cxxopts::ParseResult& args, AttachSetup& setup) {
   if (!args.count("pid")) {
     print_usage_error("attach: missing the process id (cil-instrument attach PID [OPTIONS])");
     return kExitUsage;
@@ -130,9 +143,10 @@ int run_attach(int argc, char** argv) {
     print_usage_error(fmt::format("attach: '{}' is not a process id", pid_text));
     return kExitUsage;
   }
-  pid_t pid = static_cast<pid_t>(pid_value);
-  std::string mode = args["mode"].as<std::string>();
-  std::string_view clsid;
+  setup.pid = static_cast<pid_t>(pid_value);
+  setup.mode = args["mode"].as<std::string>();
+  const std::string& mode = setup.mode;
+  std::string_view& clsid = setup.clsid;
   if (mode == "count") clsid = contract::kAttachClsidCount;
   else if (mode == "events") clsid = contract::kAttachClsidEvents;
   else if (mode == "coverage") clsid = contract::kAttachClsidCoverage;
@@ -145,9 +159,8 @@ int run_attach(int argc, char** argv) {
     print_usage_error(fmt::format("attach: unknown mode '{}' (count, events, coverage or trace)", mode));
     return kExitUsage;
   }
-  std::string hooks, hook_type;
-  if (auto refused = trace_hooks(args, mode, hooks, hook_type)) return *refused;
-  uint64_t duration_ms = 0;
+  if (auto refused = trace_hooks(args, mode, setup.hooks, setup.hook_type)) return *refused;
+  uint64_t& duration_ms = setup.duration_ms;
   if (args.count("duration")) {
     auto parsed = parse_duration_ms(args["duration"].as<std::string>());
     if (!parsed) {
@@ -156,7 +169,8 @@ int run_attach(int argc, char** argv) {
     }
     duration_ms = *parsed;
   }
-  std::vector<std::string> include, exclude, assemblies, skip_assemblies;
+  std::vector<std::string>&include = setup.include, &exclude = setup.exclude, &assemblies = setup.assemblies,
+                           &skip_assemblies = setup.skip_assemblies;
   if (!take_patterns("attach", args, "include", include) || !take_patterns("attach", args, "exclude", exclude) ||
       !take_patterns("attach", args, "assemblies", assemblies) || !take_patterns("attach", args, "skip-assemblies", skip_assemblies))
     return kExitUsage;
@@ -168,14 +182,27 @@ int run_attach(int argc, char** argv) {
     print_usage_error("attach: --assemblies and --skip-assemblies are for count, coverage and trace modes, not events");
     return kExitUsage;
   }
+  return std::nullopt;
+}
 
+/// The request that loads the profiler into the process (or gives the loaded one a session):
+/// an exit status when the library, the output directory or the process's socket is missing.
+std::optional<int> make_request(const cxxopts::ParseResult& args, AttachSetup& setup, AttachRequest& request,
+                                std::string& socket_path) {
+  const pid_t pid = setup.pid;
+  const std::string& mode = setup.mode;
+  const std::string_view clsid = setup.clsid;
+  const uint64_t duration_ms = setup.duration_ms;
+  const std::vector<std::string>&include = setup.include, &exclude = setup.exclude, &assemblies = setup.assemblies,
+                                 &skip_assemblies = setup.skip_assemblies;
   std::string library = profiler_library();
   if (library.empty()) {
     print_attach_error(fmt::format("cannot find {} next to the cil-instrument executable", contract::kLibraryName));
     return kExitAttach;
   }
   std::error_code ec;
-  fs::path output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::current_path(ec);
+  fs::path& output = setup.output;
+  output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::current_path(ec);
   if (!output.empty()) fs::create_directories(output, ec);
   output = fs::absolute(output, ec);
   if (ec || !fs::is_directory(output, ec) || output.string().find('\n') != std::string::npos) {
@@ -187,17 +214,17 @@ int run_attach(int argc, char** argv) {
     print_attach_error(socket.error().message);
     return kExitAttach;
   }
-
-  std::string tag = fmt::format("attach-{}", ::getpid());
-  AttachRequest request;
+  socket_path = *socket;
+  std::string& tag = setup.tag;
+  tag = fmt::format("attach-{}", ::getpid());
   request.timeout_ms = kAttachTimeoutMs;
   request.clsid = std::string(clsid);
   request.library = library;
   request.client_data = fmt::format("{}={}\n{}={}\n{}={}\n{}={}\n{}={}\n", contract::kEnvMode, mode, contract::kEnvOutput,
                                     output.string(), contract::kAttachSession, tag, contract::kAttachClient, ::getpid(),
                                     contract::kAttachMilliseconds, duration_ms);
-  if (!hooks.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvHooks, hooks);
-  if (!hook_type.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvHookType, hook_type);
+  if (!setup.hooks.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvHooks, setup.hooks);
+  if (!setup.hook_type.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvHookType, setup.hook_type);
   if (args.count("hit-counts")) request.client_data += fmt::format("{}=1\n", contract::kEnvHitCounts);
   if (!include.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvInclude, join_patterns(include));
   if (!exclude.empty()) request.client_data += fmt::format("{}={}\n", contract::kEnvExclude, join_patterns(exclude));
@@ -212,27 +239,16 @@ int run_attach(int argc, char** argv) {
     }
     request.client_data += fmt::format("{}={}\n", contract::kEnvStats, stats);
   }
+  return std::nullopt;
+}
 
-  std::string base = (output / fmt::format("cil-instrument.{}.{}", pid, tag)).string();
-  std::string stop_file = base + std::string(contract::kAttachStopSuffix);
-  std::string done_file = base + std::string(contract::kAttachDoneSuffix);
-  fs::remove(stop_file, ec);
-  fs::remove(done_file, ec);
-  // ^C or SIGTERM ends the session, not this command: it then waits for the files.
-  struct sigaction stop {}, old_int {}, old_term {};
-  stop.sa_handler = on_stop;
-  sigemptyset(&stop.sa_mask);
-  sigaction(SIGINT, &stop, &old_int);
-  sigaction(SIGTERM, &stop, &old_term);
-  auto restore = [&] {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
-  };
-
-  auto started = fs::file_time_type::clock::now() - std::chrono::milliseconds(100);
+/// Loads the profiler into the process, or hands the session to the one an earlier attach left
+/// loaded (`reused`): an exit status when neither takes it.
+std::optional<int> start_session(const AttachSetup& setup, const std::string& socket_path, const AttachRequest& request,
+                                 bool& reused, const std::function<void()>& restore) {
+  const pid_t pid = setup.pid;
   // A profiler an earlier attach left loaded takes the session itself; otherwise the runtime
   // loads one.
-  bool reused = false;
   if (std::string agent = agent_socket(pid); !agent.empty()) {
     auto refusal = attach_agent(agent, request.client_data);
     if (!refusal || !refusal->empty()) {
@@ -243,7 +259,7 @@ int run_attach(int argc, char** argv) {
     }
     reused = true;
   } else {
-    auto answer = attach_profiler(*socket, request);
+    auto answer = attach_profiler(socket_path, request);
     if (!answer) {
       restore();
       print_attach_error(fmt::format("process {}: {}", pid, answer.error().message));
@@ -255,12 +271,14 @@ int run_attach(int argc, char** argv) {
       return kExitAttach;
     }
   }
-  if (!args.count("quiet")) {
-    std::string line = diagnostic_line("attach", "", fmt::format("{} process {}; collecting {}", reused ? "reusing the profiler loaded in" : "attached to", pid,
-                                                               duration_ms ? fmt::format("for {} ms", duration_ms) : std::string("until Ctrl-C")));
-    std::fwrite(line.data(), 1, line.size(), stderr);
-  }
+  return std::nullopt;
+}
 
+/// Waits for the done marker: until the profiler writes it, the process ends or the time is up.
+/// True when the process ended before the profiler wrote the marker.
+bool wait_for_session(const AttachSetup& setup, const std::string& stop_file, const std::string& done_file) {
+  const pid_t pid = setup.pid;
+  const uint64_t duration_ms = setup.duration_ms;
   // The profiler ends the session itself when the time is up, on the stop file, or when this
   // process is gone; it writes the done marker once the files are written.
   using Clock = std::chrono::steady_clock;
@@ -281,13 +299,15 @@ int run_attach(int argc, char** argv) {
     if (finish_by && Clock::now() > *finish_by) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  restore();
-  fs::remove(stop_file, ec);
-  std::string done;
-  {
-    std::ifstream in(done_file);
-    done.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  return gone;
+}
+
+/// What the session wrote, and how it ended, on stderr: the exit status of `attach`.
+int report_session(const cxxopts::ParseResult& args, const AttachSetup& setup, fs::file_time_type started, bool gone,
+                   const std::string& done) {
+  const pid_t pid = setup.pid;
+  const std::string& tag = setup.tag;
+  const fs::path& output = setup.output;
   // The session's files, each as one line.
   std::string mine = fmt::format(".{}.{}.", pid, tag);
   auto file_lines = [&](bool* any_data) {
@@ -340,6 +360,60 @@ int run_attach(int argc, char** argv) {
   }
   std::fwrite(lines.data(), 1, lines.size(), stderr);
   return kExitOk;
+}
+
+}  // namespace
+
+int run_attach(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument attach",
+                           "Load the profiler into a running .NET process, collect, then take it out again.");
+  add_attach_options(options);
+  cxxopts::ParseResult args;
+  if (auto done = parse_options(options, argc, argv, args)) return *done;
+  AttachSetup setup;
+  if (auto done = read_attach_options(args, setup)) return *done;
+  AttachRequest request;
+  std::string socket_path;
+  if (auto done = make_request(args, setup, request, socket_path)) return *done;
+  const pid_t pid = setup.pid;
+  const std::string& tag = setup.tag;
+  const fs::path& output = setup.output;
+  std::error_code ec;
+
+  std::string base = (output / fmt::format("cil-instrument.{}.{}", pid, tag)).string();
+  std::string stop_file = base + std::string(contract::kAttachStopSuffix);
+  std::string done_file = base + std::string(contract::kAttachDoneSuffix);
+  fs::remove(stop_file, ec);
+  fs::remove(done_file, ec);
+  // ^C or SIGTERM ends the session, not this command: it then waits for the files.
+  struct sigaction stop {}, old_int {}, old_term {};
+  stop.sa_handler = on_stop;
+  sigemptyset(&stop.sa_mask);
+  sigaction(SIGINT, &stop, &old_int);
+  sigaction(SIGTERM, &stop, &old_term);
+  auto restore = [&] {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+  };
+
+  auto started = fs::file_time_type::clock::now() - std::chrono::milliseconds(100);
+  bool reused = false;
+  if (auto done = start_session(setup, socket_path, request, reused, restore)) return *done;
+  if (!args.count("quiet")) {
+    std::string line = diagnostic_line("attach", "", fmt::format("{} process {}; collecting {}", reused ? "reusing the profiler loaded in" : "attached to", pid,
+                                                               setup.duration_ms ? fmt::format("for {} ms", setup.duration_ms) : std::string("until Ctrl-C")));
+    std::fwrite(line.data(), 1, line.size(), stderr);
+  }
+
+  bool gone = wait_for_session(setup, stop_file, done_file);
+  restore();
+  fs::remove(stop_file, ec);
+  std::string done;
+  {
+    std::ifstream in(done_file);
+    done.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return report_session(args, setup, started, gone, done);
 }
 
 }  // namespace cil::cli

@@ -47,7 +47,7 @@ Expected<Side> load_side(const std::string& path, const md::MethodFilter& filter
     if (!listing.error.empty() && side.unreadable++ == 0) side.first_error = listing.error;
     std::string text = diff_text(listing, LabelNames::numbered(listing));
     MethodKey key;
-    key.token = listing.token;
+    key.token = md::Token(listing.token);
     key.name = std::move(listing.name);
     key.signature = listing.header.substr(0, listing.header.find('\n'));
     side.keys.push_back(std::move(key));

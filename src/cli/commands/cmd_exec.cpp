@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -242,11 +243,8 @@ std::vector<std::string> new_count_files(const std::string& dir, const struct ti
   return without_superseded(found);
 }
 
-}  // namespace
-
-int run_exec(int argc, char** argv) {
-  cxxopts::Options options("cil-instrument exec",
-                           "Instrument the assemblies of folders in place, run a command, put the originals back, report.");
+/// `exec`'s options and their help, beside the instrument options.
+void add_exec_options(cxxopts::Options& options) {
   add_instrument_options(options);
   options.add_options()("o,output", "directory of the files the run writes (default: cil-instrument-output; created if missing)",
                         cxxopts::value<std::string>(), "DIR")(
@@ -258,31 +256,12 @@ int run_exec(int argc, char** argv) {
       "dirs", "folders", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"dirs"});
   options.positional_help("DIR... -- COMMAND [ARGS...]");
-  int split = argc;
-  for (int i = 1; i < argc; ++i)
-    if (std::string_view(argv[i]) == "--") {
-      split = i;
-      break;
-    }
-  cxxopts::ParseResult args;
-  if (auto done = parse_options(options, split, argv, args)) return *done;
-  if (split + 1 >= argc) {
-    print_usage_error("exec: missing the command (cil-instrument exec [OPTIONS] DIR... -- COMMAND [ARGS...])");
-    return kExitUsage;
-  }
-  if (!args.count("dirs")) {
-    print_usage_error("exec: missing the folders to instrument");
-    return kExitUsage;
-  }
-  InstrumentParse parsed;
-  if (int status = parse_instrument_options("exec", args, parsed); status != kExitOk) return status;
-  if (!parsed.batch.instrument.deps_arg.empty()) {
-    // A deps.json changed here would outlive the run: exec puts back only what it instrumented.
-    print_usage_error("exec: --deps is for instrument; exec leaves deps.json files as they are");
-    return kExitUsage;
-  }
-  // The coverage report's options, passed on to `report` after the command.
-  std::vector<std::string> report_options;
+}
+
+/// The coverage report's options, passed on to `report` after the command, in `report_options`:
+/// an exit status when one is wrong.
+std::optional<int> read_report_options(const cxxopts::ParseResult& args, const InstrumentParse& parsed,
+                                       std::vector<std::string>& report_options) {
   for (const char* option : {"cobertura", "lcov", "threshold"})
     if (args.count(option)) report_options.insert(report_options.end(), {fmt::format("--{}", option), args[option].as<std::string>()});
   if (args.count("threshold-type"))
@@ -308,9 +287,16 @@ int run_exec(int argc, char** argv) {
         print_usage_error(fmt::format("exec: --threshold-type is line, branch or method, not '{}'", type));
         return kExitUsage;
       }
+  return std::nullopt;
+}
+
+/// The folders and the output directory, checked, in `dirs` and `output`: an exit status when
+/// one is wrong.
+std::optional<int> read_folders(const cxxopts::ParseResult& args, InstrumentParse& parsed, std::vector<std::string>& dirs,
+                                fs::path& output) {
   // The folders' deps.json files stay as they are (the staged outputs have none beside them).
   parsed.batch.instrument.deps_arg = "none";
-  std::vector<std::string> dirs = args["dirs"].as<std::vector<std::string>>();
+  dirs = args["dirs"].as<std::vector<std::string>>();
   std::error_code ec;
   for (size_t i = 0; i < dirs.size(); ++i)
     if (!fs::is_directory(dirs[i], ec)) {
@@ -321,7 +307,7 @@ int run_exec(int argc, char** argv) {
     print_usage_error(overlap);
     return kExitUsage;
   }
-  fs::path output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::path("cil-instrument-output");
+  output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::path("cil-instrument-output");
   // The state directory is removed after the run: counts written there would go with it.
   for (const auto& dir : dirs) {
     fs::path state = fs::weakly_canonical(fs::path(dir) / std::string(kExecStateDir), ec);
@@ -337,13 +323,12 @@ int run_exec(int argc, char** argv) {
     print_line("error", output.string(), "cannot create the output directory");
     return kExitOutput;
   }
-  if (int status = load_hooks(parsed); status != kExitOk) return status;
-  struct timespec started {};
-  ::clock_gettime(CLOCK_REALTIME, &started);
-  started.tv_sec -= 1;  // file systems with coarse timestamps
+  return std::nullopt;
+}
 
-  install_signal_handlers();
-  std::vector<ExecFolder> folders;
+/// The folders locked, what an earlier exec left put back, and each made ready for the run: an
+/// exit status when one cannot be.
+std::optional<int> open_folders(const std::vector<std::string>& dirs, std::vector<ExecFolder>& folders) {
   if (int status = lock_and_recover(dirs, folders, false, false); status != kExitOk) return status;
   for (auto& folder : folders)
     if (Status prepared = folder.prepare(); !prepared) {
@@ -351,17 +336,19 @@ int run_exec(int argc, char** argv) {
       restore_all(folders);
       return kExitOutput;
     }
+  return std::nullopt;
+}
 
-  // 1. Instrument into each folder's staged/ directory; nothing of the user's is touched yet.
-  BatchSetup setup = parsed.batch;
-  setup.copy_unchanged = false;
-  setup.json = false;
-  setup.instrument.interruptible = false;  // the state directory is removed whatever happens
-  struct Planned {
-    size_t folder;
-    PlannedFile file;
-  };
-  std::vector<Planned> plan;
+/// An assembly of one of the folders, and what became of it.
+struct Planned {
+  size_t folder;
+  PlannedFile file;
+};
+
+/// Step 1: every assembly instrumented into its folder's staged/ directory, in `plan` and
+/// `dones`; nothing of the user's is touched yet. An exit status when `exec` stops here.
+std::optional<int> stage_all(std::vector<ExecFolder>& folders, BatchSetup& setup, std::vector<Planned>& plan,
+                             std::vector<FileDone>& dones, size_t& instrumented, size_t& failed, OrderedRun& run) {
   for (size_t f = 0; f < folders.size(); ++f) {
     auto files = plan_inputs({folders[f].dir()});
     if (!files) {
@@ -386,9 +373,8 @@ int run_exec(int argc, char** argv) {
     if (!setup.filter.user_root.empty())
       print_line("exec", "", fmt::format("instrumenting the assemblies built from sources under {}, test assemblies left out (--assemblies chooses others)", *root));
   }
-  std::vector<FileDone> dones(plan.size());
-  size_t instrumented = 0, failed = 0;
-  OrderedRun run = run_ordered(
+  dones.resize(plan.size());
+  run = run_ordered(
       plan.size(), setup.threads, setup.fail_fast,
       [&](size_t i) {
         if (g_signal) return JobResult{{}, {}, 128 + g_signal};
@@ -406,8 +392,12 @@ int run_exec(int argc, char** argv) {
     if (sig) print_line("exec", "", fmt::format("stopped by signal {} before the command ran; nothing was changed", sig));
     return sig ? 128 + sig : run.first_failure;
   }
+  return std::nullopt;
+}
 
-  // 2. Journal, then replace: from here on a crash is undone by the next run or `restore`.
+/// Step 2: the journal, then the instrumented files in place; from here on a crash is undone by
+/// the next run or `restore`. False (the originals put back, the error printed) when it fails.
+bool replace_all(std::vector<ExecFolder>& folders, const std::vector<Planned>& plan, const std::vector<FileDone>& dones) {
   std::vector<std::vector<JournalEntry>> entries(folders.size());
   for (size_t i = 0; i < plan.size(); ++i) {
     if (dones[i].status != FileStatus::Instrumented) continue;
@@ -426,26 +416,17 @@ int run_exec(int argc, char** argv) {
       if (!done) {
         print_error(done.error());
         restore_all(folders);
-        return kExitOutput;
+        return false;
       }
     }
   }
-  print_line("exec", "", fmt::format("instrumented {} in place ({} mode){}; running {}", plural(instrumented, "assembly", "assemblies"),
-                                     setup.instrument.mode_name, failed ? fmt::format(", {} failed", failed) : "", argv[split + 1]));
+  return true;
+}
 
-  // 3. The command, unless a signal came while the files were being replaced.
-  int status = g_signal ? 128 + g_signal : run_command(argv + split + 1, output.string());
-
-  // 4. The originals back, whatever happened.
-  size_t kept = 0;
-  bool restored = restore_all(folders, &kept);
-  if (restored)
-    print_line("exec", "",
-               kept ? fmt::format("restored the originals, but for {} written since exec put it in place", plural(kept, "file", "files"))
-                    : fmt::format("restored {}", plural(instrumented, "assembly", "assemblies")));
-
-  // 5. The report of what the run wrote: the call counts, or the coverage table and the files
-  // asked for, exactly as `report` prints and writes them from the same files.
+/// Step 5: the report of what the run wrote: the call counts, or the coverage table and the
+/// files asked for, exactly as `report` prints and writes them from the same files. Its status.
+int report_run(const BatchSetup& setup, const fs::path& output, const struct timespec& started, size_t instrumented,
+               const std::vector<std::string>& report_options) {
   int report_status = kExitOk;
   const instrument::Mode mode = setup.instrument.options.mode;
   if ((mode == instrument::Mode::Count || mode == instrument::Mode::Coverage) && !g_signal) {
@@ -465,6 +446,81 @@ int run_exec(int argc, char** argv) {
       report_status = run_report(static_cast<int>(words.size()), report_argv.data());
     }
   }
+  return report_status;
+}
+
+}  // namespace
+
+int run_exec(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument exec",
+                           "Instrument the assemblies of folders in place, run a command, put the originals back, report.");
+  add_exec_options(options);
+  int split = argc;
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--") {
+      split = i;
+      break;
+    }
+  cxxopts::ParseResult args;
+  if (auto done = parse_options(options, split, argv, args)) return *done;
+  if (split + 1 >= argc) {
+    print_usage_error("exec: missing the command (cil-instrument exec [OPTIONS] DIR... -- COMMAND [ARGS...])");
+    return kExitUsage;
+  }
+  if (!args.count("dirs")) {
+    print_usage_error("exec: missing the folders to instrument");
+    return kExitUsage;
+  }
+  InstrumentParse parsed;
+  if (int status = parse_instrument_options("exec", args, parsed); status != kExitOk) return status;
+  if (!parsed.batch.instrument.deps_arg.empty()) {
+    // A deps.json changed here would outlive the run: exec puts back only what it instrumented.
+    print_usage_error("exec: --deps is for instrument; exec leaves deps.json files as they are");
+    return kExitUsage;
+  }
+  std::vector<std::string> report_options;
+  if (auto done = read_report_options(args, parsed, report_options)) return *done;
+  std::vector<std::string> dirs;
+  fs::path output;
+  if (auto done = read_folders(args, parsed, dirs, output)) return *done;
+  if (int status = load_hooks(parsed); status != kExitOk) return status;
+  struct timespec started {};
+  ::clock_gettime(CLOCK_REALTIME, &started);
+  started.tv_sec -= 1;  // file systems with coarse timestamps
+
+  install_signal_handlers();
+  std::vector<ExecFolder> folders;
+  if (auto done = open_folders(dirs, folders)) return *done;
+
+  // 1. Instrument into each folder's staged/ directory; nothing of the user's is touched yet.
+  BatchSetup setup = parsed.batch;
+  setup.copy_unchanged = false;
+  setup.json = false;
+  setup.instrument.interruptible = false;  // the state directory is removed whatever happens
+  std::vector<Planned> plan;
+  std::vector<FileDone> dones;
+  size_t instrumented = 0, failed = 0;
+  OrderedRun run;
+  if (auto done = stage_all(folders, setup, plan, dones, instrumented, failed, run)) return *done;
+
+  // 2. Journal, then replace: from here on a crash is undone by the next run or `restore`.
+  if (!replace_all(folders, plan, dones)) return kExitOutput;
+  print_line("exec", "", fmt::format("instrumented {} in place ({} mode){}; running {}", plural(instrumented, "assembly", "assemblies"),
+                                     setup.instrument.mode_name, failed ? fmt::format(", {} failed", failed) : "", argv[split + 1]));
+
+  // 3. The command, unless a signal came while the files were being replaced.
+  int status = g_signal ? 128 + g_signal : run_command(argv + split + 1, output.string());
+
+  // 4. The originals back, whatever happened.
+  size_t kept = 0;
+  bool restored = restore_all(folders, &kept);
+  if (restored)
+    print_line("exec", "",
+               kept ? fmt::format("restored the originals, but for {} written since exec put it in place", plural(kept, "file", "files"))
+                    : fmt::format("restored {}", plural(instrumented, "assembly", "assemblies")));
+
+  // 5. The report of what the run wrote.
+  int report_status = report_run(setup, output, started, instrumented, report_options);
   // A folder not put back outranks everything; then a failed threshold outranks the command's
   // status (the man page's order: a coverage gate reads 6 whether or not the tests passed, and a
   // failing command has said so in its own output); then the command's.

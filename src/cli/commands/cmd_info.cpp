@@ -73,7 +73,7 @@ std::string entry_point_text(const md::Module& m, md::Printer& p) {
   const auto& cli = m.cli();
   if (cli.native_entry_point()) return fmt::format("native RVA 0x{:x}", cli.entry_point);
   if (cli.entry_point == 0) return "none";
-  md::Token t = cli.entry_point;
+  md::Token t(cli.entry_point);
   if (md::token_table(t) == TableId::MethodDef && m.tables().valid_rid(TableId::MethodDef, md::token_rid(t)))
     return fmt::format("0x{:08X} {}", t, p.method_name(md::token_rid(t)));
   if (md::token_table(t) == TableId::File) return fmt::format("0x{:08X} (File)", t);

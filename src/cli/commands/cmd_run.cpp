@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,11 +85,8 @@ int command_start(int argc, char** argv) {
   return argc;
 }
 
-}  // namespace
-
-int run_profiled(int argc, char** argv) {
-  cxxopts::Options options("cil-instrument run",
-                           "Run a .NET command with the cil-instrument profiler attached; exit with its status.");
+/// `run`'s options and their help.
+void add_run_options(cxxopts::Options& options) {
   options.add_options()
       ("mode", "count, events, args, coverage or trace", cxxopts::value<std::string>()->default_value("count"), "MODE")
       ("hooks", "trace mode: the assembly with the hook type, loaded at run time (no file changes)", cxxopts::value<std::string>(), "HOOKS.dll")
@@ -108,27 +106,27 @@ int run_profiled(int argc, char** argv) {
       ("q,quiet", "do not list the files written")
       ("h,help", "show this help");
   options.custom_help("[--mode MODE] [--hooks HOOKS.dll [--hook-type TYPE]] [--include PATTERN]... [--exclude PATTERN]... [--assemblies GLOB]... [--skip-assemblies GLOB]... [--include-framework] [--hit-counts] [--start-after TIME | --window START:END] [-o DIR] [--stats FILE] [-q] -- COMMAND [ARGS...]");
-  int start = command_start(argc, argv);
-  int option_count = start;
-  cxxopts::ParseResult args;
-  if (auto done = parse_options(options, option_count, argv, args)) return *done;
-  if (start < argc && std::string_view(argv[start]) == "--") ++start;
-  if (start >= argc) {
-    print_usage_error("run: missing the command to run (cil-instrument run [OPTIONS] -- COMMAND [ARGS...])");
-    return kExitUsage;
-  }
-  std::string mode = args["mode"].as<std::string>();
-  if (mode != "count" && mode != "events" && mode != "args" && mode != "coverage" && mode != "trace") {
-    print_usage_error(fmt::format("run: unknown mode '{}' (count, events, args, coverage or trace)", mode));
-    return kExitUsage;
-  }
-  if (args.count("hit-counts") && mode != "coverage") {
-    print_usage_error("run: --hit-counts goes with --mode coverage");
-    return kExitUsage;
-  }
+}
+
+/// What the command's process is told through its environment, and where its files go.
+struct RunSetup {
+  std::string mode;
+  std::string hooks, hook_type;
+  std::vector<std::string> include, exclude, assemblies, skip_assemblies;
+  std::string window;
+  std::string library;
+  fs::path output;
+  std::string stats;
+  std::string source_root;
+  std::string run_id;
+};
+
+/// The trace mode's hooks: an exit status when they are missing or bad.
+std::optional<int> check_hooks(const cxxopts::ParseResult& args, RunSetup& setup) {
+  const std::string& mode = setup.mode;
+  std::string &hooks = setup.hooks, &hook_type = setup.hook_type;
   // Trace mode: the hooks are checked here, as `instrument` checks them, so a bad hooks assembly
   // is one line before the program starts. The profiler loads them by this absolute path.
-  std::string hooks, hook_type;
   if ((mode == "trace") != static_cast<bool>(args.count("hooks"))) {
     print_usage_error(mode == "trace" ? "run: --mode trace needs --hooks HOOKS.dll" : "run: --hooks goes with --mode trace");
     return kExitUsage;
@@ -146,17 +144,14 @@ int run_profiled(int argc, char** argv) {
     auto contract = instrument::read_hook_contract(**loaded, hook_type.empty() ? std::nullopt : std::optional<std::string>(hook_type));
     if (!contract) return fail(in_file(contract.error(), hooks));
   }
-  std::vector<std::string> include, exclude, assemblies, skip_assemblies;
-  if (!take_patterns("run", args, "include", include) || !take_patterns("run", args, "exclude", exclude) ||
-      !take_patterns("run", args, "assemblies", assemblies) || !take_patterns("run", args, "skip-assemblies", skip_assemblies))
-    return kExitUsage;
-  if ((!assemblies.empty() || !skip_assemblies.empty()) && mode == "events") {
-    print_usage_error("run: --assemblies and --skip-assemblies are for count, args, coverage and trace modes, not events");
-    return kExitUsage;
-  }
+  return std::nullopt;
+}
 
+/// --start-after or --window as the profiler's window: an exit status when it is not one.
+std::optional<int> parse_window(const cxxopts::ParseResult& args, RunSetup& setup) {
+  const std::string& mode = setup.mode;
   // A window: "START:END" in milliseconds for the profiler (END 0: to the end).
-  std::string window;
+  std::string& window = setup.window;
   if (args.count("start-after") && args.count("window")) {
     print_usage_error("run: --start-after and --window exclude each other");
     return kExitUsage;
@@ -194,27 +189,107 @@ int run_profiled(int argc, char** argv) {
     }
     window = fmt::format("{}:{}", start_ms, end_ms);
   }
+  return std::nullopt;
+}
 
-  std::string library = profiler_library();
+/// The options after their checks, in `setup`: an exit status when one fails.
+std::optional<int> read_run_options(const cxxopts::ParseResult& args, RunSetup& setup) {
+  setup.mode = args["mode"].as<std::string>();
+  const std::string& mode = setup.mode;
+  if (mode != "count" && mode != "events" && mode != "args" && mode != "coverage" && mode != "trace") {
+    print_usage_error(fmt::format("run: unknown mode '{}' (count, events, args, coverage or trace)", mode));
+    return kExitUsage;
+  }
+  if (args.count("hit-counts") && mode != "coverage") {
+    print_usage_error("run: --hit-counts goes with --mode coverage");
+    return kExitUsage;
+  }
+  if (auto done = check_hooks(args, setup)) return done;
+  std::vector<std::string>&include = setup.include, &exclude = setup.exclude, &assemblies = setup.assemblies,
+                           &skip_assemblies = setup.skip_assemblies;
+  if (!take_patterns("run", args, "include", include) || !take_patterns("run", args, "exclude", exclude) ||
+      !take_patterns("run", args, "assemblies", assemblies) || !take_patterns("run", args, "skip-assemblies", skip_assemblies))
+    return kExitUsage;
+  if ((!assemblies.empty() || !skip_assemblies.empty()) && mode == "events") {
+    print_usage_error("run: --assemblies and --skip-assemblies are for count, args, coverage and trace modes, not events");
+    return kExitUsage;
+  }
+  return parse_window(args, setup);
+}
+
+/// The profiler library, the output directory, the stats file and the source root, in `setup`:
+/// an exit status when one cannot be had.
+std::optional<int> prepare_run(const cxxopts::ParseResult& args, int argc, char** argv, int start, RunSetup& setup) {
+  const std::string& mode = setup.mode;
+  const std::vector<std::string>& assemblies = setup.assemblies;
+  std::string& library = setup.library;
+  library = profiler_library();
   if (library.empty()) {
     print_run_error(fmt::format("cannot find {} next to the cil-instrument executable", contract::kLibraryName));
     return kExitRunFailed;
   }
   std::error_code ec;
-  fs::path output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::current_path(ec);
+  fs::path& output = setup.output;
+  output = args.count("output") ? fs::path(args["output"].as<std::string>()) : fs::current_path(ec);
   if (!output.empty()) fs::create_directories(output, ec);
   output = fs::absolute(output, ec);
   if (ec || !fs::is_directory(output, ec)) {
     print_run_error(fmt::format("cannot create the output directory '{}'", output.string()));
     return kExitRunFailed;
   }
-  std::string stats;
+  std::string& stats = setup.stats;
   if (args.count("stats")) stats = fs::absolute(args["stats"].as<std::string>(), ec).string();
   // Coverage of `dotnet test` without --assemblies: the modules built from sources under the
   // folder `run` started in, not the test platform, xunit and the packages (issue 39).
-  std::string source_root;
+  std::string& source_root = setup.source_root;
   if (mode == "coverage" && assemblies.empty() && dotnet_test(argc, argv, start)) source_root = fs::current_path(ec).string();
+  return std::nullopt;
+}
 
+/// In the command's process, before exec: the profiler's environment.
+void set_profiler_environment(const cxxopts::ParseResult& args, const RunSetup& setup) {
+  const std::string &mode = setup.mode, &library = setup.library, &run_id = setup.run_id, &window = setup.window;
+  const std::string &hooks = setup.hooks, &hook_type = setup.hook_type, &stats = setup.stats, &source_root = setup.source_root;
+  const std::vector<std::string>&include = setup.include, &exclude = setup.exclude, &assemblies = setup.assemblies,
+                                 &skip_assemblies = setup.skip_assemblies;
+  const fs::path& output = setup.output;
+  setenv(contract::kEnvEnable, "1", 1);
+  setenv(contract::kEnvClsid, std::string(contract::kClsidText).c_str(), 1);
+  setenv(contract::kEnvPath, library.c_str(), 1);
+  setenv(contract::kEnvMode, mode.c_str(), 1);
+  setenv(contract::kEnvOutput, output.c_str(), 1);
+  setenv(contract::kEnvRun, run_id.c_str(), 1);
+  if (window.empty()) unsetenv(contract::kEnvWindow);
+  else setenv(contract::kEnvWindow, window.c_str(), 1);
+  if (args.count("include-framework")) setenv(contract::kEnvFramework, "1", 1);
+  else unsetenv(contract::kEnvFramework);
+  if (include.empty()) unsetenv(contract::kEnvInclude);
+  else setenv(contract::kEnvInclude, join_patterns(include).c_str(), 1);
+  if (exclude.empty()) unsetenv(contract::kEnvExclude);
+  else setenv(contract::kEnvExclude, join_patterns(exclude).c_str(), 1);
+  if (assemblies.empty()) unsetenv(contract::kEnvAssemblies);
+  else setenv(contract::kEnvAssemblies, join_patterns(assemblies).c_str(), 1);
+  if (skip_assemblies.empty()) unsetenv(contract::kEnvSkipAssemblies);
+  else setenv(contract::kEnvSkipAssemblies, join_patterns(skip_assemblies).c_str(), 1);
+  if (source_root.empty()) unsetenv(contract::kEnvSourceRoot);
+  else setenv(contract::kEnvSourceRoot, source_root.c_str(), 1);
+  if (args.count("hit-counts")) setenv(contract::kEnvHitCounts, "1", 1);
+  else unsetenv(contract::kEnvHitCounts);
+  // VSTest kills the test host 100 ms after the session ends unless told otherwise: the
+  // profile written at shutdown would race that kill (issue 20). A value already set wins.
+  setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);
+  if (hooks.empty()) unsetenv(contract::kEnvHooks);
+  else setenv(contract::kEnvHooks, hooks.c_str(), 1);
+  if (hook_type.empty()) unsetenv(contract::kEnvHookType);
+  else setenv(contract::kEnvHookType, hook_type.c_str(), 1);
+  if (stats.empty()) unsetenv(contract::kEnvStats);
+  else setenv(contract::kEnvStats, stats.c_str(), 1);
+}
+
+/// Runs argv[start...] with the profiler's environment and waits for it: false (with the exit
+/// status of `run` in `code`) when it could not start; else its pid and status.
+bool run_command_profiled(const cxxopts::ParseResult& args, char** argv, int start, const RunSetup& setup, pid_t& pid,
+                          int& code) {
   // While the command runs, ^C and ^\ are for it: its status says what they did.
   struct sigaction ignore {}, old_int {}, old_quit {};
   ignore.sa_handler = SIG_IGN;
@@ -225,52 +300,20 @@ int run_profiled(int argc, char** argv) {
   int exec_pipe[2];
   if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
     print_run_error(fmt::format("cannot start '{}': {}", argv[start], std::strerror(errno)));
-    return kExitRunFailed;
+    code = kExitRunFailed;
+    return false;
   }
-  // Every file the run's processes write is at least this new (less a margin: file times come
-  // from a coarser clock), and every process started from it inherits the run's id.
-  auto started = fs::file_time_type::clock::now() - std::chrono::milliseconds(100);
-  std::string run_id = fmt::format("{}.{}", getpid(), std::chrono::steady_clock::now().time_since_epoch().count());
-  pid_t pid = fork();
+  pid = fork();
   if (pid < 0) {
     print_run_error(fmt::format("cannot start '{}': {}", argv[start], std::strerror(errno)));
-    return kExitRunFailed;
+    code = kExitRunFailed;
+    return false;
   }
   if (pid == 0) {
     close(exec_pipe[0]);
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGQUIT, &old_quit, nullptr);
-    setenv(contract::kEnvEnable, "1", 1);
-    setenv(contract::kEnvClsid, std::string(contract::kClsidText).c_str(), 1);
-    setenv(contract::kEnvPath, library.c_str(), 1);
-    setenv(contract::kEnvMode, mode.c_str(), 1);
-    setenv(contract::kEnvOutput, output.c_str(), 1);
-    setenv(contract::kEnvRun, run_id.c_str(), 1);
-    if (window.empty()) unsetenv(contract::kEnvWindow);
-    else setenv(contract::kEnvWindow, window.c_str(), 1);
-    if (args.count("include-framework")) setenv(contract::kEnvFramework, "1", 1);
-    else unsetenv(contract::kEnvFramework);
-    if (include.empty()) unsetenv(contract::kEnvInclude);
-    else setenv(contract::kEnvInclude, join_patterns(include).c_str(), 1);
-    if (exclude.empty()) unsetenv(contract::kEnvExclude);
-    else setenv(contract::kEnvExclude, join_patterns(exclude).c_str(), 1);
-    if (assemblies.empty()) unsetenv(contract::kEnvAssemblies);
-    else setenv(contract::kEnvAssemblies, join_patterns(assemblies).c_str(), 1);
-    if (skip_assemblies.empty()) unsetenv(contract::kEnvSkipAssemblies);
-    else setenv(contract::kEnvSkipAssemblies, join_patterns(skip_assemblies).c_str(), 1);
-    if (source_root.empty()) unsetenv(contract::kEnvSourceRoot);
-    else setenv(contract::kEnvSourceRoot, source_root.c_str(), 1);
-    if (args.count("hit-counts")) setenv(contract::kEnvHitCounts, "1", 1);
-    else unsetenv(contract::kEnvHitCounts);
-    // VSTest kills the test host 100 ms after the session ends unless told otherwise: the
-    // profile written at shutdown would race that kill (issue 20). A value already set wins.
-    setenv(contract::kEnvTestHostShutdownTimeout, contract::kTestHostShutdownMs, 0);
-    if (hooks.empty()) unsetenv(contract::kEnvHooks);
-    else setenv(contract::kEnvHooks, hooks.c_str(), 1);
-    if (hook_type.empty()) unsetenv(contract::kEnvHookType);
-    else setenv(contract::kEnvHookType, hook_type.c_str(), 1);
-    if (stats.empty()) unsetenv(contract::kEnvStats);
-    else setenv(contract::kEnvStats, stats.c_str(), 1);
+    set_profiler_environment(args, setup);
     execvp(argv[start], argv + start);
     int error = errno;
     ssize_t written = write(exec_pipe[1], &error, sizeof error);
@@ -303,11 +346,19 @@ int run_profiled(int argc, char** argv) {
   g_child = 0;
   if (got == sizeof exec_error) {
     print_run_error(fmt::format("cannot run '{}': {}", argv[start], std::strerror(exec_error)));
-    return exec_error == ENOENT ? kExitNotFound : kExitCannotExec;
+    code = exec_error == ENOENT ? kExitNotFound : kExitCannotExec;
+    return false;
   }
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : kExitRunFailed;
+  code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : kExitRunFailed;
+  return true;
+}
 
-  std::string lines;
+/// The lines naming the files the run wrote, or saying that there are none, in `lines`: true
+/// when the profile is lost.
+bool list_run_files(const cxxopts::ParseResult& args, const RunSetup& setup, fs::file_time_type started, pid_t pid,
+                    std::string& lines) {
+  const std::string &mode = setup.mode, &source_root = setup.source_root;
+  const fs::path& output = setup.output;
   // The command's files and those of every process it started (test hosts, build nodes).
   std::vector<std::string> files = profiler_files_since(output.string(), started);
   // The profiler creates its log only when it has something to say, and prints nothing: an empty
@@ -338,8 +389,14 @@ int run_profiled(int argc, char** argv) {
                                                         source_root));
     }
   }
-  // The command's status, unless it succeeded and the profile is lost.
-  if (lost && code == kExitOk) code = kExitOutput;
+  return lost;
+}
+
+/// The line naming the processes started from the command that still run, or none.
+std::string still_running_line(const RunSetup& setup) {
+  const std::string& run_id = setup.run_id;
+  const fs::path& output = setup.output;
+  std::string lines;
   // Processes started from the command that outlive it (MSBuild nodes, a compiler server, a
   // background job) write their files when they end.
   // Two looks 50 ms apart: a process in the middle of its exec has no environment to read.
@@ -357,6 +414,41 @@ int run_profiled(int argc, char** argv) {
                                                     running.size() == 1 ? "its" : "their", output.string(),
                                                     running.size() == 1 ? "it ends" : "they end"));
   }
+  return lines;
+}
+
+}  // namespace
+
+int run_profiled(int argc, char** argv) {
+  cxxopts::Options options("cil-instrument run",
+                           "Run a .NET command with the cil-instrument profiler attached; exit with its status.");
+  add_run_options(options);
+  int start = command_start(argc, argv);
+  int option_count = start;
+  cxxopts::ParseResult args;
+  if (auto done = parse_options(options, option_count, argv, args)) return *done;
+  if (start < argc && std::string_view(argv[start]) == "--") ++start;
+  if (start >= argc) {
+    print_usage_error("run: missing the command to run (cil-instrument run [OPTIONS] -- COMMAND [ARGS...])");
+    return kExitUsage;
+  }
+  RunSetup setup;
+  if (auto done = read_run_options(args, setup)) return *done;
+  if (auto done = prepare_run(args, argc, argv, start, setup)) return *done;
+
+  // Every file the run's processes write is at least this new (less a margin: file times come
+  // from a coarser clock), and every process started from it inherits the run's id.
+  auto started = fs::file_time_type::clock::now() - std::chrono::milliseconds(100);
+  setup.run_id = fmt::format("{}.{}", getpid(), std::chrono::steady_clock::now().time_since_epoch().count());
+  pid_t pid = 0;
+  int code = kExitOk;
+  if (!run_command_profiled(args, argv, start, setup, pid, code)) return code;
+
+  std::string lines;
+  bool lost = list_run_files(args, setup, started, pid, lines);
+  // The command's status, unless it succeeded and the profile is lost.
+  if (lost && code == kExitOk) code = kExitOutput;
+  lines += still_running_line(setup);
   std::fwrite(lines.data(), 1, lines.size(), stderr);
   return code;
 }

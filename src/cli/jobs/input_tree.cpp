@@ -100,7 +100,7 @@ bool reference_assembly(const md::Module& m) {
   for (uint32_t rid = 1; rid <= m.tables().rows(TableId::CustomAttribute); ++rid) {
     if (m.row<TableId::CustomAttribute>(rid).parent() != assembly) continue;
     // The attribute's type may be defined in the assembly itself (System.Runtime's reference assembly).
-    auto [ns, name] = m.attribute_type(rid);
+    auto [ns, name] = m.attribute_type(md::CustomAttributeId(rid));
     if (name == "ReferenceAssemblyAttribute" && ns == "System.Runtime.CompilerServices") return true;
   }
   return false;

@@ -88,7 +88,7 @@ void print_instruction(ScopedPrinter& p, const il::MethodListing& m, const il::L
   if (in.is_branch() || in.is_switch()) operand = named_targets = targets_text(m, in, labels);
   p.field(Key::text_only(), operand.empty() ? "" : " ");
   p.field(Key("operand").json_if(!operand.empty()), operand);
-  if (in.token) p.field(Key::json_only("token"), md::token_text(in.token));
+  if (in.token) p.field(Key::json_only("token"), md::token_text(md::Token(in.token)));
   if (in.is_branch() && in.target_count) p.field(Key::json_only("target"), m.targets_of(in)[0]);
   if (in.is_switch()) {
     ListScope targets(p, Key::json_only("targets"), Layout().inline_json());
@@ -117,7 +117,7 @@ void print_clause(ScopedPrinter& p, const il::ListedClause& c, const LabelNames&
   p.field("tryLength", Value(c.try_length).text(labels(c.try_end())));
   p.field("handlerOffset", Value(c.handler_offset).text(labels(c.handler_offset)));
   p.field("handlerLength", Value(c.handler_length).text(labels(c.handler_end())));
-  if (c.kind == il::ClauseKind::Catch) p.field(Key::json_only("catchType"), md::token_text(c.class_token));
+  if (c.kind == il::ClauseKind::Catch) p.field(Key::json_only("catchType"), md::token_text(md::Token(c.class_token)));
   if (c.kind == il::ClauseKind::Filter) p.field(Key::json_only("filterOffset"), c.filter_offset);
 }
 
@@ -183,7 +183,7 @@ void print_listing(ScopedPrinter& p, const il::MethodListing& m, const LabelName
   Layout layout = Layout::plain();
   layout.blank_before = dump;
   ObjectScope method(p, {}, layout);
-  std::string token = md::token_text(m.token);
+  std::string token = md::token_text(md::Token(m.token));
   p.field(Key::json_only("token"), token);
   p.field(Key::json_only("name"), m.name);
   // The plain name, as patterns match it, made safe for a terminal; the header is ILAsm syntax,
@@ -203,7 +203,7 @@ void print_listing(ScopedPrinter& p, const il::MethodListing& m, const LabelName
   std::string locals = "  " + m.locals;
   if (dump) locals += fmt::format(" // 0x{:08X}", m.locals_token);
   p.field(Key("localsToken").text_if(!m.locals.empty()),
-          (m.locals_token ? Value(md::token_text(m.locals_token)) : Value::null()).text(std::move(locals)));
+          (m.locals_token ? Value(md::token_text(md::Token(m.locals_token))) : Value::null()).text(std::move(locals)));
   p.field(Key::json_only("initLocals"), m.init_locals);
   {
     ListScope instructions(p, "instructions");

@@ -10,11 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include "metadata/ids.h"
+
 namespace cil::cli {
 
 /// What pairing looks at for one method.
 struct MethodKey {
-  uint32_t token = 0;
+  md::Token token;
   std::string name;       ///< Ns.Type::Method; overloads share it
   std::string signature;  ///< the .method line: flags, signature, parameter names
 };

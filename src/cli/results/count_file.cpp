@@ -47,7 +47,7 @@ int hex_value(char c) {
 }
 
 /// The contract's token text (any case) naming a MethodDef with a non-zero row (II.22.26).
-std::optional<uint32_t> parse_method_token(const std::string& text) {
+std::optional<md::Token> parse_method_token(const std::string& text) {
   const std::string_view prefix = md::kTokenPrefix;
   if (text.size() != prefix.size() + md::kTokenDigits) return std::nullopt;
   for (size_t i = 0; i < prefix.size(); ++i)
@@ -58,8 +58,9 @@ std::optional<uint32_t> parse_method_token(const std::string& text) {
     if (d < 0) return std::nullopt;
     token = token << 4 | static_cast<uint32_t>(d);
   }
-  if (md::token_table(token) != md::TableId::MethodDef || md::token_rid(token) == 0) return std::nullopt;
-  return token;
+  md::Token method(token);
+  if (method.table() != md::TableId::MethodDef || method.row() == 0) return std::nullopt;
+  return method;
 }
 
 /// 8-4-4-4-12 hexadecimal digits, as .NET formats a Guid; returned in lower case.

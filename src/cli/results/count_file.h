@@ -10,13 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "metadata/ids.h"
 #include "support/error.h"
 
 namespace cil::cli {
 
 /// Calls of one method.
 struct MethodCount {
-  uint32_t token = 0;  ///< a MethodDef token, 0x06xxxxxx
+  md::Token token;     ///< a MethodDef token, 0x06xxxxxx
   std::string name;    ///< Ns.Type::Method
   uint64_t count = 0;
 };
