@@ -7,9 +7,10 @@
 #  1. `dotnet test --collect CilInstrument --results-directory R` (runsettings: threshold 40% of
 #     lines, no Assemblies: the "my code" default) passes and attaches coverage.cobertura.xml
 #     under R: the one package Counted (not xunit, its adapter or the tests), one line of two
-#     covered, Calc.Add's line hit 4,003 times; every assembly of the test folder is back byte
+#     covered, Calc.Add's line hit 4,003 times (HitCounts true); every assembly of the test folder is back byte
 #     for byte afterwards.
-#  2. A threshold of 60% fails the run.
+#  2. A threshold of 60% fails the run; its Cobertura (HitCounts left at its default) has
+#     Calc.Add's line hit once (hit or not, the cheaper probe).
 #  3. An unknown Mode in runsettings gives one error line naming it; the tests still run and
 #     nothing is instrumented.
 #  4. Instrumentation jit: coverage at JIT time through the profiler in the test host; the
@@ -71,6 +72,7 @@ runsettings() {
           <Threshold>$3</Threshold>
           <ThresholdType>line</ThresholdType>
           <Instrumentation>${4:-files}</Instrumentation>
+          <HitCounts>${5:-true}</HitCounts>
         </Configuration>
       </DataCollector>
     </DataCollectors>
@@ -124,7 +126,7 @@ fi
 [ ! -e "$bin/.cil-instrument-exec/journal" ] || fail "the journal of the killed run is still there"
 
 # 2. Under the threshold: the run fails.
-runsettings "$work/fail.runsettings" coverage 60
+runsettings "$work/fail.runsettings" coverage 60 files false
 set +e
 timeout 900 dotnet test Sample.slnx --no-build "${filter[@]}" --collect CilInstrument --settings "$work/fail.runsettings" \
   --results-directory "$work/results2" > "$work/t2.log" 2>&1
@@ -133,6 +135,13 @@ set -e
 [ $rc != 0 ] || fail "coverage under the threshold of 60% did not fail dotnet test"
 grep -q "under the threshold" "$work/t2.log" || fail "no line says the coverage is under the threshold"
 (cd "$bin" && sha256sum -c --quiet "$work/before.sha") || fail "threshold run: the assemblies are not all back"
+cobertura2=$(find "$work/results2" -name coverage.cobertura.xml | head -1)
+if [ -z "$cobertura2" ]; then
+  fail "threshold run: no coverage.cobertura.xml under --results-directory"
+else
+  grep -q 'hits="1"' "$cobertura2" && ! grep -q 'hits="4003"' "$cobertura2" ||
+    fail "without HitCounts: Calc.Add's line not hit once: $(grep -o '<line number="[0-9]*" hits="[0-9]*"' "$cobertura2" | head -3)"
+fi
 
 # 3. An unknown mode: one error line; the tests run, uninstrumented.
 runsettings "$work/bad.runsettings" bogus 40

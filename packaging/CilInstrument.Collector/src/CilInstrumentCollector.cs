@@ -70,6 +70,7 @@ namespace CilInstrument.Collector
             variables.Add(new("CORECLR_PROFILER", ProfilerClsid));
             variables.Add(new("CORECLR_PROFILER_PATH", profiler));
             variables.Add(new("CIL_INSTRUMENT_MODE", "coverage"));
+            if (settings_.HitCounts) variables.Add(new("CIL_INSTRUMENT_HIT_COUNTS", "1"));
             if (settings_.Include.Count > 0) variables.Add(new("CIL_INSTRUMENT_INCLUDE", string.Join(";", settings_.Include)));
             if (settings_.Exclude.Count > 0) variables.Add(new("CIL_INSTRUMENT_EXCLUDE", string.Join(";", settings_.Exclude)));
             if (settings_.Assemblies.Count > 0) variables.Add(new("CIL_INSTRUMENT_ASSEMBLIES", string.Join(";", settings_.Assemblies)));

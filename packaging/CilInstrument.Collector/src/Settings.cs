@@ -6,6 +6,8 @@
 // working directory with a solution or a .git),
 // Instrumentation (files, the default: exec instruments the files in place and puts them back;
 // or jit: coverage at JIT time through the profiler in the test host, no file changed),
+// HitCounts (coverage mode: true counts each line's and branch's hits exactly, cil-instrument's
+// --hit-counts; false, the default, records hit or not with a cheaper probe),
 // Threshold (coverage mode: a percentage) and ThresholdType (line, branch or method). Each
 // separated by ';' where it is a list.
 using System;
@@ -26,6 +28,7 @@ namespace CilInstrument.Collector
         public List<string> Exclude { get; } = new List<string>();
         public List<string> Assemblies { get; } = new List<string>();
         public string? Threshold { get; private set; }
+        public bool HitCounts { get; private set; }
         public List<string> ThresholdTypes { get; } = new List<string>();
 
         public string ReportFileName =>
@@ -60,6 +63,14 @@ namespace CilInstrument.Collector
                     return $"runsettings: Configuration/Instrumentation '{instrumentation}' is not files or jit";
                 settings.Jit = instrumentation == "jit";
                 if (settings.Jit && settings.Mode != "coverage") return "runsettings: Configuration/Instrumentation jit goes with Mode coverage";
+            }
+            string? hitCounts = Value("HitCounts");
+            if (!string.IsNullOrEmpty(hitCounts))
+            {
+                if (hitCounts != "true" && hitCounts != "false")
+                    return $"runsettings: Configuration/HitCounts '{hitCounts}' is not true or false";
+                settings.HitCounts = hitCounts == "true";
+                if (settings.HitCounts && settings.Mode != "coverage") return "runsettings: Configuration/HitCounts goes with Mode coverage";
             }
             string? sourceRoot = Value("SourceRoot");
             if (!string.IsNullOrEmpty(sourceRoot))
@@ -144,6 +155,7 @@ namespace CilInstrument.Collector
             yield return "exec";
             yield return "--mode";
             yield return Mode;
+            if (HitCounts) yield return "--hit-counts";
             foreach (string pattern in Include) yield return "--include=" + pattern;
             foreach (string pattern in Exclude) yield return "--exclude=" + pattern;
             foreach (string pattern in Assemblies)
