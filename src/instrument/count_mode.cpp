@@ -145,7 +145,7 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
     if (!table_.empty()) {
       TableChunk& full = table_.back();
       if (packable_) {
-        if (!packer_) packer_ = CIL_TRY(SkeletonPacker::create());
+        if (!packer_) packer_ = CIL_TRY(SkeletonPacker::create(kChunkSize));
         CIL_TRY(packer_->add(full.bytes));
       } else {
         full.rva = CIL_TRY(editor_->place_section_data(full.bytes, kChunkAlignment));
@@ -252,19 +252,19 @@ Status CountMode::finish(std::string_view assembly, std::string_view mvid, CallE
     if (packable_ && table_size > kPackAbove) {
       // The text not yet packed (the last chunk), then every length; one stream, cut into data
       // fields under Mono's limit.
-      if (!packer_) packer_ = CIL_TRY(SkeletonPacker::create());
+      if (!packer_) packer_ = CIL_TRY(SkeletonPacker::create(kChunkSize));
       CIL_TRY(packer_->add(table_.back().bytes));
       for (const auto& chunk : table_) {
         CIL_TRY(packer_->add(chunk.lengths));
         text.method_text += chunk.size;
       }
-      std::vector<uint8_t> blob = CIL_TRY(packer_->finish());
+      std::vector<std::vector<uint8_t>> blocks = CIL_TRY(packer_->finish());
       packer_.reset();
-      for (size_t at = 0; at < blob.size(); at += kChunkSize) {
-        size_t n = std::min(kChunkSize, blob.size() - at);
-        std::vector<uint8_t> piece(blob.begin() + static_cast<ptrdiff_t>(at), blob.begin() + static_cast<ptrdiff_t>(at + n));
-        Token field = CIL_TRY(add_data(fmt::format("<CilInstrument>Packed{}", text.packed.size()), piece, 0, static_cast<uint32_t>(n)));
-        text.packed.push_back({field, static_cast<uint32_t>(n), md::Token(0), 0});
+      // Each block of the stream moves into the section as one field.
+      for (std::vector<uint8_t>& block : blocks) {
+        auto n = static_cast<uint32_t>(block.size());
+        Token field = CIL_TRY(add_data(fmt::format("<CilInstrument>Packed{}", text.packed.size()), block, 0, n));
+        text.packed.push_back({field, n, md::Token(0), 0});
       }
       table_.clear();
     }

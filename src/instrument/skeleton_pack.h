@@ -12,18 +12,20 @@
 
 namespace cil::instrument {
 
-/// One deflate stream fed in pieces; the compressed bytes stay in memory until finish().
+/// One deflate stream fed in pieces; the compressed bytes stay in memory, in blocks of at most
+/// the size given to create(), until finish().
 class SkeletonPacker {
  public:
-  static Expected<SkeletonPacker> create();
+  static Expected<SkeletonPacker> create(size_t block_size);
   SkeletonPacker(SkeletonPacker&&) noexcept;
   SkeletonPacker& operator=(SkeletonPacker&&) noexcept;
   ~SkeletonPacker();
 
   /// Compresses `bytes` as the next part of the stream.
   Status add(std::span<const uint8_t> bytes);
-  /// Ends the stream and hands out every compressed byte; the packer is spent.
-  Expected<std::vector<uint8_t>> finish();
+  /// Ends the stream and hands out every compressed byte, in blocks (every one full but the
+  /// last); the packer is spent.
+  Expected<std::vector<std::vector<uint8_t>>> finish();
 
  private:
   struct State;
