@@ -42,36 +42,28 @@ namespace CilInstrument.Collector
             string? Value(string name) => configuration[name]?.InnerText.Trim();
             IEnumerable<string> List(string name) =>
                 (Value(name) ?? "").Split(';').Select(s => s.Trim()).Where(s => s.Length > 0);
-            string? mode = Value("Mode");
-            if (!string.IsNullOrEmpty(mode))
+            // A setting that takes one of `allowed`: null when it is absent, else its value; an
+            // error line in `error` when it is another value.
+            string? error = null;
+            string? Choice(string name, params string[] allowed)
             {
-                if (mode != "coverage" && mode != "count")
-                    return $"runsettings: Configuration/Mode '{mode}' is not coverage or count";
-                settings.Mode = mode!;
+                string? value = Value(name);
+                if (string.IsNullOrEmpty(value) || error != null) return null;
+                if (Array.IndexOf(allowed, value) >= 0) return value;
+                error = $"runsettings: Configuration/{name} '{value}' is not {string.Join(", ", allowed[..^1])} or {allowed[^1]}";
+                return null;
             }
-            string? format = Value("Format");
-            if (!string.IsNullOrEmpty(format))
-            {
-                if (format != "cobertura" && format != "lcov" && format != "none")
-                    return $"runsettings: Configuration/Format '{format}' is not cobertura, lcov or none";
-                settings.Format = format!;
-            }
-            string? instrumentation = Value("Instrumentation");
-            if (!string.IsNullOrEmpty(instrumentation))
-            {
-                if (instrumentation != "files" && instrumentation != "jit")
-                    return $"runsettings: Configuration/Instrumentation '{instrumentation}' is not files or jit";
-                settings.Jit = instrumentation == "jit";
-                if (settings.Jit && settings.Mode != "coverage") return "runsettings: Configuration/Instrumentation jit goes with Mode coverage";
-            }
-            string? hitCounts = Value("HitCounts");
-            if (!string.IsNullOrEmpty(hitCounts))
-            {
-                if (hitCounts != "true" && hitCounts != "false")
-                    return $"runsettings: Configuration/HitCounts '{hitCounts}' is not true or false";
-                settings.HitCounts = hitCounts == "true";
-                if (settings.HitCounts && settings.Mode != "coverage") return "runsettings: Configuration/HitCounts goes with Mode coverage";
-            }
+            string? mode = Choice("Mode", "coverage", "count");
+            string? format = Choice("Format", "cobertura", "lcov", "none");
+            string? instrumentation = Choice("Instrumentation", "files", "jit");
+            string? hitCounts = Choice("HitCounts", "true", "false");
+            if (error != null) return error;
+            if (mode != null) settings.Mode = mode;
+            if (format != null) settings.Format = format;
+            settings.Jit = instrumentation == "jit";
+            if (settings.Jit && settings.Mode != "coverage") return "runsettings: Configuration/Instrumentation jit goes with Mode coverage";
+            settings.HitCounts = hitCounts == "true";
+            if (settings.HitCounts && settings.Mode != "coverage") return "runsettings: Configuration/HitCounts goes with Mode coverage";
             string? sourceRoot = Value("SourceRoot");
             if (!string.IsNullOrEmpty(sourceRoot))
             {
