@@ -45,7 +45,7 @@ sanitized=$!
 set +m
 trap 'kill -- -"$sanitized" 2> /dev/null || true' EXIT
 tests_status=0
-(cd build && ctest --output-on-failure -j 2) || tests_status=$?
+(cd build && ctest --output-on-failure -j "$(nproc)") || tests_status=$?
 stage "the sanitized build, finishing"
 build_status=0
 wait "$sanitized" || build_status=$?
@@ -58,9 +58,9 @@ fi
 [ "$tests_status" -eq 0 ] || exit "$tests_status"
 stage "tests under ASan + UBSan (label sanitize: our C++ on varied and hostile input)"
 (cd build-asan && CIL_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-   ctest --output-on-failure -j 2 -L sanitize)
+   ctest --output-on-failure -j "$(nproc)" -L sanitize)
 
-stage "fuzz targets (libFuzzer + ASan + UBSan): reproducers, saved corpus, ${CIL_FUZZ_SECONDS:-10} s each"
-CIL_FUZZ_BUILD="$root/build-asan" tests/fuzz/run_ci.sh
+stage "fuzz targets (libFuzzer + ASan + UBSan): reproducers, saved corpus, ${CIL_FUZZ_SECONDS:-5} s each"
+CIL_FUZZ_BUILD="$root/build-asan" tests/fuzz/run_ci.sh "${CIL_FUZZ_SECONDS:-5}"
 
 echo "== all tests passed in $(( $(date +%s) - start )) s"
