@@ -34,8 +34,6 @@ bool never_instrumented(std::string_view name) {
   return name.rfind(kPrefix, 0) == 0;
 }
 
-using md::token_text;
-
 /// One entry of a counts or hits file, after `json`'s earlier ones, in offline count mode's pieces.
 void append_entry(std::string& json, bool first, mdToken token, std::string_view name, int64_t count) {
   if (!first) json += contract::kCountsSeparator;

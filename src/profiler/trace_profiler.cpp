@@ -3,7 +3,6 @@
 #include "profiler/trace_profiler.h"
 
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <time.h>
 
@@ -15,7 +14,6 @@
 #include "il/method_body.h"
 #include "il/rewrite.h"
 #include "profiler/hooks_loader.h"
-#include "profiler/probe_rewrite.h"
 #include "metadata/rows.h"
 #include "metadata/signature.h"
 
