@@ -34,8 +34,6 @@ bool never_instrumented(std::string_view name) {
   return name.rfind(kPrefix, 0) == 0;
 }
 
-using md::token_text;
-
 /// One entry of a counts or hits file, after `json`'s earlier ones, in offline count mode's pieces.
 void append_entry(std::string& json, bool first, mdToken token, std::string_view name, int64_t count) {
   if (!first) json += contract::kCountsSeparator;
@@ -77,59 +75,25 @@ std::pair<DWORD, DWORD> CountProfiler::event_mask() const {
   return {low, 0};
 }
 
-std::shared_ptr<CountProfiler::CountModule> CountProfiler::state_of(ModuleID module) {
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = modules_by_id_.find(module); it != modules_by_id_.end()) return it->second;
+bool CountProfiler::chooses(RewriteModule& base, mdMethodDef token) {
+  CountModule& state = count_state(base);
+  if (module_left_out(*state.entry)) return false;
+  std::string name = modules_->method_name(*state.entry, token);
+  bool chosen = config_.filter.selects(name) && !never_instrumented(name);
+  if (chosen) {
+    // Methods without IL (abstract, P/Invoke, runtime-implemented) are never rewritten.
+    modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
+      if (file) chosen = il::has_il_body(*file, RidFromToken(token));
+    });
   }
-  auto state = std::make_shared<CountModule>();
-  state->entry = modules_->get(module);
-  // A module the runtime cannot describe yet selects nothing now, and is asked about again later.
-  if (!state->entry) return state;
-  std::lock_guard lock(mutex_);
-  auto [it, added] = modules_by_id_.try_emplace(module, std::move(state));
-  if (added) it->second->sequence = next_sequence_++;
-  return it->second;
-}
-
-bool CountProfiler::selects(CountModule& state, mdMethodDef token) {
-  if (auto it = state.selected.find(token); it != state.selected.end()) return it->second;
-  bool chosen = false;
-  if (state.entry && TypeFromToken(token) == mdtMethodDef && !module_left_out(*state.entry)) {
-    std::string name = modules_->method_name(*state.entry, token);
-    chosen = config_.filter.selects(name) && !never_instrumented(name);
-    if (chosen) {
-      // Methods without IL (abstract, P/Invoke, runtime-implemented) are never rewritten.
-      modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
-        if (file) chosen = il::has_il_body(*file, RidFromToken(token));
-      });
-    }
-    // Coverage: only in modules with a matching PDB, and never what the attributes exclude.
-    if (chosen && coverage_mode()) chosen = coverage_ready(state) && !state.coverage->excluded(RidFromToken(token));
-  }
-  state.selected.emplace(token, chosen);
+  // Coverage: only in modules with a matching PDB, and never what the attributes exclude.
+  if (chosen && coverage_mode()) chosen = coverage_ready(state) && !state.coverage->excluded(RidFromToken(token));
   return chosen;
 }
 
-bool CountProfiler::selected_function(FunctionID function, std::shared_ptr<CountModule>* state, mdMethodDef* token) {
-  ClassID klass = 0;
-  ModuleID module = 0;
-  mdToken t = 0;
-  if (FAILED(info()->GetFunctionInfo(function, &klass, &module, &t)) || !module || TypeFromToken(t) != mdtMethodDef)
-    return false;
-  auto s = state_of(module);
-  std::lock_guard lock(s->mutex);
-  if (!selects(*s, t)) return false;
-  *state = std::move(s);
-  *token = t;
-  return true;
-}
-
-Status CountProfiler::set_up(CountModule& state) {
-  state.setup_tried = true;
+Status CountProfiler::set_up(RewriteModule& base) {
+  CountModule& state = count_state(base);
   state.sink = CIL_TRY(EmitSink::open(info(), state.entry->id));
-  if (HRESULT hr = info()->GetILFunctionBodyAllocator(state.entry->id, state.allocator.out_as<IMethodMalloc>()); FAILED(hr))
-    return com_error("GetILFunctionBodyAllocator", hr);
   // As offline count mode: scoped to the module's core library, or its own definition when the
   // module is the core library.
   md::RuntimeRefs refs = CIL_TRY(md::RuntimeRefs::create(*state.sink));
@@ -139,12 +103,8 @@ Status CountProfiler::set_up(CountModule& state) {
   return ok();
 }
 
-Expected<il::EncodedBody> CountProfiler::probed_body(CountModule& state, mdMethodDef token) {
-  ModuleID module = state.entry->id;
-  LPCBYTE header = nullptr;
-  ULONG size = 0;
-  if (HRESULT hr = info()->GetILFunctionBody(module, token, &header, &size); FAILED(hr) || !header)
-    return com_error("GetILFunctionBody", hr);
+Expected<il::EncodedBody> CountProfiler::rewritten_body(RewriteModule& base, mdMethodDef token, std::span<const uint8_t> il) {
+  CountModule& state = count_state(base);
   if (coverage_mode()) {
     uint32_t rid = RidFromToken(token);
     uint32_t source = state.coverage->attributed(rid);
@@ -157,119 +117,30 @@ Expected<il::EncodedBody> CountProfiler::probed_body(CountModule& state, mdMetho
       if (known != state.probes.end() && next < known->second.size()) return const_cast<int64_t*>(known->second[next++].counter);
       return counters_.allocate();
     };
-    il::EncodedBody body = CIL_TRY(state.coverage->rewrite(rid, source_name, std::span<const uint8_t>(header, size), state.increment,
-                                                           probe_kind(), state.probe_depth, counter, probes));
+    il::EncodedBody body = CIL_TRY(state.coverage->rewrite(rid, source_name, il, state.increment, probe_kind(), state.probe_depth,
+                                                           counter, probes));
     state.probes[token] = std::move(probes);
     state.instrumented.emplace(token, Instrumented{nullptr});
     return body;
   }
   auto [it, added] = state.instrumented.try_emplace(token, Instrumented{nullptr});
   if (!it->second.counter) it->second.counter = counters_.allocate();
-  return add_entry_probe(std::span<const uint8_t>(header, size), native_counter(reinterpret_cast<uint64_t>(it->second.counter)),
-                         state.increment, state.probe_depth);
-}
-
-Status CountProfiler::instrument(CountModule& state, mdMethodDef token, FunctionID function) {
-  ModuleID module = state.entry->id;
-  il::EncodedBody rewritten = CIL_TRY(probed_body(state, token));
-  const std::vector<uint8_t>& body = rewritten.bytes;
-  // The runtime keeps this memory as the method's IL for good (it is never freed).
-  void* memory = state.allocator->Alloc(static_cast<ULONG>(body.size()));
-  if (!memory) return make_error(ErrorKind::Io, "IMethodMalloc", fmt::format("cannot allocate {} bytes", body.size()));
-  std::memcpy(memory, body.data(), body.size());
-  if (HRESULT hr = info()->SetILFunctionBody(module, token, static_cast<LPCBYTE>(memory)); FAILED(hr)) {
-    state.instrumented.erase(token);
-    state.probes.erase(token);
-    return com_error("SetILFunctionBody", hr);
-  }
-  // Without the map, the JIT's IL offsets are the probed body's, and stack traces name the line
-  // of an instruction further on. The runtime copies the caller-allocated array. A refusal
-  // leaves the counts right and the lines shifted: a warning, not a failure of the method.
-  std::vector<COR_IL_MAP> map = instrumented_code_map(rewritten.map);
-  if (!map.empty()) {
-    if (HRESULT hr = info()->SetILInstrumentedCodeMap(function, TRUE, static_cast<ULONG>(map.size()), map.data()); FAILED(hr))
-      diagnostics_.warn(fmt::format("{} ({} in {}): stack traces may show shifted lines: {}",
-                                    modules_->method_name(*state.entry, token), token_text(md::Token(token)), state.entry->name,
-                                    com_error("SetILInstrumentedCodeMap", hr).to_string()));
-  }
-  return ok();
-}
-
-bool CountProfiler::ensure_instrumented(FunctionID function) {
-  auto started = Clock::now();
-  std::shared_ptr<CountModule> state;
-  mdMethodDef token = 0;
-  bool rewritten = false;
-  if (selected_function(function, &state, &token)) {
-    std::lock_guard lock(state->mutex);
-    // Tiered compilation and OSR compile a method again from the IL we set: once is enough.
-    if (!state->instrumented.count(token) && !state->failed.count(token)) {
-      Status status = ok();
-      if (!state->setup_tried) {
-        status = set_up(*state);
-        if (!status) {
-          state->sink.reset();
-          diagnostics_.warn(fmt::format("{}: no method of this module is instrumented: {}", state->entry->name,
-                                        status.error().to_string()));
-        }
-      }
-      if (!state->sink) status = make_error(ErrorKind::Unsupported, "", "module set-up failed");
-      else status = instrument(*state, token, function);
-      if (status) {
-        rewritten = true;
-      } else {
-        state->failed.insert(token);
-        if (state->sink)
-          diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token),
-                                        token_text(md::Token(token)), state->entry->name, status.error().to_string()));
-      }
-    }
-  }
-  double took = micros_since(started);
-  if (rewritten) stats_.rewritten(took);
-  else stats_.passed(took);
-  return rewritten;
+  return add_entry_probe(il, native_counter(reinterpret_cast<uint64_t>(it->second.counter)), state.increment, state.probe_depth);
 }
 
 HRESULT CountProfiler::JITCompilationStarted(FunctionID function, BOOL) {
-  return guarded("JITCompilationStarted", [&] { ensure_instrumented(function); });
-}
-
-HRESULT CountProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) {
-  return guarded("JITCachedFunctionSearchStarted", [&] {
-    std::shared_ptr<CountModule> state;
-    mdMethodDef token = 0;
-    // Precompiled code of a selected method has no probe: have it JIT-compiled instead.
-    if (use_cached && selected_function(function, &state, &token)) *use_cached = FALSE;
+  return guarded("JITCompilationStarted", [&] {
+    auto started = Clock::now();
+    bool rewritten = rewrite_at_jit(function) == JitOutcome::Rewritten;
+    double took = micros_since(started);
+    if (rewritten) stats_.rewritten(took);
+    else stats_.passed(took);
   });
 }
 
-HRESULT CountProfiler::JITInlining(FunctionID, FunctionID callee, BOOL* should_inline) {
-  return guarded("JITInlining", [&] {
-    std::shared_ptr<CountModule> state;
-    mdMethodDef token = 0;
-    if (!should_inline || !selected_function(callee, &state, &token)) return;
-    bool done;
-    {
-      std::lock_guard lock(state->mutex);
-      done = state->instrumented.count(token) || state->failed.count(token);
-    }
-    // A callee whose IL we set before may be inlined: its copy carries the probe. Otherwise the
-    // JIT may already hold the original IL, and the copy would have none.
-    if (!done) *should_inline = FALSE;
-  });
-}
-
-HRESULT CountProfiler::ModuleUnloadStarted(ModuleID module) {
-  return guarded("ModuleUnloadStarted", [&] {
-    std::lock_guard lock(mutex_);
-    if (auto it = modules_by_id_.find(module); it != modules_by_id_.end()) {
-      // Its counts are written at Shutdown; a later module may reuse the id.
-      unloaded_.push_back(it->second);
-      modules_by_id_.erase(it);
-    }
-    modules_->forget(module);
-  });
+void CountProfiler::module_unloaded(std::shared_ptr<RewriteModule> state) {
+  std::lock_guard lock(unloaded_mutex_);
+  unloaded_.push_back(std::move(state));
 }
 
 HRESULT CountProfiler::ExceptionThrown(ObjectID) {
@@ -292,153 +163,29 @@ HRESULT CountProfiler::ExceptionUnwindFunctionEnter(FunctionID) {
   });
 }
 
-HRESULT CountProfiler::ModuleLoadFinished(ModuleID module, HRESULT status) {
-  if (!rejit_mode() || FAILED(status) || !session_open_) return S_OK;
-  // RequestReJIT is not made from inside a callback: the session's thread asks, on its next tick.
-  std::lock_guard lock(session_mutex_);
-  loaded_during_session_.push_back(module);
-  return S_OK;
-}
-
-size_t CountProfiler::request_rejit(ModuleID module) {
-  auto state = state_of(module);
-  // The framework's modules are left out before their file is read (CoreLib's alone is 10 MB).
-  if (!state->entry || module_left_out(*state->entry)) return 0;
-  std::vector<mdMethodDef> tokens;
-  {
-    std::lock_guard lock(state->mutex);
-    uint32_t methods = 0;
-    modules_->with_file(*state->entry, [&](const md::Module* file, md::Printer*) {
-      if (file) methods = file->tables().rows(md::TableId::MethodDef);
-    });
-    for (uint32_t rid = 1; rid <= methods; ++rid) {
-      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
-      if (selects(*state, token) && !state->failed.count(token)) tokens.push_back(token);
-    }
-    if (tokens.empty()) return 0;
-    // The metadata the probes need (the Interlocked reference) is added now, outside the
-    // runtime's callbacks.
-    if (!state->setup_tried) {
-      Status status = set_up(*state);
-      if (!status) {
-        state->sink.reset();
-        diagnostics_.warn(fmt::format("{}: no method of this module is instrumented: {}", state->entry->name, status.error().to_string()));
-      }
-    }
-    if (!state->sink) return 0;
-  }
-  std::vector<ModuleID> modules(tokens.size(), module);
-  HRESULT hr = info()->RequestReJIT(static_cast<ULONG>(tokens.size()), modules.data(), tokens.data());
-  if (FAILED(hr)) {
-    diagnostics_.warn(fmt::format("{}: RequestReJIT of {} methods failed (HRESULT 0x{:08X}): none is counted",
-                                  state->entry->name, tokens.size(), static_cast<uint32_t>(hr)));
-    return 0;
-  }
-  std::lock_guard lock(session_mutex_);
-  rejit_modules_.insert(rejit_modules_.end(), modules.begin(), modules.end());
-  rejit_methods_.insert(rejit_methods_.end(), tokens.begin(), tokens.end());
-  return tokens.size();
-}
-
 std::string CountProfiler::begin_session() {
-  session_open_ = true;
-  ComPtr<ICorProfilerModuleEnum> modules;
-  if (HRESULT hr = info()->EnumModules(modules.out_as<ICorProfilerModuleEnum>()); FAILED(hr) || !modules) {
-    diagnostics_.warn(fmt::format("EnumModules failed (HRESULT 0x{:08X}): only modules loaded from now on are instrumented",
-                                  static_cast<uint32_t>(hr)));
-    return "rejit 0\n";
-  }
-  std::vector<ModuleID> ids;
-  ModuleID batch[64];
-  ULONG got = 0;
-  while (SUCCEEDED(modules->Next(64, batch, &got)) && got > 0) ids.insert(ids.end(), batch, batch + got);
-  size_t requested = 0;
-  for (ModuleID id : ids) requested += request_rejit(id);
-  return fmt::format("modules {}\nrejit {}\n", ids.size(), requested);
+  set_session_open(true);
+  // The metadata the probes need (the Interlocked reference) is added before the requests.
+  auto [modules, requested] = request_all([this](RewriteModule& state) { return ensure_set_up(state); });
+  return fmt::format("modules {}\nrejit {}\n", modules, requested);
 }
 
 void CountProfiler::reset_session_state() {
-  {
-    std::lock_guard lock(mutex_);
-    modules_by_id_.clear();
-    unloaded_.clear();
-  }
-  std::lock_guard lock(session_mutex_);
-  rejit_modules_.clear();
-  rejit_methods_.clear();
-  loaded_during_session_.clear();
-  rejit_errors_ = 0;
+  RewriteProfiler::reset_session_state();
+  forget_modules();
+  std::lock_guard lock(unloaded_mutex_);
+  unloaded_.clear();
 }
 
 void CountProfiler::session_tick() {
-  std::vector<ModuleID> loaded;
-  {
-    std::lock_guard lock(session_mutex_);
-    loaded.swap(loaded_during_session_);
-  }
-  for (ModuleID id : loaded) request_rejit(id);
+  for (ModuleID id : take_loaded()) request_rejit(id, [this](RewriteModule& state) { return ensure_set_up(state); });
 }
 
 std::string CountProfiler::end_session() {
-  session_open_ = false;
+  set_session_open(false);
   session_tick();
-  std::vector<ModuleID> modules;
-  std::vector<mdMethodDef> methods;
-  {
-    std::lock_guard lock(session_mutex_);
-    modules = rejit_modules_;
-    methods = rejit_methods_;
-  }
-  size_t reverted = 0;
-  if (!methods.empty()) {
-    std::vector<HRESULT> status(methods.size(), S_OK);
-    HRESULT hr = info()->RequestRevert(static_cast<ULONG>(methods.size()), modules.data(), methods.data(), status.data());
-    if (FAILED(hr))
-      diagnostics_.warn(fmt::format("RequestRevert of {} methods failed (HRESULT 0x{:08X}): their probes stay, counting "
-                                    "into memory no file reads", methods.size(), static_cast<uint32_t>(hr)));
-    for (HRESULT one : status) reverted += SUCCEEDED(one) ? 1 : 0;
-    if (FAILED(hr)) reverted = 0;
-  }
-  return fmt::format("rejit-total {}\nreverted {}\nrejit-errors {}\n", methods.size(), reverted, rejit_errors_.load());
+  return revert_all();
 }
-
-HRESULT CountProfiler::GetReJITParameters(ModuleID module, mdMethodDef token, ICorProfilerFunctionControl* control) {
-  return guarded("GetReJITParameters", [&] {
-    auto started = Clock::now();
-    auto state = state_of(module);
-    if (!state->entry || !control) return;
-    std::lock_guard lock(state->mutex);
-    if (!state->sink) return;  // set-up failed: the original IL stays
-    Expected<il::EncodedBody> body = probed_body(*state, token);
-    if (!body) {
-      state->failed.insert(token);
-      diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token), token_text(md::Token(token)),
-                                    state->entry->name, body.error().to_string()));
-      stats_.passed(micros_since(started));
-      return;
-    }
-    // The runtime copies both the body and the map.
-    if (HRESULT hr = control->SetILFunctionBody(static_cast<ULONG>(body->bytes.size()), body->bytes.data()); FAILED(hr)) {
-      state->failed.insert(token);
-      diagnostics_.warn(fmt::format("{} ({} in {}): {}", modules_->method_name(*state->entry, token), token_text(md::Token(token)),
-                                    state->entry->name, com_error("SetILFunctionBody", hr).to_string()));
-      return;
-    }
-    std::vector<COR_IL_MAP> map = instrumented_code_map(body->map);
-    if (!map.empty()) control->SetILInstrumentedCodeMap(static_cast<ULONG>(map.size()), map.data());
-    stats_.rewritten(micros_since(started));
-  });
-}
-
-HRESULT CountProfiler::ReJITError(ModuleID module, mdMethodDef token, FunctionID, HRESULT status) {
-  return guarded("ReJITError", [&] {
-    ++rejit_errors_;
-    auto state = state_of(module);
-    std::string name = state->entry ? modules_->method_name(*state->entry, token) : token_text(md::Token(token));
-    diagnostics_.warn(fmt::format("{} ({}): ReJIT failed (HRESULT 0x{:08X}): not counted", name, token_text(md::Token(token)), static_cast<uint32_t>(status)));
-  });
-}
-
 bool CountProfiler::coverage_ready(CountModule& state) {
   if (!state.coverage_tried) {
     state.coverage_tried = true;
@@ -494,7 +241,10 @@ std::string CountProfiler::hits_entries(CountModule& state) {
 
 void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used_names) {
   std::lock_guard lock(state.mutex);
-  if (state.instrumented.empty() || !state.entry) return;
+  // A method whose probed body the runtime refused is in `failed`: it counts for nothing.
+  bool any = std::any_of(state.instrumented.begin(), state.instrumented.end(),
+                         [&](const auto& slot) { return !state.failed.count(slot.first); });
+  if (!any || !state.entry) return;
   ModuleEntry& entry = *state.entry;
   struct Row {
     mdMethodDef token;
@@ -535,7 +285,7 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
   if (rows.empty()) {
     // No file to read: the methods that were instrumented, by their runtime names.
     for (const auto& [token, slot] : state.instrumented)
-      rows.push_back({token, modules_->method_name(entry, token), count_of(token)});
+      if (!state.failed.count(token)) rows.push_back({token, modules_->method_name(entry, token), count_of(token)});
   }
   if (assembly.empty()) assembly = modules_->assembly_name(entry);
   if (assembly.empty()) assembly = "unknown";
@@ -567,15 +317,14 @@ void CountProfiler::write_module_file(const std::string& assembly, std::string_v
 }
 
 void CountProfiler::finish() {
-  std::vector<std::shared_ptr<CountModule>> all;
+  std::vector<std::shared_ptr<RewriteModule>> all = module_states();
   {
-    std::lock_guard lock(mutex_);
-    all = unloaded_;
-    for (const auto& [id, state] : modules_by_id_) all.push_back(state);
+    std::lock_guard lock(unloaded_mutex_);
+    all.insert(all.end(), unloaded_.begin(), unloaded_.end());
   }
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a->sequence < b->sequence; });
   std::set<std::string> used_names;
-  for (const auto& state : all) write_counts(*state, used_names);
+  for (const auto& state : all) write_counts(count_state(*state), used_names);
 }
 
 }  // namespace cil::profiler

@@ -5,17 +5,15 @@
 // methods of modules with a matching portable PDB; one <Assembly>.<pid>.hits.json per module.
 #pragma once
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <unordered_map>
 #include <vector>
 
 #include "profiler/coverage_probes.h"
 #include "profiler/emit_sink.h"
-#include "profiler/profiler_base.h"
+#include "profiler/rewrite_profiler.h"
 
 namespace cil::profiler {
 
@@ -33,19 +31,11 @@ class NativeCounters {
   size_t used_ = kBlock;
 };
 
-class CountProfiler final : public ProfilerBase {
+class CountProfiler final : public RewriteProfiler {
  public:
-  explicit CountProfiler(Config config) : ProfilerBase(std::move(config)) {}
+  explicit CountProfiler(Config config) : RewriteProfiler(std::move(config)) {}
 
   HRESULT JITCompilationStarted(FunctionID function, BOOL safe_to_block) override;
-  HRESULT JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) override;
-  HRESULT JITInlining(FunctionID caller, FunctionID callee, BOOL* should_inline) override;
-  HRESULT ModuleUnloadStarted(ModuleID module) override;
-  /// Attached: a module loaded during the session has its selected methods ReJIT-ed too.
-  HRESULT ModuleLoadFinished(ModuleID module, HRESULT status) override;
-  /// Attached: the probed body of a method asked for by RequestReJIT, on its next call.
-  HRESULT GetReJITParameters(ModuleID module, mdMethodDef token, ICorProfilerFunctionControl* control) override;
-  HRESULT ReJITError(ModuleID module, mdMethodDef token, FunctionID function, HRESULT status) override;
   // An exception that no frame catches ends the process without Shutdown: its second pass
   // starts without a catcher found, and the counts are written then (offline count mode
   // writes them from the UnhandledException event, at the same point).
@@ -57,57 +47,39 @@ class CountProfiler final : public ProfilerBase {
   std::pair<DWORD, DWORD> event_mask() const override;
   Status start() override { return ok(); }
   void finish() override;
-  bool uses_rejit() const override { return true; }
   std::string begin_session() override;
   void session_tick() override;
   std::string end_session() override;
   bool accepts_mode(Mode mode) const override { return mode == Mode::Count || mode == Mode::Coverage; }
   void reset_session_state() override;
 
+  std::shared_ptr<RewriteModule> new_module() const override { return std::make_shared<CountModule>(); }
+  bool chooses(RewriteModule& state, mdMethodDef token) override;
+  /// Opens the module's metadata and finds or adds the Interlocked.Increment reference.
+  Status set_up(RewriteModule& state) override;
+  /// The probed body of `token` (its counter or probes recorded in `state`).
+  Expected<il::EncodedBody> rewritten_body(RewriteModule& state, mdMethodDef token, std::span<const uint8_t> il) override;
+  std::string_view rewritten_word() const override { return "instrumented"; }
+  /// Its counts are written at Shutdown.
+  void module_unloaded(std::shared_ptr<RewriteModule> state) override;
+
  private:
   struct Instrumented {
     int64_t* counter = nullptr;
   };
   /// Count-mode state of one module.
-  struct CountModule {
-    std::shared_ptr<ModuleEntry> entry;
-    /// Order of first use: files are named in this order at every write, so a module keeps its
-    /// file name (".2"...) from one periodic write to the next.
-    uint64_t sequence = 0;
-    std::mutex mutex;  ///< guards everything below
-    std::unordered_map<mdMethodDef, bool> selected;  ///< filter decisions, by token
-    bool setup_tried = false;
-    std::unique_ptr<EmitSink> sink;
-    ComPtr<IMethodMalloc> allocator;
+  struct CountModule : RewriteModule {
     md::Token increment;
     uint16_t probe_depth = 0;
     std::map<mdMethodDef, Instrumented> instrumented;
-    std::set<mdMethodDef> failed;
     // Coverage mode: the module's plan (null without a matching PDB: nothing is selected), and
     // the probes of each instrumented method.
     bool coverage_tried = false;
     std::unique_ptr<ModuleCoverage> coverage;
     std::map<mdMethodDef, std::vector<CoverageProbe>> probes;
   };
+  static CountModule& count_state(RewriteModule& state) { return static_cast<CountModule&>(state); }
 
-  std::shared_ptr<CountModule> state_of(ModuleID module);
-  /// The filter's decision for a method (under state.mutex).
-  bool selects(CountModule& state, mdMethodDef token);
-  /// Whether `function` is a selected method; fills `state` and `token` when it is.
-  bool selected_function(FunctionID function, std::shared_ptr<CountModule>* state, mdMethodDef* token);
-  /// Opens the module's metadata and finds or adds the Interlocked.Increment reference.
-  Status set_up(CountModule& state);
-  /// Sets the probed body of `token` and gives the runtime its offset map (through `function`,
-  /// the FunctionID being compiled: the map is kept per method token, for every instantiation).
-  Status instrument(CountModule& state, mdMethodDef token, FunctionID function);
-  /// The probed body of `token` (its counter or probes recorded in `state`), from its original IL.
-  Expected<il::EncodedBody> probed_body(CountModule& state, mdMethodDef token);
-  /// Attached: the selected methods of `module`, set up and asked for with RequestReJIT; their
-  /// number (added to rejit_requested_).
-  size_t request_rejit(ModuleID module);
-  /// Instruments the method of `function` when the filters select it and it is not done yet;
-  /// true when this call rewrote it.
-  bool ensure_instrumented(FunctionID function);
   void write_counts(CountModule& state, std::set<std::string>& used_names);
   /// <output>/<Assembly>.<pid>[.n]<suffix>, numbered past the names already used this write.
   void write_module_file(const std::string& assembly, std::string_view suffix, const std::string& json,
@@ -124,17 +96,8 @@ class CountProfiler final : public ProfilerBase {
   std::string hits_entries(CountModule& state);
 
   NativeCounters counters_;
-  std::mutex mutex_;
-  std::unordered_map<ModuleID, std::shared_ptr<CountModule>> modules_by_id_;
-  std::vector<std::shared_ptr<CountModule>> unloaded_;
-  uint64_t next_sequence_ = 0;
-  // Attached: what RequestReJIT was asked for (to revert it), the modules loaded meanwhile.
-  std::mutex session_mutex_;
-  std::vector<ModuleID> rejit_modules_;
-  std::vector<mdMethodDef> rejit_methods_;
-  std::vector<ModuleID> loaded_during_session_;
-  std::atomic<bool> session_open_{false};
-  std::atomic<size_t> rejit_errors_{0};
+  std::mutex unloaded_mutex_;
+  std::vector<std::shared_ptr<RewriteModule>> unloaded_;
 };
 
 }  // namespace cil::profiler

@@ -13,8 +13,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,23 +23,17 @@
 #include "profiler/com_ptr.h"
 #include "profiler/emit_sink.h"
 #include "profiler/hooks_loader.h"
-#include "profiler/profiler_base.h"
+#include "profiler/rewrite_profiler.h"
 
 namespace cil::profiler {
 
-class TraceProfiler final : public ProfilerBase {
+class TraceProfiler final : public RewriteProfiler {
  public:
-  explicit TraceProfiler(Config config) : ProfilerBase(std::move(config)) {}
+  explicit TraceProfiler(Config config) : RewriteProfiler(std::move(config)) {}
 
+  /// The loader into the runtime's startup method first; then the traced bodies.
   HRESULT JITCompilationStarted(FunctionID function, BOOL safe_to_block) override;
   HRESULT JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) override;
-  HRESULT JITInlining(FunctionID caller, FunctionID callee, BOOL* should_inline) override;
-  HRESULT ModuleUnloadStarted(ModuleID module) override;
-  /// Through ReJIT: a module loaded during the session has its selected methods ReJIT-ed too.
-  HRESULT ModuleLoadFinished(ModuleID module, HRESULT status) override;
-  /// Through ReJIT: the loader's body (attach, phase 1) or the traced body of a method.
-  HRESULT GetReJITParameters(ModuleID module, mdMethodDef token, ICorProfilerFunctionControl* control) override;
-  HRESULT ReJITError(ModuleID module, mdMethodDef token, FunctionID function, HRESULT status) override;
 
  protected:
   std::pair<DWORD, DWORD> event_mask() const override;
@@ -51,7 +43,6 @@ class TraceProfiler final : public ProfilerBase {
   void finish() override;
   /// Trace mode writes no file of its own: nothing to save on a signal or a flush period.
   void save(int) override {}
-  bool uses_rejit() const override { return true; }
   std::string begin_session() override;
   void session_tick() override;
   std::string end_session() override;
@@ -59,19 +50,26 @@ class TraceProfiler final : public ProfilerBase {
   bool accepts_mode(Mode mode) const override { return mode == Mode::Trace; }
   void reset_session_state() override;
 
+  std::shared_ptr<RewriteModule> new_module() const override { return std::make_shared<TraceModule>(); }
+  /// Selected, not the hooks' own, with an IL body in the module's file.
+  bool chooses(RewriteModule& state, mdMethodDef token) override;
+  /// The helper type and the references, once per module, before its first traced body.
+  Status set_up(RewriteModule& state) override;
+  /// The traced body (set up), or through ReJIT before that the loader's (attach, phase 1).
+  Expected<il::EncodedBody> rewritten_body(RewriteModule& state, mdMethodDef token, std::span<const uint8_t> il) override;
+  bool rejit_ready(RewriteModule& state) override;
+  std::string_view rewritten_word() const override { return "traced"; }
+  /// Nothing is traced before the loader reports that the hooks loaded.
+  bool selecting() const override { return hooks_loaded(); }
+
  private:
-  struct TraceModule {
-    std::shared_ptr<ModuleEntry> entry;
-    std::mutex mutex;  ///< guards everything below
-    bool setup_tried = false;
-    std::unique_ptr<EmitSink> sink;  ///< null when set-up failed
+  struct TraceModule : RewriteModule {
     std::optional<md::RuntimeRefs> refs;
     std::optional<instrument::TraceMode> trace;
-    std::unordered_map<mdMethodDef, bool> selected;
-    std::set<mdMethodDef> done, failed;
     /// Attach, phase 1: the loader's references in this module (set when they were added).
     std::optional<LoaderTokens> loader;
   };
+  static TraceModule& trace_state(RewriteModule& state) { return static_cast<TraceModule&>(state); }
   /// What a session's RequestReJIT asks for.
   enum class Phase {
     Idle,     ///< nothing (no session, or the hooks failed to load at startup)
@@ -80,13 +78,6 @@ class TraceProfiler final : public ProfilerBase {
     Traced,   ///< the traced bodies
   };
 
-  std::shared_ptr<TraceModule> state_of(ModuleID module);
-  /// Selected, not the hooks' own, with an IL body in the module's file; cached per method.
-  bool selects(TraceModule& state, mdMethodDef token);
-  bool selected_function(FunctionID function, std::shared_ptr<TraceModule>* state, mdMethodDef* token);
-  /// The helper type and the references, once per module, before its first traced body.
-  Status set_up(TraceModule& state);
-  Status instrument(TraceModule& state, mdMethodDef token, FunctionID function);
   /// The loader into the core library's startup method; true when `function` is that method.
   bool load_hooks_in(FunctionID function);
   /// The loader's report (hooks_loader.h), called from managed code.
@@ -98,15 +89,12 @@ class TraceProfiler final : public ProfilerBase {
   static int32_t hooks_failure();
   /// A later attach session tries the loader again after a failure.
   static void reopen_gate();
-  /// The traced body of `token` from its original IL (under state.mutex, set up).
-  Expected<il::EncodedBody> traced_body(TraceModule& state, mdMethodDef token);
   /// The sink over the module's metadata, opened once (under state.mutex).
   Status open_sink(TraceModule& state);
 
   // Through ReJIT (trace_session.cpp).
-  /// The selected methods of `module`, set up for `phase` and asked for with RequestReJIT;
-  /// their number.
-  size_t request_rejit(ModuleID module, Phase phase);
+  /// Readies a module for `phase` (under state.mutex): false leaves it out.
+  bool prepare(TraceModule& state, Phase phase);
   /// request_rejit for every module loaded now.
   size_t request_all(Phase phase);
   /// Ends the session with one line saying why (the attach client prints it).
@@ -120,21 +108,14 @@ class TraceProfiler final : public ProfilerBase {
   std::unique_ptr<md::Module> hooks_module_;
   instrument::HookContract contract_;
   std::string hooks_path_;  ///< absolute
-  std::mutex mutex_;
-  std::unordered_map<ModuleID, std::shared_ptr<TraceModule>> modules_by_id_;
-  bool loader_placed_ = false;  ///< under mutex_
-  // Through ReJIT: what RequestReJIT was asked for (to revert it), the modules loaded meanwhile.
+  std::mutex loader_mutex_;
+  bool loader_placed_ = false;  ///< under loader_mutex_
   std::mutex session_mutex_;
   Phase phase_ = Phase::Idle;  ///< under session_mutex_
-  std::set<std::pair<ModuleID, mdMethodDef>> rejit_methods_;
-  std::vector<ModuleID> loaded_during_session_;
   std::string failure_;  ///< why the session failed, under session_mutex_
   std::string session_hooks_;  ///< hooks path and type of the first traced session: a later one must use the same
   std::string hooks_key_;      ///< hooks path and type start() read
-  std::atomic<bool> session_open_{false};
   std::atomic<bool> session_failed_{false};
-  std::atomic<size_t> rejit_errors_{0};
-  size_t rejit_requested_ = 0;  ///< under session_mutex_
   std::atomic<bool> core_refused_{false};  ///< the core library's methods were selected (said once)
 };
 

@@ -8,23 +8,15 @@
 // ReJIT-ed runs untraced to its end (no OnEnter, no OnLeave), and a call that began in a traced
 // body still gets its OnLeave or OnException when it returns, even after the revert. Every call
 // that begins after the revert runs the original IL.
-#include <chrono>
-
 #include <fmt/format.h>
 
-#include "metadata/token_text.h"
-#include "profiler/probe_rewrite.h"
 #include "profiler/trace_profiler.h"
 
 namespace cil::profiler {
 
 namespace {
 
-// (Names of their own: the unity build puts this file in one batch with other profiler files.)
-double rejit_micros_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-}
-
+// (A name of its own: the unity build puts this file in one batch with other profiler files.)
 const char* trace_phase_name(int phase) {
   static const char* const names[] = {"idle", "waiting", "loader", "traced"};
   return phase >= 0 && phase < 4 ? names[phase] : "?";
@@ -32,77 +24,24 @@ const char* trace_phase_name(int phase) {
 
 }  // namespace
 
-HRESULT TraceProfiler::ModuleLoadFinished(ModuleID module, HRESULT status) {
-  if (!rejit_mode() || FAILED(status) || !session_open_) return S_OK;
-  // RequestReJIT is not made from inside a callback: the session's thread asks, on its next tick.
-  std::lock_guard lock(session_mutex_);
-  loaded_during_session_.push_back(module);
-  return S_OK;
-}
-
-size_t TraceProfiler::request_rejit(ModuleID module, Phase phase) {
-  auto state = state_of(module);
-  if (!state->entry || module_left_out(*state->entry)) return 0;
-  std::vector<mdMethodDef> tokens;
-  {
-    std::lock_guard lock(state->mutex);
-    uint32_t methods = 0;
-    modules_->with_file(*state->entry, [&](const md::Module* file, md::Printer*) {
-      if (file) methods = file->tables().rows(md::TableId::MethodDef);
-    });
-    for (uint32_t rid = 1; rid <= methods; ++rid) {
-      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
-      if (selects(*state, token) && !state->failed.count(token)) tokens.push_back(token);
-    }
-    if (tokens.empty()) return 0;
-    // The metadata the bodies need is added now, outside the runtime's callbacks: the helper
-    // type is new (nothing has loaded it), defined once per module for every later session.
-    if (phase == Phase::Traced && !state->setup_tried) {
-      if (Status status = set_up(*state); !status) {
-        state->trace.reset();
-        diagnostics_.warn(fmt::format("{}: no method of this module is traced: {}", state->entry->name, status.error().to_string()));
-      }
-    }
-    if (phase == Phase::Traced && !state->trace) return 0;
-    if (phase == Phase::Loader && !state->loader) {
-      Status status = [&]() -> Status {
-        CIL_TRY(open_sink(*state));
-        if (!state->refs) state->refs.emplace(CIL_TRY(md::RuntimeRefs::create(*state->sink)));
-        state->loader = CIL_TRY(module_loader_tokens(*state->sink, *state->refs, hooks_path_, hook_type_name()));
-        return ok();
-      }();
-      if (!status) {
-        diagnostics_.warn(fmt::format("{}: no method of this module can load the hooks: {}", state->entry->name, status.error().to_string()));
-        return 0;
-      }
-    }
-  }
-  std::vector<ModuleID> modules(tokens.size(), module);
-  HRESULT hr = info()->RequestReJIT(static_cast<ULONG>(tokens.size()), modules.data(), tokens.data());
-  if (FAILED(hr)) {
-    diagnostics_.warn(fmt::format("{}: RequestReJIT of {} methods failed (HRESULT 0x{:08X}): none is traced", state->entry->name,
-                                  tokens.size(), static_cast<uint32_t>(hr)));
-    return 0;
-  }
-  std::lock_guard lock(session_mutex_);
-  for (mdMethodDef token : tokens) rejit_methods_.emplace(module, token);
-  return tokens.size();
+bool TraceProfiler::prepare(TraceModule& state, Phase phase) {
+  // The helper type is new (nothing has loaded it), defined once per module for every later
+  // session.
+  if (phase == Phase::Traced) return ensure_set_up(state) && state.trace;
+  if (phase != Phase::Loader || state.loader) return true;
+  Status status = [&]() -> Status {
+    CIL_TRY(open_sink(state));
+    if (!state.refs) state.refs.emplace(CIL_TRY(md::RuntimeRefs::create(*state.sink)));
+    state.loader = CIL_TRY(module_loader_tokens(*state.sink, *state.refs, hooks_path_, hook_type_name()));
+    return ok();
+  }();
+  if (!status)
+    diagnostics_.warn(fmt::format("{}: no method of this module can load the hooks: {}", state.entry->name, status.error().to_string()));
+  return static_cast<bool>(status);
 }
 
 size_t TraceProfiler::request_all(Phase phase) {
-  ComPtr<ICorProfilerModuleEnum> modules;
-  if (HRESULT hr = info()->EnumModules(modules.out_as<ICorProfilerModuleEnum>()); FAILED(hr) || !modules) {
-    diagnostics_.warn(fmt::format("EnumModules failed (HRESULT 0x{:08X}): only modules loaded from now on are traced",
-                                  static_cast<uint32_t>(hr)));
-    return 0;
-  }
-  std::vector<ModuleID> ids;
-  ModuleID batch[64];
-  ULONG got = 0;
-  while (SUCCEEDED(modules->Next(64, batch, &got)) && got > 0) ids.insert(ids.end(), batch, batch + got);
-  size_t requested = 0;
-  for (ModuleID id : ids) requested += request_rejit(id, phase);
-  return requested;
+  return RewriteProfiler::request_all([this, phase](RewriteModule& state) { return prepare(trace_state(state), phase); }).second;
 }
 
 void TraceProfiler::fail_session(std::string reason) {
@@ -113,7 +52,7 @@ void TraceProfiler::fail_session(std::string reason) {
 }
 
 std::string TraceProfiler::begin_session() {
-  session_open_ = true;
+  set_session_open(true);
   // The helper types defined in the first traced session call that session's hooks: a later
   // session reuses them, so it must name the same hooks. Until then other hooks may be read.
   std::string hooks = config_.hooks_path + "\n" + config_.hook_type;
@@ -149,11 +88,10 @@ std::string TraceProfiler::begin_session() {
 }
 
 void TraceProfiler::session_tick() {
-  std::vector<ModuleID> loaded;
+  std::vector<ModuleID> loaded = take_loaded();
   Phase phase;
   {
     std::lock_guard lock(session_mutex_);
-    loaded.swap(loaded_during_session_);
     phase = phase_;
   }
   if ((phase == Phase::Loader || phase == Phase::Waiting) && hooks_loaded()) {
@@ -178,107 +116,38 @@ void TraceProfiler::session_tick() {
     return;
   }
   if (phase == Phase::Loader || phase == Phase::Traced)
-    for (ModuleID id : loaded) request_rejit(id, phase);
+    for (ModuleID id : loaded)
+      request_rejit(id, [this, phase](RewriteModule& state) { return prepare(trace_state(state), phase); });
 }
 
 std::string TraceProfiler::end_session() {
-  session_open_ = false;
-  std::vector<ModuleID> modules;
-  std::vector<mdMethodDef> methods;
+  set_session_open(false);
   std::string failure;
   {
     std::lock_guard lock(session_mutex_);
     phase_ = Phase::Idle;
-    for (const auto& [module, token] : rejit_methods_) {
-      modules.push_back(module);
-      methods.push_back(token);
-    }
     failure = failure_;
   }
-  size_t reverted = 0;
-  if (!methods.empty()) {
-    std::vector<HRESULT> status(methods.size(), S_OK);
-    HRESULT hr = info()->RequestRevert(static_cast<ULONG>(methods.size()), modules.data(), methods.data(), status.data());
-    if (FAILED(hr))
-      diagnostics_.warn(fmt::format("RequestRevert of {} methods failed (HRESULT 0x{:08X}): they stay traced", methods.size(),
-                                    static_cast<uint32_t>(hr)));
-    for (HRESULT one : status) reverted += SUCCEEDED(one) ? 1 : 0;
-    if (FAILED(hr)) reverted = 0;
-  }
-  std::string text = fmt::format("rejit-total {}\nreverted {}\nrejit-errors {}\n", methods.size(), reverted, rejit_errors_.load());
+  std::string text = revert_all();
   if (!failure.empty()) text += fmt::format("failed {}\n", failure);
   return text;
 }
 
 void TraceProfiler::reset_session_state() {
+  RewriteProfiler::reset_session_state();
   // The modules keep their sink, references and helper type (defined once); the filters may
   // differ from the earlier session's.
-  std::vector<std::shared_ptr<TraceModule>> all;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [id, state] : modules_by_id_) all.push_back(state);
-  }
-  for (const auto& state : all) {
-    std::lock_guard lock(state->mutex);
-    state->selected.clear();
-    state->failed.clear();
-    state->loader.reset();  // its user string names the earlier session's hooks
+  for (const auto& base : module_states()) {
+    TraceModule& state = trace_state(*base);
+    std::lock_guard lock(state.mutex);
+    state.selected.clear();
+    state.failed.clear();
+    state.loader.reset();  // its user string names the earlier session's hooks
   }
   std::lock_guard lock(session_mutex_);
   phase_ = Phase::Idle;
-  rejit_methods_.clear();
-  loaded_during_session_.clear();
   failure_.clear();
   session_failed_ = false;
-  rejit_errors_ = 0;
-}
-
-HRESULT TraceProfiler::GetReJITParameters(ModuleID module, mdMethodDef token, ICorProfilerFunctionControl* control) {
-  return guarded("GetReJITParameters", [&] {
-    auto started = std::chrono::steady_clock::now();
-    auto state = state_of(module);
-    if (!state->entry || !control) return;
-    std::lock_guard lock(state->mutex);
-    Expected<il::EncodedBody> body = make_error(ErrorKind::Unsupported, "", "no body");
-    if (state->trace) {
-      body = traced_body(*state, token);
-    } else if (state->loader) {
-      LPCBYTE header = nullptr;
-      ULONG size = 0;
-      if (HRESULT hr = info()->GetILFunctionBody(module, token, &header, &size); FAILED(hr) || !header)
-        body = com_error("GetILFunctionBody", hr);
-      else
-        body = loader_body(*state->loader, std::span<const uint8_t>(header, size), &TraceProfiler::report);
-    } else {
-      return;  // set-up failed: the original IL stays
-    }
-    if (!body) {
-      state->failed.insert(token);
-      diagnostics_.warn(fmt::format("{} ({} in {}) left as it was: {}", modules_->method_name(*state->entry, token), md::token_text(md::Token(token)),
-                                    state->entry->name, body.error().to_string()));
-      stats_.passed(rejit_micros_since(started));
-      return;
-    }
-    // The runtime copies both the body and the map.
-    if (HRESULT hr = control->SetILFunctionBody(static_cast<ULONG>(body->bytes.size()), body->bytes.data()); FAILED(hr)) {
-      state->failed.insert(token);
-      diagnostics_.warn(fmt::format("{} ({} in {}): {}", modules_->method_name(*state->entry, token), md::token_text(md::Token(token)),
-                                    state->entry->name, com_error("SetILFunctionBody", hr).to_string()));
-      return;
-    }
-    std::vector<COR_IL_MAP> map = instrumented_code_map(body->map);
-    if (!map.empty()) control->SetILInstrumentedCodeMap(static_cast<ULONG>(map.size()), map.data());
-    stats_.rewritten(rejit_micros_since(started));
-  });
-}
-
-HRESULT TraceProfiler::ReJITError(ModuleID module, mdMethodDef token, FunctionID, HRESULT status) {
-  return guarded("ReJITError", [&] {
-    ++rejit_errors_;
-    auto state = state_of(module);
-    std::string name = state->entry ? modules_->method_name(*state->entry, token) : md::token_text(md::Token(token));
-    diagnostics_.warn(fmt::format("{} ({}): ReJIT failed (HRESULT 0x{:08X}): not traced", name, md::token_text(md::Token(token)), static_cast<uint32_t>(status)));
-  });
 }
 
 }  // namespace cil::profiler

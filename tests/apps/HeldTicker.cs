@@ -2,10 +2,12 @@
 // depend on how fast the machine is: compiled together with Ticker.cs, it fills in Ticker's
 // partial methods, so the program cannot finish its ticks while the test still attaches to it.
 // Until HOLDFILE says "late" it waits at its midpoint (before the first Work.Late), and until it
-// says "end" it waits after its last tick; while waiting it goes on calling Work.Tick(0) (and, at
+// says "end" it waits after its last tick; while waiting it goes on calling Work.Tick (and, at
 // the end, Work.Late(0)) about once a millisecond, logged like any other call, so every session
-// still sees calls come. Those calls add 0 to the total, so the output and exit status are those
-// of `Ticker TICKS` whatever the waits.
+// still sees calls come. The k-th held call of Work.Tick passes 8k: it adds 0 to the total (Tick
+// adds i & 7), so the output and exit status are those of `Ticker TICKS` whatever the waits, and
+// a trace hook's log names the call (tests/scripts/jit_trace_window_test.sh runs TICKS 0: every
+// call is held, and its log's k-th Tick line is the call that passed 8k).
 //   scripts/csc.sh HeldTicker.dll testdata/src/Ticker/Ticker.cs tests/apps/HeldTicker.cs
 //   dotnet HeldTicker.dll TICKS LOGFILE READYFILE HOLDFILE
 using System.Collections.Generic;
@@ -30,7 +32,7 @@ static partial class Program {
   static void Hold(string hold, string word, bool late) {
     for (int n = 0; n % 10 != 0 || !Says(hold, word); n++) {
       heldTicks.Add(Stopwatch.GetTimestamp());
-      Work.Tick(0);
+      Work.Tick(8 * (heldTicks.Count - 1));
       if (late) {
         heldLates.Add(Stopwatch.GetTimestamp());
         Work.Late(0);

@@ -26,50 +26,17 @@
 #   tests/scripts/attach_test.sh [TOOL]
 # Skips (77) without dotnet or without libcilprofiler.so next to TOOL.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-unset CIL_INSTRUMENT_OUTPUT CIL_INSTRUMENT_MODE CIL_INSTRUMENT_INCLUDE CIL_INSTRUMENT_EXCLUDE CIL_INSTRUMENT_STATS
-command -v dotnet > /dev/null || { echo "skip: no dotnet"; exit 77; }
-[ -f "$(dirname "$TOOL")/libcilprofiler.so" ] || { echo "skip: no libcilprofiler.so"; exit 77; }
-work=$(mktemp -d)
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done; rm -rf "$work"' EXIT
 ticker="$ROOT/testdata/bin/profiler/Ticker.dll"
-cd "$work"
+attach_scratch
 
-# wait_for FILE [PATTERN]: until FILE exists and is not empty (and holds a line matching PATTERN).
-# What is waited for is an event the test needs; the deadline (120 s) only stops a hung test,
-# so a loaded machine makes the test slower, never wrong.
-wait_for() {
-  local file=$1 pattern=${2:-} deadline=$((SECONDS + 120))
-  while [ $SECONDS -lt $deadline ]; do
-    if [ -s "$file" ] && { [ -z "$pattern" ] || grep -q -- "$pattern" "$file"; }; then return 0; fi
-    sleep 0.05
-  done
-  return 1
-}
+build_held_ticker || { finish; exit 1; }
 
-# Ticker with a hold file (Ticker.cs with tests/apps/HeldTicker.cs, which fills in its partial
-# methods; built here with its portable PDB): it cannot finish while sessions still attach to it,
-# however slow the machine; `release NAME late`, then `release NAME end`, let it go on past its
-# midpoint and end. Its output is Ticker's.
-mkdir -p held
-"$ROOT/scripts/csc.sh" held/HeldTicker.dll /optimize+ /debug:portable "$ROOT/testdata/src/Ticker/Ticker.cs" "$ROOT/tests/apps/HeldTicker.cs" > /dev/null ||
-  { fail "cannot build tests/apps/HeldTicker.cs"; finish; exit 1; }
-held=$work/held/HeldTicker.dll
-release() { echo "$2" >> "$1.hold"; }
-
-# start_ticker NAME TICKS: runs HeldTicker in the background and waits until it is running;
-# sets $ticker_pid (the dotnet process) and $job (the shell's job).
+# start_ticker NAME TICKS: start_held, then a moment past its start-up (Tick is compiled and
+# running); sets $ticker_pid.
 start_ticker() {
-  local name=$1 ticks=$2
-  rm -f "$name.ready"
-  : > "$name.hold"
-  (status=0; dotnet "$held" "$ticks" "$name.calls" "$name.ready" "$name.hold" > "$name.stdout" 2> "$name.stderr" || status=$?; echo "$status" > "$name.status") &
-  job=$!
-  pids+=("$job")
-  wait_for "$name.ready"
-  [ -s "$name.ready" ] || { fail "$name: Ticker did not start"; return 1; }
-  ticker_pid=$(cat "$name.ready")
-  sleep 0.3  # past its start-up: Tick is compiled and running
+  start_held "$1" "$2" || return 1
+  ticker_pid=$held_pid
+  sleep 0.3
 }
 
 # check_window DIR CALLS [run]: the counts of the session in DIR against the calls Ticker logged;

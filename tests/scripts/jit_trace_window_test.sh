@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Trace mode through ReJIT (issue 38), against tests/apps/TraceLoop.cs, which calls Work.Step(i)
-# for i = 0, 1, 2, ... about once a millisecond, logs the CLOCK_MONOTONIC time of every call, and
-# ends only when the test says so (its hold file). The hooks are TraceHooks, whose log names each
-# call's argument, so the test knows which calls were traced. Judged by recorded events only:
+# Trace mode through ReJIT (issue 38), against HeldTicker (lib.sh's build_held_ticker) run with
+# no ticks of its own: held, it calls Work.Tick(8k) for k = 0, 1, 2, ... about once a millisecond,
+# logs the CLOCK_MONOTONIC time of every call, and ends only when the test says so (its hold
+# file). The hooks are TraceHooks, whose log names each call's argument, so the test knows which
+# calls were traced. Judged by recorded events only:
 #  - `run --mode trace --window 1500ms:2500ms`: the calls traced are one contiguous run of i; each
 #    lies between the session record's window-start-ns and window-closed-ns (none after the
 #    revert), and every call made while the traced body was in (window-full-ns to window-end-ns)
 #    is traced; every OnEnter has its OnLeave; the program's output and exit status are right;
-#  - `attach PID --mode trace` to a running TraceLoop:
+#  - `attach PID --mode trace` to a running HeldTicker:
 #    - bad hooks (a missing file: exit 3; a broken contract: exit 2) are one line, and the
 #      process is untouched (no file, still running);
 #    - hooks that pass every check but cannot be loaded in the process (their hook type's base
@@ -23,28 +24,11 @@
 #   tests/scripts/jit_trace_window_test.sh [TOOL]
 # Skips (77) without dotnet or without libcilprofiler.so next to TOOL.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-unset CIL_INSTRUMENT_OUTPUT CIL_INSTRUMENT_MODE CIL_INSTRUMENT_INCLUDE CIL_INSTRUMENT_EXCLUDE CIL_INSTRUMENT_STATS
-command -v dotnet > /dev/null || { echo "skip: no dotnet"; exit 77; }
-[ -f "$(dirname "$TOOL")/libcilprofiler.so" ] || { echo "skip: no libcilprofiler.so"; exit 77; }
-work=$(mktemp -d)
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done; rm -rf "$work"' EXIT
 hooks="$ROOT/testdata/bin/trace/TraceHooks.dll"
-cd "$work"
+attach_scratch
 
-# wait_for FILE [PATTERN]: until FILE exists and is not empty (and holds a line matching PATTERN);
-# the deadline (120 s) only stops a hung test.
-wait_for() {
-  local file=$1 pattern=${2:-} deadline=$((SECONDS + 120))
-  while [ $SECONDS -lt $deadline ]; do
-    if [ -s "$file" ] && { [ -z "$pattern" ] || grep -q -- "$pattern" "$file"; }; then return 0; fi
-    sleep 0.05
-  done
-  return 1
-}
+build_held_ticker || { finish; exit 1; }
 
-"$ROOT/scripts/csc.sh" loop/TraceLoop.dll /optimize+ "$ROOT/tests/apps/TraceLoop.cs" > csc.log 2>&1 ||
-  { fail "cannot build tests/apps/TraceLoop.cs: $(tail -2 csc.log)"; finish; exit 1; }
 # The hooks that fail in the process (as in jit_trace_test.sh), built meanwhile.
 mkdir -p late
 cat > late/Base.cs <<'CS'
@@ -61,18 +45,20 @@ CS
   "$ROOT/scripts/csc.sh" late/LateHooks.dll /target:library /r:late/LateBase.dll late/Hooks.cs && rm late/LateBase.dll) > late/csc.log 2>&1 &
 late_build=$!
 
-# check_traced NAME KIND DIR...: TraceLoop's calls (NAME.calls) against the hooks' log (NAME.hooks)
-# and the session records in DIR... (sessions one after the other on one process): each call
+# check_traced NAME KIND DIR...: HeldTicker's calls of Tick (NAME.calls) against the hooks' log
+# (NAME.hooks) and the session records in DIR... (sessions one after the other on one process): each call
 # traced lies inside one session's edges, and those of each session are one contiguous run;
 # KIND `window` also asks that every call made while the traced body was in be traced.
 check_traced() {
   python3 - "$@" << 'PY' || fail "$1: traced calls outside the sessions' edges"
 import glob, re, sys
 name, kind, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
-times = [int(line.split()[1]) for line in open(name + '.calls')]
+times = [int(line.split()[1]) for line in open(name + '.calls') if line.startswith('Tick ')]
 log = open(name + '.hooks').read().splitlines() if glob.glob(name + '.hooks') else []
-seen = [int(m.group(1)) for m in (re.match(r'enter Work::Step 0x[0-9A-F]{8}\((\d+)\)$', l.strip()) for l in log) if m]
-leaves = sum(1 for l in log if l.strip().startswith('leave Work::Step'))
+# The k-th call passes 8k (tests/apps/HeldTicker.cs).
+args = [int(m.group(1)) for m in (re.match(r'enter Work::Tick 0x[0-9A-F]{8}\((\d+)\)$', l.strip()) for l in log) if m]
+seen = [a // 8 for a in args]
+leaves = sum(1 for l in log if l.strip().startswith('leave Work::Tick'))
 ok = True
 def bad(text):
     global ok
@@ -80,6 +66,8 @@ def bad(text):
     ok = False
 if leaves != len(seen):
     bad(f"{len(seen)} OnEnter, {leaves} OnLeave")
+if any(a % 8 or a // 8 >= len(times) for a in args):
+    bad(f"arguments that are no call's: {[a for a in args if a % 8 or a // 8 >= len(times)][:5]}")
 # Call i runs between times[i] and times[i + 1].
 after = lambda i: times[i + 1] if i + 1 < len(times) else 1 << 63
 claimed = set()
@@ -114,29 +102,23 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-# check_output NAME STATUS: TraceLoop's output and exit status.
+# check_output NAME STATUS: HeldTicker's output (no ticks of its own) and exit status.
 check_output() {
   [ "$2" = 3 ] || fail "$1: exit status $2, not 3"
-  python3 - "$1" << 'PY' || fail "$1: output $(cat "$1.stdout")"
-import sys
-name = sys.argv[1]
-n = sum(1 for _ in open(name + '.calls'))
-expected = f"{n} calls, total {sum(i & 7 for i in range(n))}\n"
-sys.exit(0 if open(name + '.stdout').read() == expected else 1)
-PY
+  [ "$(cat "$1.stdout")" = "0 ticks, 0 late, total 0" ] || fail "$1: output $(cat "$1.stdout")"
 }
 
 echo "== run --mode trace --window: traced from START to END only"
 : > win.hold
 (status=0
- CIL_TRACE_LOG=$work/win.hooks "$TOOL" run -q --mode trace --hooks "$hooks" --include 'Work::Step' --window 1500ms:2500ms -o win \
-   -- dotnet loop/TraceLoop.dll win.calls win.ready win.hold > win.stdout 2> win.err || status=$?
+ CIL_TRACE_LOG=$work/win.hooks "$TOOL" run -q --mode trace --hooks "$hooks" --include 'Work::Tick' --window 1500ms:2500ms -o win \
+   -- dotnet "$held" 0 win.calls win.ready win.hold > win.stdout 2> win.err || status=$?
  echo "$status" > win.status) &
 pids+=($!)
 win_job=$!
 # The window ends while the program runs: it is let go only once the record says so.
 for _ in $(seq 2400); do compgen -G 'win/cil-instrument.*.session' > /dev/null && grep -q '^end window$' win/cil-instrument.*.session && break; sleep 0.05; done
-echo end >> win.hold
+release win end
 wait "$win_job" || true
 check_output win "$(cat win.status)"
 [ ! -s win.err ] || fail "run --window: stderr: $(head -3 win.err)"
@@ -148,14 +130,9 @@ else
 fi
 
 echo "== attach --mode trace"
-: > att.hold
-rm -f att.ready
-(status=0; CIL_TRACE_LOG=$work/att.hooks dotnet loop/TraceLoop.dll att.calls att.ready att.hold > att.stdout 2> att.stderr || status=$?
- echo "$status" > att.status) &
-att_job=$!
-pids+=("$att_job")
-wait_for att.ready || fail "TraceLoop did not start"
-pid=$(cat att.ready)
+start_held att 0 CIL_TRACE_LOG="$work/att.hooks" || { finish; exit 1; }
+att_job=$job
+pid=$held_pid
 
 # bad LABEL STATUS ARGS...: attach refuses with exit STATUS and one line; the process is untouched.
 bad() {
@@ -173,7 +150,7 @@ bad "broken contract" 2 --hooks "$ROOT/testdata/bin/trace/BadHooks.dll" --hook-t
 
 wait "$late_build" || fail "csc LateHooks: $(tail -2 late/csc.log)"
 status=0
-"$TOOL" attach "$pid" --mode trace --hooks late/LateHooks.dll --include 'Work::Step' --duration 60s -q -o late-out 2> late.err || status=$?
+"$TOOL" attach "$pid" --mode trace --hooks late/LateHooks.dll --include 'Work::Tick' --duration 60s -q -o late-out 2> late.err || status=$?
 [ "$status" = 8 ] || fail "attach, hooks that fail in the process: exit status $status: $(cat late.err)"
 [ "$(wc -l < late.err)" = 1 ] && has "process $pid: hooks .*LateHooks.dll: cannot be loaded in the process" < late.err ||
   fail "attach, hooks that fail in the process: $(cat late.err)"
@@ -182,24 +159,24 @@ has "^reverted [1-9]" < late-out/cil-instrument.*.session || fail "attach, faile
 echo "ok   attach, hooks that fail in the process: $(cat late.err)"
 
 status=0
-"$TOOL" attach "$pid" --mode trace --hooks "$hooks" --include 'Work::Step' --duration 1s -o att 2> att.err || status=$?
+"$TOOL" attach "$pid" --mode trace --hooks "$hooks" --include 'Work::Tick' --duration 1s -o att 2> att.err || status=$?
 [ "$status" = 0 ] || fail "attach --mode trace: exit status $status: $(cat att.err)"
 has "reverted" < att.err || fail "attach --mode trace: $(cat att.err)"
 has "^phase loader$" < att/cil-instrument.*.session || fail "attach --mode trace: not through the loader: $(cat att/cil-instrument.*.session)"
 # A second session with the same hooks: they are loaded, so straight to the traced bodies, with
 # the helper types defined in the first session (none is defined again).
 status=0
-"$TOOL" attach "$pid" --mode trace --hooks "$hooks" --include 'Work::Step' --duration 500ms -o att2 2> att2.err || status=$?
+"$TOOL" attach "$pid" --mode trace --hooks "$hooks" --include 'Work::Tick' --duration 500ms -o att2 2> att2.err || status=$?
 [ "$status" = 0 ] || fail "second attach --mode trace: exit status $status: $(cat att2.err)"
 has "^phase traced$" < att2/cil-instrument.*.session || fail "second attach: $(cat att2/cil-instrument.*.session)"
 # Other hooks once these have traced: refused with one line, nothing traced.
 status=0
-"$TOOL" attach "$pid" --mode trace --hooks "$ROOT/testdata/bin/trace/SlimHooks.dll" --hook-type SlimHooks.EnterOnly --include 'Work::Step' \
+"$TOOL" attach "$pid" --mode trace --hooks "$ROOT/testdata/bin/trace/SlimHooks.dll" --hook-type SlimHooks.EnterOnly --include 'Work::Tick' \
   --duration 30s -q -o other 2> other.err || status=$?
 [ "$status" = 8 ] && [ "$(wc -l < other.err)" = 1 ] && has "must name the same hooks" < other.err ||
   fail "attach with other hooks: exit status $status: $(cat other.err)"
 echo "ok   attach with other hooks: $(cat other.err)"
-echo end >> att.hold
+release att end
 wait "$att_job" || true
 check_output att "$(cat att.status)"
 [ ! -s att.stderr ] || fail "attach: the program's stderr: $(head -3 att.stderr)"

@@ -189,3 +189,55 @@ nuget_feed() {
   fi
   version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 }
+
+# For the tests that attach to a running program (attach_test.sh, jit_trace_window_test.sh).
+# attach_scratch: skips (77) without dotnet or without libcilprofiler.so next to $TOOL; clears the
+# profiler's settings from the environment; makes the scratch directory $work and goes there. The
+# background jobs in the array $pids are killed at exit, and $work removed.
+attach_scratch() {
+  unset CIL_INSTRUMENT_OUTPUT CIL_INSTRUMENT_MODE CIL_INSTRUMENT_INCLUDE CIL_INSTRUMENT_EXCLUDE CIL_INSTRUMENT_STATS
+  command -v dotnet > /dev/null || { echo "skip: no dotnet"; exit 77; }
+  [ -f "$(dirname "$TOOL")/libcilprofiler.so" ] || { echo "skip: no libcilprofiler.so"; exit 77; }
+  work=$(mktemp -d)
+  pids=()
+  trap 'for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done; rm -rf "$work"' EXIT
+  cd "$work"
+}
+# wait_for FILE [PATTERN]: until FILE exists and is not empty (and holds a line matching PATTERN).
+# What is waited for is an event the test needs; the deadline (120 s) only stops a hung test,
+# so a loaded machine makes the test slower, never wrong.
+wait_for() {
+  local file=$1 pattern=${2:-} deadline=$((SECONDS + 120))
+  while [ $SECONDS -lt $deadline ]; do
+    if [ -s "$file" ] && { [ -z "$pattern" ] || grep -q -- "$pattern" "$file"; }; then return 0; fi
+    sleep 0.05
+  done
+  return 1
+}
+# build_held_ticker: HeldTicker (testdata/src/Ticker/Ticker.cs with tests/apps/HeldTicker.cs,
+# which fills in its partial methods; with its portable PDB) as held/HeldTicker.dll; sets $held.
+# It cannot end while the test still attaches to it, however slow the machine: `release NAME
+# late`, then `release NAME end`, let it go on past its midpoint and end. Its output is Ticker's.
+build_held_ticker() {
+  mkdir -p held
+  "$ROOT/scripts/csc.sh" held/HeldTicker.dll /optimize+ /debug:portable "$ROOT/testdata/src/Ticker/Ticker.cs" \
+    "$ROOT/tests/apps/HeldTicker.cs" > held/csc.log 2>&1 || { fail "cannot build tests/apps/HeldTicker.cs: $(tail -2 held/csc.log)"; return 1; }
+  held=$PWD/held/HeldTicker.dll
+}
+release() { echo "$2" >> "$1.hold"; }
+# start_held NAME TICKS [VAR=VALUE...]: runs HeldTicker TICKS in the background, with the
+# variables given, calls logged to NAME.calls, output to NAME.stdout and NAME.stderr, exit status
+# to NAME.status, held by NAME.hold; waits until it runs. Sets $held_pid (the dotnet process) and
+# $job (the shell's job).
+start_held() {
+  local name=$1 ticks=$2
+  shift 2
+  rm -f "$name.ready"
+  : > "$name.hold"
+  (status=0; env "$@" dotnet "$held" "$ticks" "$name.calls" "$name.ready" "$name.hold" > "$name.stdout" 2> "$name.stderr" ||
+     status=$?; echo "$status" > "$name.status") &
+  job=$!
+  pids+=("$job")
+  wait_for "$name.ready" || { fail "$name: HeldTicker did not start"; return 1; }
+  held_pid=$(cat "$name.ready")
+}
