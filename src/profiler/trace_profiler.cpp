@@ -202,7 +202,8 @@ Expected<il::EncodedBody> TraceProfiler::traced_body(TraceModule& state, mdMetho
   il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
   uint32_t rid = RidFromToken(token);
   std::string name = modules_->method_name(*state.entry, token);
-  il::CallEffects effects(*state.sink);
+  if (!state.call_effects) state.call_effects.emplace(*state.sink);
+  il::CallEffects& effects = *state.call_effects;
   il::BodyEdit edit;
   edit.edit = [&](il::BodyModel& model) -> Status {
     CIL_TRY(state.trace->instrument(rid, name, model));
@@ -280,6 +281,7 @@ HRESULT TraceProfiler::JITCompilationStarted(FunctionID function, BOOL) {
     if (!state->setup_tried) {
       status = set_up(*state);
       if (!status) {
+        state->call_effects.reset();
         state->sink.reset();
         diagnostics_.warn(fmt::format("{}: no method of this module is traced: {}", state->entry->name, status.error().to_string()));
       }

@@ -67,6 +67,9 @@ class TraceProfiler final : public ProfilerBase {
     std::unique_ptr<EmitSink> sink;  ///< null when set-up failed
     std::optional<md::RuntimeRefs> refs;
     std::optional<instrument::TraceMode> trace;
+    /// The stack effect of every method a traced body calls, over `sink`: kept for the module,
+    /// so that each call's signature is read and decoded once, not once per method calling it.
+    std::optional<il::CallEffects> call_effects;
     std::unordered_map<mdMethodDef, bool> selected;
     std::set<mdMethodDef> done, failed;
     /// Attach, phase 1: the loader's references in this module (set when they were added).
