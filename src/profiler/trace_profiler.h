@@ -92,15 +92,20 @@ class TraceProfiler final : public ProfilerBase {
   Status instrument(TraceModule& state, mdMethodDef token, FunctionID function);
   /// The loader into the core library's startup method; true when `function` is that method.
   bool load_hooks_in(FunctionID function);
-  /// The loader's report (hooks_loader.h), called from managed code.
-  static void report(int32_t status);
+  /// The loader's report (hooks_loader.h), called from managed code: counts only when `session`
+  /// is the loader session in force.
+  static void report(int32_t status, int32_t session);
   /// The gate the report opens or shuts: whether the hooks loaded, whether they failed to, and
   /// the failed report's status.
   static bool hooks_loaded();
   static bool hooks_failed();
   static int32_t hooks_failure();
-  /// A later attach session tries the loader again after a failure.
-  static void reopen_gate();
+  /// An attach session's loaders get a session number of their own (unless the hooks are loaded
+  /// already), so that an earlier session's loader, still running past its revert, cannot decide
+  /// this one; after a failure the loader is tried again. Returns the number.
+  static int32_t begin_loader_session();
+  /// The loader session in force: the number the loaders placed now report with.
+  static int32_t loader_session();
   /// The traced body of `token` from its original IL (under state.mutex, set up).
   Expected<il::EncodedBody> traced_body(TraceModule& state, mdMethodDef token);
   /// The sink over the module's metadata, opened once (under state.mutex).
