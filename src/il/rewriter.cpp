@@ -55,27 +55,28 @@ Status wrap_body(BodyModel& body, const WrapSpec& spec) {
   size_t start = std::min(spec.try_start, instrs.size());
   if (start == instrs.size()) return rewrite_error("nothing to protect");
 
-  std::unordered_map<uint32_t, size_t> position;
-  for (size_t i = 0; i < instrs.size(); ++i) position.emplace(instrs[i].id, i);
+  // Runs once per traced method at JIT time: a dense index by id, no map and no copy of the
+  // targets (bench/README.md, jit_trace_bench.sh).
+  std::vector<uint32_t> position = body.positions();
   auto inside = [&](uint32_t label) {
     if (label == kEndLabel) return true;
-    auto it = position.find(label);
-    return it != position.end() && it->second >= start;
+    return label < position.size() && position[label] != kNoLabel && position[label] >= start;
   };
   uint32_t start_id = instrs[start].id;
+  auto crosses = [&](size_t i, uint32_t t) -> Status {
+    bool from_inside = i >= start;
+    if (from_inside && !inside(t)) return rewrite_error("a branch leaves the protected region backwards");
+    if (!from_inside && inside(t) && t != start_id) return rewrite_error("a branch enters the protected region");
+    return ok();
+  };
   for (size_t i = 0; i < instrs.size(); ++i) {
     const Instr& in = instrs[i];
     if (in.op == Op::Jmp) return rewrite_error("the body uses jmp, which cannot leave a protected region");
     if (in.op == Op::Tail && i >= start &&
         std::none_of(spec.tail_sites.begin(), spec.tail_sites.end(), [&](const TailSite& t) { return t.prefix_id == in.id; }))
       return rewrite_error("the body makes tail. calls, which a protected region would turn into ordinary calls (left as is)");
-    std::vector<uint32_t> targets = in.targets;
-    if (in.target != kNoLabel) targets.push_back(in.target);
-    for (uint32_t t : targets) {
-      bool from_inside = i >= start;
-      if (from_inside && !inside(t)) return rewrite_error("a branch leaves the protected region backwards");
-      if (!from_inside && inside(t) && t != start_id) return rewrite_error("a branch enters the protected region");
-    }
+    for (uint32_t t : in.targets) CIL_TRY(crosses(i, t));
+    if (in.target != kNoLabel) CIL_TRY(crosses(i, in.target));
   }
 
   // Labels of the blocks that follow the original code.

@@ -53,13 +53,26 @@ bool TraceMode::is_byref_like(Token type) {
   return false;
 }
 
-bool TraceMode::generic_allows_byref_like(Token owner, uint32_t number) {
-  const md::Module& m = *file_;
-  for (uint32_t row = 1; row <= m.tables().rows(TableId::GenericParam); ++row) {
-    auto param = m.row<TableId::GenericParam>(row);
-    if (param.number() != number || param.owner() != owner) continue;
-    return md::has(param.flags(), md::GenericParamAttributes::AllowByRefLike);
+const std::vector<TraceMode::GenericParamFlags>* TraceMode::generic_params_of(Token owner) {
+  if (!generic_params_indexed_) {
+    // Once per module: at JIT time every traced method of a value type or with a generic
+    // parameter asks, and a scan of the table each time would cost as much as the rewrite.
+    generic_params_indexed_ = true;
+    const md::Module& m = *file_;
+    for (uint32_t row = 1; row <= m.tables().rows(TableId::GenericParam); ++row) {
+      auto param = m.row<TableId::GenericParam>(row);
+      generic_params_[param.owner().value()].push_back(
+          {param.number(), md::has(param.flags(), md::GenericParamAttributes::AllowByRefLike)});
+    }
   }
+  auto it = generic_params_.find(owner.value());
+  return it == generic_params_.end() ? nullptr : &it->second;
+}
+
+bool TraceMode::generic_allows_byref_like(Token owner, uint32_t number) {
+  if (const auto* params = generic_params_of(owner))
+    for (const GenericParamFlags& p : *params)
+      if (p.number == number) return p.allows_byref_like;
   return false;
 }
 
@@ -124,9 +137,8 @@ Expected<TraceMode::Box> TraceMode::self_boxing(uint32_t owner) {
     self.kind = Boxing::Unboxable;
     return self;
   }
-  uint32_t generic_count = 0;
-  for (uint32_t row = 1; row <= m.tables().rows(TableId::GenericParam); ++row)
-    if (m.row<TableId::GenericParam>(row).owner() == type) ++generic_count;
+  const auto* params = generic_params_of(type);
+  auto generic_count = static_cast<uint32_t>(params ? params->size() : 0);
   self.kind = Boxing::Value;
   if (!generic_count) {
     self.token = type;

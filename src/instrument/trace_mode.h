@@ -4,7 +4,9 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "il/body_model.h"
 #include "il/code_builder.h"
@@ -55,6 +57,12 @@ class TraceMode {
   Expected<Box> self_boxing(uint32_t owner);
   bool is_byref_like(md::Token type);
   bool generic_allows_byref_like(md::Token owner, uint32_t number);
+  struct GenericParamFlags {
+    uint32_t number = 0;
+    bool allows_byref_like = false;
+  };
+  /// The GenericParam rows of TypeDef or MethodDef `owner` (null: none), indexed on first use.
+  const std::vector<GenericParamFlags>* generic_params_of(md::Token owner);
 
   // The per-method rewrite (trace_mode.cpp).
   Status open_context(uint32_t rid, const std::string& name, BodyModel& body, Context& cx);
@@ -90,6 +98,8 @@ class TraceMode {
   md::Token helper_type_;
   std::unordered_set<uint32_t> byref_like_defs_;  ///< TypeDef rids marked IsByRefLike
   bool byref_like_scanned_ = false;
+  std::unordered_map<uint32_t, std::vector<GenericParamFlags>> generic_params_;  ///< by owner token
+  bool generic_params_indexed_ = false;
   md::Token generic_owner_type_, generic_owner_method_;  ///< of the method being rewritten
 };
 

@@ -18,6 +18,10 @@ std::vector<uint8_t> blob(PCCOR_SIGNATURE data, ULONG size) {
   return data ? std::vector<uint8_t>(data, data + size) : std::vector<uint8_t>();
 }
 
+std::string_view blob_key(std::span<const uint8_t> signature) {
+  return {reinterpret_cast<const char*>(signature.data()), signature.size()};
+}
+
 }  // namespace
 
 Error com_error(std::string_view what, HRESULT hr) {
@@ -181,12 +185,11 @@ Expected<md::Token> EmitSink::member_ref(md::Token parent, std::string_view name
 }
 
 Expected<md::Token> EmitSink::type_spec(std::span<const uint8_t> signature) {
-  std::vector<uint8_t> key(signature.begin(), signature.end());
-  if (auto it = type_specs_.find(key); it != type_specs_.end()) return it->second;
+  if (auto it = type_specs_.find(blob_key(signature)); it != type_specs_.end()) return it->second;
   mdTypeSpec token = 0;
   HRESULT hr = emit_->GetTokenFromTypeSpec(signature.data(), static_cast<ULONG>(signature.size()), &token);
   if (FAILED(hr)) return com_error("GetTokenFromTypeSpec", hr);
-  type_specs_.emplace(std::move(key), token);
+  type_specs_.emplace(blob_key(signature), token);
   return md::Token(token);
 }
 
@@ -198,12 +201,11 @@ Expected<md::Token> EmitSink::method_spec(md::Token method, std::span<const uint
 }
 
 Expected<md::Token> EmitSink::standalone_sig(std::span<const uint8_t> signature) {
-  std::vector<uint8_t> key(signature.begin(), signature.end());
-  if (auto it = standalone_sigs_.find(key); it != standalone_sigs_.end()) return it->second;
+  if (auto it = standalone_sigs_.find(blob_key(signature)); it != standalone_sigs_.end()) return it->second;
   mdSignature token = 0;
   HRESULT hr = emit_->GetTokenFromSig(signature.data(), static_cast<ULONG>(signature.size()), &token);
   if (FAILED(hr)) return com_error("GetTokenFromSig", hr);
-  standalone_sigs_.emplace(std::move(key), token);
+  standalone_sigs_.emplace(blob_key(signature), token);
   return md::Token(token);
 }
 

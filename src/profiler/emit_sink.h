@@ -57,8 +57,10 @@ class EmitSink final : public md::MetadataSink, public md::DefinitionSink {
   std::map<std::string, md::Token> assembly_refs_;  ///< by name, found or added
   // The runtime finds an existing TypeSpec or StandAloneSig by a scan of its table, which grows
   // with every traced method (each adds a locals signature): the blobs already asked for are
-  // answered here, with the token the runtime gave for the same blob.
-  std::map<std::vector<uint8_t>, md::Token> type_specs_, standalone_sigs_;
+  // answered here, with the token the runtime gave for the same blob. Keyed by the blob's bytes
+  // as a string, so that a look-up (once or twice per traced method) allocates nothing.
+  using BlobTokens = std::map<std::string, md::Token, std::less<>>;
+  BlobTokens type_specs_, standalone_sigs_;
 };
 
 /// "what: HRESULT 0x8013...": the error of a failed metadata call.

@@ -16,8 +16,8 @@ namespace {
 
 using md::ElementType;
 
-/// calli's signature: unmanaged cdecl void(int32).
-constexpr uint8_t kReportSignature[] = {0x01, 0x01, 0x01, 0x08};
+/// calli's signature: unmanaged cdecl void(int32 status, int32 session).
+constexpr uint8_t kReportSignature[] = {0x01, 0x02, 0x01, 0x08, 0x08};
 
 }  // namespace
 
@@ -79,6 +79,7 @@ Expected<il::EncodedBody> loader_body(const LoaderTokens& t, std::span<const uin
     c.callvirt(t.get_type);
     c.pop();
     c.ldc(0);
+    c.ldc(t.session);
     c.emit(il::Op::Ldc_I8, report_address);
     c.emit(il::Op::Conv_I);
     c.emit(il::Op::Calli, t.report_signature);
@@ -87,6 +88,7 @@ Expected<il::EncodedBody> loader_body(const LoaderTokens& t, std::span<const uin
     c.callvirt(t.get_hresult);
     c.ldc(static_cast<int32_t>(0x80000000u));
     c.emit(il::Op::Or);
+    c.ldc(t.session);
     c.emit(il::Op::Ldc_I8, report_address);
     c.emit(il::Op::Conv_I);
     c.emit(il::Op::Calli, t.report_signature);
@@ -98,7 +100,7 @@ Expected<il::EncodedBody> loader_body(const LoaderTokens& t, std::span<const uin
     il::insert_code(model, 0, std::move(loader.instrs));
     // The loader's region is outside every original one: its clause may go anywhere.
     model.clauses.insert(model.clauses.end(), loader.clauses.begin(), loader.clauses.end());
-    model.max_stack = std::max<uint16_t>(model.max_stack, 3);
+    model.max_stack = std::max<uint16_t>(model.max_stack, 3);  // status, session, address
     model.edited = true;
     return ok();
   };

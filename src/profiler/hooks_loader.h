@@ -3,8 +3,8 @@
 // method is compiled, without changing the app (no deps.json entry, no copy beside it). The
 // loader is put in front of the runtime's own startup method, System.StartupHookProvider::
 // ManagedStartup (ProcessStartupHooks before .NET 8), which every app runs right before Main:
-//   try { Assembly.LoadFrom(hooks).GetType(hookType, throwOnError: true); report(0); }
-//   catch (Exception e) { report(e.HResult | 0x80000000); }
+//   try { Assembly.LoadFrom(hooks).GetType(hookType, throwOnError: true); report(0, session); }
+//   catch (Exception e) { report(e.HResult | 0x80000000, session); }
 // `report` is a native function of the profiler, called through calli with its address baked in
 // (no P/Invoke, no export). LoadFrom loads into the default context, where a by-name reference
 // to the hooks' assembly then binds, and it resolves the hooks' own dependencies from their folder.
@@ -25,14 +25,15 @@ namespace cil::profiler {
 bool is_startup_method(std::string_view name);
 
 /// How the loader reports: 0 when the hooks loaded and their type was found, otherwise the
-/// exception's HRESULT with its top bit set (never 0).
-using LoaderReport = void (*)(int32_t status);
+/// exception's HRESULT with its top bit set (never 0); with the session its body was made for.
+using LoaderReport = void (*)(int32_t status, int32_t session);
 
 /// The tokens the loader uses, in the scope of the module whose method gets it.
 struct LoaderTokens {
   md::Token load_from{}, get_type{}, get_hresult{}, exception{};
   md::Token path{}, type_name{};  ///< user strings
   md::Token report_signature{};     ///< StandAloneSig of calli
+  int32_t session = 0;  ///< passed with the report: the attach session the loader belongs to (0 at startup)
 };
 
 /// In the core library: its own definitions. Only references, a user string and a signature are

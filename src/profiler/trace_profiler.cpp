@@ -23,12 +23,21 @@ namespace {
 
 /// Whether the hooks are loaded: nothing is traced before the loader says so, and nothing ever
 /// when it says they failed. One profiler per process, and the loader's report has no context.
+/// One word holds the loader session whose reports count (attach: a number per session; 0 for
+/// the startup loader), the gate's state and a failed report's status, so that a report from an
+/// earlier session's loader (a call that entered it before that session's revert and reports
+/// after the next session began) can neither shut nor open the next session's gate, and whoever
+/// sees the gate shut reads the status that shut it.
 enum Gate : int { kWaiting, kOpen, kClosed };
-std::atomic<int> g_gate{kWaiting};
+constexpr uint32_t kSessionMask = 0xFFFFFF;
+constexpr uint64_t gate_word(uint32_t session, int state, int32_t status) {
+  return (uint64_t{session & kSessionMask} << 40) | (uint64_t{static_cast<uint8_t>(state)} << 32) | static_cast<uint32_t>(status);
+}
+std::atomic<uint64_t> g_gate{gate_word(0, kWaiting, 0)};
+int gate_state() { return static_cast<int>((g_gate.load() >> 32) & 0xFF); }
 std::string g_hooks_name;  ///< for the failure line; set once in start()
 /// Attached: a failure is the session's (the client prints it), not a line on the program's stderr.
 std::atomic<bool> g_report_quietly{false};
-std::atomic<int32_t> g_failure{0};  ///< the failed report's status
 
 /// This thread's CPU time in microseconds: the rewrite statistics of trace mode are CPU time, so
 /// that a loaded machine (other processes, the program's own threads) does not inflate them.
@@ -40,30 +49,32 @@ double thread_cpu_micros() {
 
 }  // namespace
 
-void TraceProfiler::report(int32_t status) {
-  if (status == 0) {
-    int waiting = kWaiting;
-    g_gate.compare_exchange_strong(waiting, kOpen);
+void TraceProfiler::report(int32_t status, int32_t session) {
+  // Attach: the loader runs in every selected method until phase 2 replaces it; the first report
+  // of this session counts, and none of another session's.
+  uint64_t expected = gate_word(static_cast<uint32_t>(session), kWaiting, 0);
+  if (!g_gate.compare_exchange_strong(expected, gate_word(static_cast<uint32_t>(session), status == 0 ? kOpen : kClosed, status)))
     return;
-  }
-  int expected = kWaiting;
-  // Attach: the loader runs in every selected method until phase 2 replaces it; one report counts.
-  if (!g_gate.compare_exchange_strong(expected, kClosed)) return;
-  g_failure = status;
-  if (g_report_quietly) return;
+  if (status == 0 || g_report_quietly) return;
   // The line comes before the program's own output: the loader runs before Main.
   decline(fmt::format("hooks {}: cannot be loaded at run time (HRESULT 0x{:08X}): the program runs untraced", g_hooks_name,
                       static_cast<uint32_t>(status)));
   std::fflush(stderr);
 }
 
-bool TraceProfiler::hooks_loaded() { return g_gate == kOpen; }
-bool TraceProfiler::hooks_failed() { return g_gate == kClosed; }
-int32_t TraceProfiler::hooks_failure() { return g_failure; }
-void TraceProfiler::reopen_gate() {
-  int closed = kClosed;
-  g_gate.compare_exchange_strong(closed, kWaiting);
+bool TraceProfiler::hooks_loaded() { return gate_state() == kOpen; }
+bool TraceProfiler::hooks_failed() { return gate_state() == kClosed; }
+int32_t TraceProfiler::hooks_failure() { return static_cast<int32_t>(static_cast<uint32_t>(g_gate.load())); }
+int32_t TraceProfiler::begin_loader_session() {
+  uint64_t word = g_gate.load();
+  for (;;) {
+    auto session = static_cast<uint32_t>(word >> 40);
+    if (((word >> 32) & 0xFF) == kOpen) return static_cast<int32_t>(session);
+    uint32_t next = (session + 1) & kSessionMask;
+    if (g_gate.compare_exchange_weak(word, gate_word(next, kWaiting, 0))) return static_cast<int32_t>(next);
+  }
 }
+int32_t TraceProfiler::loader_session() { return static_cast<int32_t>(g_gate.load() >> 40); }
 
 std::pair<DWORD, DWORD> TraceProfiler::event_mask() const {
   // Attached, the startup method has run: the loader comes through ReJIT, as the traced bodies.
@@ -171,7 +182,8 @@ Expected<il::EncodedBody> TraceProfiler::rewritten_body(RewriteModule& base, mdM
   il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
   uint32_t rid = RidFromToken(token);
   std::string name = modules_->method_name(*state.entry, token);
-  il::CallEffects effects(*state.sink);
+  if (!state.call_effects) state.call_effects.emplace(*state.sink);
+  il::CallEffects& effects = *state.call_effects;
   il::BodyEdit edit;
   edit.edit = [&](il::BodyModel& model) -> Status {
     CIL_TRY(state.trace->instrument(rid, name, model));
@@ -213,7 +225,7 @@ bool TraceProfiler::load_hooks_in(FunctionID function) {
     return core->set_new_method_body(md::Token(token), body.bytes);
   }();
   if (!placed) {
-    g_gate = kClosed;
+    g_gate = gate_word(0, kClosed, 0);
     decline(fmt::format("hooks {}: the loader could not be placed: {}: the program runs untraced", g_hooks_name,
                         placed.error().to_string()));
   }
@@ -222,7 +234,7 @@ bool TraceProfiler::load_hooks_in(FunctionID function) {
 
 HRESULT TraceProfiler::JITCompilationStarted(FunctionID function, BOOL) {
   return guarded("JITCompilationStarted", [&] {
-    if (g_gate == kWaiting && load_hooks_in(function)) return;
+    if (gate_state() == kWaiting && load_hooks_in(function)) return;
     // Through ReJIT (a window) the traced bodies come with GetReJITParameters, from START to END.
     if (rejit_mode()) return;
     double started = thread_cpu_micros();
@@ -235,7 +247,7 @@ HRESULT TraceProfiler::JITCompilationStarted(FunctionID function, BOOL) {
 
 HRESULT TraceProfiler::JITCachedFunctionSearchStarted(FunctionID function, BOOL* use_cached) {
   // Until the loader reports, nothing is selected.
-  if (g_gate != kWaiting) return RewriteProfiler::JITCachedFunctionSearchStarted(function, use_cached);
+  if (gate_state() != kWaiting) return RewriteProfiler::JITCachedFunctionSearchStarted(function, use_cached);
   return guarded("JITCachedFunctionSearchStarted", [&] {
     if (!use_cached) return;
     // The startup method is precompiled: it must be JIT-compiled to get the loader.

@@ -66,6 +66,9 @@ class TraceProfiler final : public RewriteProfiler {
   struct TraceModule : RewriteModule {
     std::optional<md::RuntimeRefs> refs;
     std::optional<instrument::TraceMode> trace;
+    /// The stack effect of every method a traced body calls, over `sink`: kept for the module,
+    /// so that each call's signature is read and decoded once, not once per method calling it.
+    std::optional<il::CallEffects> call_effects;
     /// Attach, phase 1: the loader's references in this module (set when they were added).
     std::optional<LoaderTokens> loader;
   };
@@ -80,15 +83,20 @@ class TraceProfiler final : public RewriteProfiler {
 
   /// The loader into the core library's startup method; true when `function` is that method.
   bool load_hooks_in(FunctionID function);
-  /// The loader's report (hooks_loader.h), called from managed code.
-  static void report(int32_t status);
+  /// The loader's report (hooks_loader.h), called from managed code: counts only when `session`
+  /// is the loader session in force.
+  static void report(int32_t status, int32_t session);
   /// The gate the report opens or shuts: whether the hooks loaded, whether they failed to, and
   /// the failed report's status.
   static bool hooks_loaded();
   static bool hooks_failed();
   static int32_t hooks_failure();
-  /// A later attach session tries the loader again after a failure.
-  static void reopen_gate();
+  /// An attach session's loaders get a session number of their own (unless the hooks are loaded
+  /// already), so that an earlier session's loader, still running past its revert, cannot decide
+  /// this one; after a failure the loader is tried again. Returns the number.
+  static int32_t begin_loader_session();
+  /// The loader session in force: the number the loaders placed now report with.
+  static int32_t loader_session();
   /// The sink over the module's metadata, opened once (under state.mutex).
   Status open_sink(TraceModule& state);
 

@@ -33,6 +33,7 @@ bool TraceProfiler::prepare(TraceModule& state, Phase phase) {
     CIL_TRY(open_sink(state));
     if (!state.refs) state.refs.emplace(CIL_TRY(md::RuntimeRefs::create(*state.sink)));
     state.loader = CIL_TRY(module_loader_tokens(*state.sink, *state.refs, hooks_path_, hook_type_name()));
+    state.loader->session = loader_session();
     return ok();
   }();
   if (!status)
@@ -73,7 +74,8 @@ std::string TraceProfiler::begin_session() {
       return "phase failed\nrejit 0\n";
     }
   }
-  if (attached() && hooks_failed()) reopen_gate();
+  // (A loader of an earlier session still running past its revert reports into nothing.)
+  if (attached()) begin_loader_session();
   Phase phase = hooks_loaded() ? Phase::Traced : hooks_failed() ? Phase::Idle : attached() ? Phase::Loader : Phase::Waiting;
   {
     std::lock_guard lock(session_mutex_);

@@ -7,7 +7,11 @@
 #     --include 'System.Net.Http.HttpClient::SendAsync' --include 'App::*'
 # its output is tests/golden/trace/apm.txt: the framework's SendAsync and the app's methods as
 # spans with parent, status and exception type (the failed call and the throwing parse), every
-# span ended before its caller goes on (the order is fixed by the hooks, not by timing); stdout
+# span ended before its caller goes on (the order is fixed by the hooks, not by timing), and the
+# spans of two methods that return a ValueTask<int> and a ValueTask after an await: each ends after
+# its child (the Parse after the await) and the failing one as Error, so the hooks' replaced
+# ValueTask was unboxed into the method's result. The same app instrumented offline (--include
+# 'App::*') prints the golden without the framework's spans; stdout
 # without the span lines and the exit status are the plain run's, and no file appears beside the
 # app. A pattern that reaches System.Private.CoreLib traces nothing there and says so once in the
 # profiler's warnings. The framework's own System.Net.Http.dll given as the hooks is refused in
@@ -84,6 +88,18 @@ check_golden trace/apm.txt "$work/jit.stdout"
 cmp -s "$ROOT/tests/golden/trace/apm.txt" "$work/jit.stdout" &&
   echo "ok   ApmApp: $(grep -c '^span System.Net.Http' "$work/jit.stdout") HttpClient.SendAsync spans and $(grep -c '^span App::' "$work/jit.stdout") of the app's, $(grep -c 'status=Error' "$work/jit.stdout") failed with their exception type"
 [ "$(ls "$work/app")" = "$listing" ] || fail "files appeared beside the app: $(ls "$work/app")"
+# Offline: the same hooks on an instrumented copy give the same spans of the app's own methods.
+mkdir -p "$work/offline"
+cp "$work/hooks/ActivityHooks.dll" "$work/app/ApmApp.runtimeconfig.json" "$work/offline/"
+"$TOOL" "$work/app/ApmApp.dll" -o "$work/offline/ApmApp.dll" --mode trace --hooks "$work/hooks/ActivityHooks.dll" \
+  --include 'App::*' > "$work/offline.log" 2>&1 || fail "offline instrument: $(tail -3 "$work/offline.log")"
+(cd "$work/offline" && timeout 300 dotnet ApmApp.dll > "$work/offline.stdout" 2> "$work/offline.stderr") || true
+if grep -v '^span System.Net.Http' "$ROOT/tests/golden/trace/apm.txt" | cmp -s - "$work/offline.stdout"; then
+  echo "ok   offline trace of App::*: the golden's spans of the app's own methods, ValueTask ones included"
+else
+  fail "offline trace: stdout is not the golden without the framework's spans: $(head -3 "$work/offline.stderr")"
+  grep -v '^span System.Net.Http' "$ROOT/tests/golden/trace/apm.txt" | diff - "$work/offline.stdout" | head -8 >&2
+fi
 warned=$(cat "$work"/prof/cil-instrument.*.log 2> /dev/null | grep -c 'System.Private.CoreLib is never traced' || true)
 [ "$warned" = 1 ] || fail "the core library pattern was said $warned times in the warnings, not once: $(cat "$work"/prof/*.log 2> /dev/null | head -3)"
 [ "$warned" = 1 ] && echo "ok   System.Int32::Parse selected: never traced, one warning: $(grep -h -o 'warning: System.Int32::Parse[^:]*' "$work"/prof/cil-instrument.*.log)"

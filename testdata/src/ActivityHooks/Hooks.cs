@@ -2,9 +2,10 @@
 // "CilInstrument.Trace", so that any ActivityListener or OpenTelemetry exporter (AddSource
 // "CilInstrument.Trace") sees it: the span's name is the method, its duration the call's, its
 // status Ok or Error, and a failed call carries the exception's type and message as tags
-// (OpenTelemetry's exception.type and exception.message). A call that returns an unfinished Task
-// ends when the Task does (the caller gets a Task that finishes once the span has ended), so an
-// async method's span covers its awaits and its asynchronous failures.
+// (OpenTelemetry's exception.type and exception.message). A call that returns an unfinished Task,
+// ValueTask or ValueTask<T> ends when that does (the caller gets one of the same type that
+// finishes once the span has ended), so an async method's span covers its awaits and its
+// asynchronous failures.
 using System;
 using System.Diagnostics;
 using System.Reflection;
@@ -28,6 +29,16 @@ namespace ActivityHooks
         {
             var span = state as Activity;
             if (span == null) return;
+            if (exception == null && result is ValueTask valueTask)
+            {
+                result = LeaveValueTask(valueTask, span);
+                return;
+            }
+            if (exception == null && result != null && IsValueTaskOf(result.GetType()))
+            {
+                result = LeaveValueTaskOf.MakeGenericMethod(result.GetType().GetGenericArguments()[0]).Invoke(null, new object[] { result, span });
+                return;
+            }
             var task = result as Task;
             if (exception != null || task == null || task.IsCompleted)
             {
@@ -44,6 +55,47 @@ namespace ActivityHooks
         }
 
         static readonly MethodInfo ContinueOf = typeof(Hooks).GetMethod("ContinueWithResult", BindingFlags.NonPublic | BindingFlags.Static);
+        static readonly MethodInfo LeaveValueTaskOf = typeof(Hooks).GetMethod("LeaveValueTaskWithResult", BindingFlags.NonPublic | BindingFlags.Static);
+
+        static bool IsValueTaskOf(Type type) => type.IsGenericType && type.GetGenericTypeDefinition() == typeof(ValueTask<>);
+
+        // A ValueTask may be awaited (or asked for its Task) only once, and it may stand for a
+        // pooled IValueTaskSource that is reused after that: so one that has not finished well is
+        // turned into its Task here, once, and the caller gets a new ValueTask over the Task that
+        // continues it (the boxed result is replaced; the method's own code unboxes it).
+        static object LeaveValueTask(ValueTask value, Activity span)
+        {
+            if (value.IsCompletedSuccessfully)
+            {
+                End(span, null);
+                return value;
+            }
+            Task task = value.AsTask();
+            if (task.IsCompleted)
+            {
+                End(span, Failure(task));
+                return new ValueTask(task);
+            }
+            Activity.Current = span.Parent;
+            return new ValueTask(Continue(task, span));
+        }
+
+        static object LeaveValueTaskWithResult<T>(ValueTask<T> value, Activity span)
+        {
+            if (value.IsCompletedSuccessfully)
+            {
+                End(span, null);
+                return value;
+            }
+            Task<T> task = value.AsTask();
+            if (task.IsCompleted)
+            {
+                End(span, Failure(task));
+                return new ValueTask<T>(task);
+            }
+            Activity.Current = span.Parent;
+            return new ValueTask<T>(ContinueWithResult(task, span));
+        }
 
         /// T of the Task<T> that `type` is or derives from (an async method's Task is a subclass);
         /// null for a plain Task.

@@ -2,8 +2,9 @@
 // ActivityListener on the source "CilInstrument.Trace" (as an OpenTelemetry exporter would be
 // configured), which prints each span that ends: its name, its parent, its status and, for a
 // failure, the exception's type. It serves one request on a local HttpListener (127.0.0.1, a
-// free port), calls it through HttpClient, calls a closed port (a failed call), and parses two
-// strings, one of which throws. Run alone it prints no span; under
+// free port), calls it through HttpClient, calls a closed port (a failed call), parses two
+// strings, one of which throws, and parses two more after an await in methods that return a
+// ValueTask<int> and a ValueTask (one fails after it has suspended). Run alone it prints no span; under
 //   cil-instrument run --mode trace --hooks ActivityHooks.dll --include-framework
 //     --include 'System.Net.Http.HttpClient::SendAsync' --include 'App::*' -- dotnet ApmApp.dll
 // it prints the spans of HttpClient.SendAsync and of its own methods. Durations vary, so they
@@ -44,7 +45,30 @@ public static class App
         {
             Console.WriteLine("Parse(\"forty-two\") -> " + e.GetType().Name);
         }
+        Console.WriteLine("ParseLater(\"7\") = " + ParseLater("7").AsTask().GetAwaiter().GetResult());
+        try
+        {
+            CheckLater("seven").AsTask().GetAwaiter().GetResult();
+        }
+        catch (FormatException e)
+        {
+            Console.WriteLine("CheckLater(\"seven\") -> " + e.GetType().Name);
+        }
         return 0;
+    }
+
+    // Both return before their work is done (Task.Yield suspends them): a span that ended at the
+    // return would end before its child, the Parse after the await, and CheckLater's as Ok.
+    static async ValueTask<int> ParseLater(string text)
+    {
+        await Task.Yield();
+        return Parse(text);
+    }
+
+    static async ValueTask CheckLater(string text)
+    {
+        await Task.Yield();
+        Parse(text);
     }
 
     static async Task<string> Fetch(HttpClient client, string url)
