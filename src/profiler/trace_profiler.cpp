@@ -146,7 +146,7 @@ bool TraceProfiler::selects(TraceModule& state, mdMethodDef token) {
       // neither is a module already traced offline (it has the helper type) traced again.
       modules_->with_file(*entry, [&](const md::Module* file, md::Printer*) {
         chosen = file && RidFromToken(token) <= file->tables().rows(md::TableId::MethodDef) &&
-                 il::has_il_body(*file, RidFromToken(token));
+                 il::has_il_body(*file, md::MethodDefId(RidFromToken(token)));
       });
     }
   }
@@ -200,16 +200,16 @@ Expected<il::EncodedBody> TraceProfiler::traced_body(TraceModule& state, mdMetho
     return com_error("GetILFunctionBody", hr);
   il::MethodBody body = CIL_TRY(il::parse_method_body(ByteReader(std::span<const uint8_t>(header, size), 0, "method body")));
   il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
-  uint32_t rid = RidFromToken(token);
+  md::MethodDefId method(RidFromToken(token));
   std::string name = modules_->method_name(*state.entry, token);
   il::CallEffects effects(*state.sink);
   il::BodyEdit edit;
   edit.edit = [&](il::BodyModel& model) -> Status {
-    CIL_TRY(state.trace->instrument(rid, name, model));
+    CIL_TRY(state.trace->instrument(method, name, model));
     bool returns_value = false;
     modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
       if (!file) return;
-      if (auto r = file->row<md::TableId::MethodDef>(rid).signature_reader("method signature"))
+      if (auto r = file->row(method).signature_reader("method signature"))
         if (auto sig = md::decode_method_sig(*r)) returns_value = sig->return_type.element != md::ElementType::Void;
     });
     model.max_stack = std::max(model.max_stack, CIL_TRY(il::compute_max_stack(model, returns_value, effects)));

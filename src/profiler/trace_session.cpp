@@ -51,7 +51,7 @@ size_t TraceProfiler::request_rejit(ModuleID module, Phase phase) {
       if (file) methods = file->tables().rows(md::TableId::MethodDef);
     });
     for (uint32_t rid = 1; rid <= methods; ++rid) {
-      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
+      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid).value();
       if (selects(*state, token) && !state->failed.count(token)) tokens.push_back(token);
     }
     if (tokens.empty()) return 0;

@@ -30,10 +30,10 @@ static_assert(!std::is_convertible_v<FieldId, MethodDefId>);
 static_assert(!std::is_convertible_v<uint32_t, MethodDefId>);
 static_assert(!std::is_convertible_v<Token, MethodDefId>);
 static_assert(std::is_constructible_v<MethodDefId, uint32_t>);
-// A raw number is a token only when said so; a token reads as its raw value (operand bytes).
+// A raw number is a token only when said so, and a token a raw number only as value().
 static_assert(!std::is_convertible_v<uint32_t, Token>);
 static_assert(!std::is_convertible_v<int, Token>);
-static_assert(std::is_convertible_v<Token, uint32_t>);
+static_assert(!std::is_convertible_v<Token, uint32_t>);
 // A row is not a raw number either: its value() is asked for.
 static_assert(!std::is_convertible_v<MethodDefId, uint32_t>);
 // Zero cost: one uint32_t, copied as one.
