@@ -37,7 +37,7 @@ bool body_readable(const md::Module& m, uint32_t rid) {
 void check_hooks(const md::Module& m) {
   md::Printer printer(m);
   uint32_t types = m.tables().rows(TableId::TypeDef);
-  std::optional<std::string> choices[] = {std::nullopt, types >= 2 ? std::optional(printer.type_def_name(2)) : std::nullopt};
+  std::optional<std::string> choices[] = {std::nullopt, types >= 2 ? std::optional(printer.type_def_name(md::TypeDefId(2))) : std::nullopt};
   for (const auto& hook_type : choices) {
     auto contract = instrument::read_hook_contract(m, hook_type);
     if (!contract) {
@@ -109,7 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CIL_FUZZ_CHECK(code || (!added && !readable[rid]),
                    fmt::format("method {:#x} code: {}", rid, code ? std::string() : code.error().to_string()));
     // Listed in both forms, as dump and diff print it.
-    il::MethodListing listing = il::list_method(printer, rid, 0, &*body, code ? &*code : nullptr, "unreadable");
+    il::MethodListing listing = il::list_method(printer, md::MethodDefId(rid), 0, &*body, code ? &*code : nullptr, "unreadable");
     for (bool json : {false, true}) {
       auto p = cli::make_printer(json);
       {
