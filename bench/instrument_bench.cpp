@@ -83,8 +83,8 @@ const Bodies& corelib_bodies() {
     if (!module) return out;
     out.module = std::move(*module);
     for (uint32_t rid = 1; rid <= out.module->tables().rows(md::TableId::MethodDef); ++rid)
-      if (il::has_il_body(*out.module, rid))
-        if (auto body = il::read_body(*out.module, rid)) out.bodies.push_back(std::move(*body));
+      if (il::has_il_body(*out.module, md::MethodDefId(rid)))
+        if (auto body = il::read_body(*out.module, md::MethodDefId(rid))) out.bodies.push_back(std::move(*body));
     return out;
   }();
   return b;

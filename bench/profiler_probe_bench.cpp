@@ -27,8 +27,8 @@ const Bodies& corelib_bodies() {
     out.module = std::move(*module);
     const md::Module& m = *out.module;
     for (uint32_t rid = 1; rid <= m.tables().rows(md::TableId::MethodDef); ++rid) {
-      if (!il::has_il_body(m, rid)) continue;
-      if (auto body = il::read_body(m, rid)) out.bodies.push_back(m.bytes().subspan(body->file_offset, body->total_size));
+      if (!il::has_il_body(m, md::MethodDefId(rid))) continue;
+      if (auto body = il::read_body(m, md::MethodDefId(rid))) out.bodies.push_back(m.bytes().subspan(body->file_offset, body->total_size));
     }
     return out;
   }();

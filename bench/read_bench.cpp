@@ -39,8 +39,8 @@ void BM_DecodeEveryBody(benchmark::State& state) {
     auto module = md::Module::parse(bytes);
     const md::Module& m = **module;
     for (uint32_t rid = 1; rid <= m.tables().rows(md::TableId::MethodDef); ++rid) {
-      if (!il::has_il_body(m, rid)) continue;
-      auto body = il::read_body(m, rid);
+      if (!il::has_il_body(m, md::MethodDefId(rid))) continue;
+      auto body = il::read_body(m, md::MethodDefId(rid));
       if (!body) continue;
       auto code = il::decode_code(body->code, body->code_file_offset);
       benchmark::DoNotOptimize(code);
@@ -63,8 +63,8 @@ void BM_DecodeCodeOnly(benchmark::State& state) {
   std::vector<std::pair<std::span<const uint8_t>, uint64_t>> codes;
   int64_t code_bytes = 0;
   for (uint32_t rid = 1; rid <= m.tables().rows(md::TableId::MethodDef); ++rid) {
-    if (!il::has_il_body(m, rid)) continue;
-    auto body = il::read_body(m, rid);
+    if (!il::has_il_body(m, md::MethodDefId(rid))) continue;
+    auto body = il::read_body(m, md::MethodDefId(rid));
     if (!body) continue;
     codes.emplace_back(body->code, body->code_file_offset);
     code_bytes += static_cast<int64_t>(body->code.size());
@@ -90,7 +90,7 @@ void BM_NameEveryMethod(benchmark::State& state) {
   for (auto _ : state) {
     md::Printer printer(**module);
     for (uint32_t rid = 1; rid <= (*module)->tables().rows(md::TableId::MethodDef); ++rid) {
-      benchmark::DoNotOptimize(printer.method_header(rid));
+      benchmark::DoNotOptimize(printer.method_header(md::MethodDefId(rid)));
       ++methods;
     }
   }

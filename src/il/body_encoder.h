@@ -24,7 +24,7 @@ struct EncodedBody {
   /// Empty for a body the tool wrote from scratch (BodyModel::original.boundaries empty).
   OffsetMap map;
   /// The header's LocalVarSigTok (0: none), for the debug information's MethodDebugInformation.
-  uint32_t local_sig_token = 0;
+  md::Token local_sig_token;
   /// Passes over the instructions to choose branch forms (work done, for tests that bound it).
   size_t layout_passes = 0;
 };

@@ -11,7 +11,7 @@ Expected<BodyModel> BodyModel::from(const MethodBody& body, const DecodedCode& c
   const auto& ins = code.instructions;
   BodyModel m;
   m.max_stack = body.max_stack;
-  m.local_sig_token = md::Token(body.local_sig_token);
+  m.local_sig_token = body.local_sig_token;
   m.init_locals = body.init_locals();
   m.original.fat = body.fat;
   m.original.fat_flags = body.fat_flags;

@@ -31,7 +31,7 @@ struct EhRegion {
   uint32_t try_start = kNoLabel, try_end = kNoLabel;          ///< end: first instruction after, or kEndLabel
   uint32_t handler_start = kNoLabel, handler_end = kNoLabel;
   uint32_t filter_start = kNoLabel;
-  uint32_t class_token = 0;
+  md::Token class_token;
 };
 
 /// How the body was stored, so an unedited body re-encodes to identical bytes, and where its
@@ -68,6 +68,8 @@ class BodyModel {
 
   /// A new instruction with a fresh id.
   Instr make(Op op, int64_t value = 0);
+  /// An instruction with a token operand: its raw value is the operand.
+  Instr make(Op op, md::Token token) { return make(op, int64_t{token.value()}); }
   Instr make_branch(Op op, uint32_t target);
   /// Shortest forms of common instructions.
   Instr ldc_i4(int32_t value);

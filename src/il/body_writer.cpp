@@ -28,7 +28,7 @@ bool fits_small(const ExceptionClause& c) {
 
 /// II.25.4.6: ClassToken for a catch, FilterOffset for a filter, zero otherwise.
 uint32_t last_field(const ExceptionClause& c) {
-  return c.kind == ClauseKind::Catch ? c.class_token : c.kind == ClauseKind::Filter ? c.filter_offset : 0;
+  return c.kind == ClauseKind::Catch ? c.class_token.value() : c.kind == ClauseKind::Filter ? c.filter_offset : 0;
 }
 
 void write_clause(std::vector<uint8_t>& out, const ExceptionClause& c, bool fat) {
@@ -51,7 +51,7 @@ void write_clause(std::vector<uint8_t>& out, const ExceptionClause& c, bool fat)
 }  // namespace
 
 bool fits_tiny_header(const HeaderFields& f) {
-  return f.code_size <= kTinyMaxCodeSize && f.max_stack <= kTinyMaxStack && f.local_sig_token == 0 && !f.has_clauses &&
+  return f.code_size <= kTinyMaxCodeSize && f.max_stack <= kTinyMaxStack && !f.local_sig_token && !f.has_clauses &&
          !f.init_locals;
 }
 
@@ -67,7 +67,7 @@ void write_header(std::vector<uint8_t>& out, const HeaderFields& f) {
   append(out, static_cast<uint16_t>(flags | (3u << 12)));  // Size: 3 four-byte words
   append(out, f.max_stack);
   append(out, f.code_size);
-  append(out, f.local_sig_token);
+  append(out, f.local_sig_token.value());
 }
 
 Expected<EhSectionLayout> section_for(std::span<const ExceptionClause> clauses) {

@@ -15,7 +15,7 @@ namespace cil::il {
 struct HeaderFields {
   uint32_t code_size = 0;
   uint16_t max_stack = 0;
-  uint32_t local_sig_token = 0;
+  md::Token local_sig_token;
   bool init_locals = false;
   bool has_clauses = false;
   /// The original fat header's flag bits (0 when it had none): bits the format does not define

@@ -72,7 +72,7 @@ CodeBuilder::OpenRegion* CodeBuilder::region_in(Region region, Stage expected, c
   return &r;
 }
 
-void CodeBuilder::begin_catch(Region region, uint32_t class_token) {
+void CodeBuilder::begin_catch(Region region, md::Token class_token) {
   OpenRegion* r = region_in(region, Stage::Try, "catch");
   if (!r) return;
   r->clause.kind = ClauseKind::Catch;

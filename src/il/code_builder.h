@@ -58,6 +58,8 @@ class CodeBuilder {
 
   // Typed emits; each picks the shortest encoding of its operand.
   void emit(Op op, int64_t value = 0) { push(body_.make(op, value)); }
+  /// A token operand (ldobj, initobj, ...): its raw value goes into the instruction.
+  void emit(Op op, md::Token token) { emit(op, int64_t{token.value()}); }
   void ldc(int32_t value) { push(body_.ldc_i4(value)); }
   void ldarg(uint32_t index) { push(body_.ldarg(index)); }
   void ldarga(uint32_t index) { push(body_.ldarga(index)); }
@@ -67,17 +69,17 @@ class CodeBuilder {
   /// starg.s for the first 256 arguments, starg beyond (III.3.61).
   void starg(uint32_t index) { emit(index <= 0xFF ? Op::Starg_S : Op::Starg, index); }
   void ldnull() { emit(Op::Ldnull); }
-  void ldstr(uint32_t string_token) { emit(Op::Ldstr, string_token); }
-  void call(uint32_t method) { emit(Op::Call, method); }
-  void callvirt(uint32_t method) { emit(Op::Callvirt, method); }
-  void newobj(uint32_t ctor) { emit(Op::Newobj, ctor); }
-  void ldsfld(uint32_t field) { emit(Op::Ldsfld, field); }
-  void stsfld(uint32_t field) { emit(Op::Stsfld, field); }
-  void box(uint32_t type) { emit(Op::Box, type); }
-  void unbox_any(uint32_t type) { emit(Op::Unbox_Any, type); }
-  void newarr(uint32_t element_type) { emit(Op::Newarr, element_type); }
-  void ldtoken(uint32_t token) { emit(Op::Ldtoken, token); }
-  void ldftn(uint32_t method) { emit(Op::Ldftn, method); }
+  void ldstr(md::Token string_token) { emit(Op::Ldstr, string_token.value()); }
+  void call(md::Token method) { emit(Op::Call, method.value()); }
+  void callvirt(md::Token method) { emit(Op::Callvirt, method.value()); }
+  void newobj(md::Token ctor) { emit(Op::Newobj, ctor.value()); }
+  void ldsfld(md::Token field) { emit(Op::Ldsfld, field.value()); }
+  void stsfld(md::Token field) { emit(Op::Stsfld, field.value()); }
+  void box(md::Token type) { emit(Op::Box, type.value()); }
+  void unbox_any(md::Token type) { emit(Op::Unbox_Any, type.value()); }
+  void newarr(md::Token element_type) { emit(Op::Newarr, element_type.value()); }
+  void ldtoken(md::Token token) { emit(Op::Ldtoken, token.value()); }
+  void ldftn(md::Token method) { emit(Op::Ldftn, method.value()); }
   void endfinally() { emit(Op::Endfinally); }
   void pop() { emit(Op::Pop); }
   void dup() { emit(Op::Dup); }
@@ -96,7 +98,7 @@ class CodeBuilder {
   /// handler at the next instruction, and end_region() ends the handler there. Regions nest:
   /// end_region() closes the innermost one open.
   Region begin_try();
-  void begin_catch(Region region, uint32_t class_token);
+  void begin_catch(Region region, md::Token class_token);
   void begin_finally(Region region);
   void begin_fault(Region region);
   void begin_filter(Region region);

@@ -35,11 +35,11 @@ md::Token underlying_type(const md::Module& m, md::Token t) {
 
 }  // namespace
 
-std::optional<size_t> constructed_index(const md::Module& m, uint32_t method_rid, const BodyModel& body) {
-  auto method = m.row<TableId::MethodDef>(method_rid);
+std::optional<size_t> constructed_index(const md::Module& m, md::MethodDefId method_id, const BodyModel& body) {
+  auto method = m.row(method_id);
   if (method.name() != ".ctor") return 0;
   if (md::has(method.flags(), md::MethodAttributes::Static)) return 0;
-  md::TypeDefId owner = m.method_owner(md::MethodDefId(method_rid));
+  md::TypeDefId owner = m.method_owner(method_id);
   if (owner.is_nil()) return std::nullopt;
   md::Token extends = m.row(owner).extends();
   if (md::token_rid(extends) == 0) return 0;  // System.Object itself: nothing to call

@@ -12,6 +12,6 @@ namespace cil::il {
 /// For an instance constructor of a reference type, the index just past the base/this
 /// constructor call; 0 for any other method (value-type constructors, statics, methods).
 /// nullopt when a reference-type constructor has no such call that can be found.
-std::optional<size_t> constructed_index(const md::Module& module, uint32_t method_rid, const BodyModel& body);
+std::optional<size_t> constructed_index(const md::Module& module, md::MethodDefId method, const BodyModel& body);
 
 }  // namespace cil::il

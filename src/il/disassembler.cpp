@@ -86,12 +86,12 @@ std::vector<int64_t> MethodListing::label_offsets() const {
   return offsets;
 }
 
-MethodListing list_method(md::Printer& printer, uint32_t rid, uint32_t rva, const MethodBody* body, const DecodedCode* code,
-                          std::string error) {
+MethodListing list_method(md::Printer& printer, md::MethodDefId method, uint32_t rva, const MethodBody* body,
+                          const DecodedCode* code, std::string error) {
   MethodListing m;
-  m.token = md::make_token(md::TableId::MethodDef, rid);
-  m.name = printer.method_name(rid);
-  m.header = printer.method_header(rid);
+  m.token = method.token();
+  m.name = printer.method_name(method);
+  m.header = printer.method_header(method);
   m.rva = rva;
   if (!body || !code) {
     m.error = std::move(error);
@@ -102,14 +102,14 @@ MethodListing list_method(md::Printer& printer, uint32_t rid, uint32_t rva, cons
   m.max_stack = body->max_stack;
   m.locals_token = body->local_sig_token;
   m.init_locals = body->init_locals();
-  m.locals = printer.locals(md::Token(body->local_sig_token), body->init_locals());
+  m.locals = printer.locals(body->local_sig_token, body->init_locals());
   m.instructions.reserve(code->instructions.size());
   for (const auto& in : code->instructions) {
     ListedInstruction& out = m.instructions.emplace_back();
     out.offset = in.offset;
     out.op = in.op;
     out.operand = operand_text(printer, in);
-    if (has_token(in.info().operand)) out.token = static_cast<uint32_t>(in.value);
+    if (has_token(in.info().operand)) out.token = md::Token(static_cast<uint32_t>(in.value));
     out.first_target = static_cast<uint32_t>(m.targets.size());
     if (is_branch_operand(in.info().operand)) m.targets.push_back(in.value);
     if (in.info().operand == Operand::Switch)
@@ -126,7 +126,7 @@ MethodListing list_method(md::Printer& printer, uint32_t rid, uint32_t rva, cons
     if (c.kind == ClauseKind::Filter) out.filter_offset = c.filter_offset;
     if (c.kind == ClauseKind::Catch) {
       out.class_token = c.class_token;
-      out.catch_type = printer.type_token(md::Token(c.class_token));
+      out.catch_type = printer.type_token(c.class_token);
     }
   }
   return m;

@@ -20,7 +20,7 @@ struct ListedInstruction {
   /// The operand as ildasm shows it ("void N.C::M()", "\"text\"", "5", "V_0"); empty when there
   /// is none, and for branches and switch, whose operands are `targets`.
   std::string operand;
-  uint32_t token = 0;  ///< the metadata token of a token operand; 0 otherwise
+  md::Token token;  ///< the metadata token of a token operand; none otherwise
   /// Branch and switch targets (absolute offsets, which a malformed body may place anywhere):
   /// MethodListing::targets[first_target, first_target + target_count).
   uint32_t first_target = 0;
@@ -38,7 +38,7 @@ struct ListedClause {
   uint32_t handler_offset = 0;
   uint32_t handler_length = 0;
   uint32_t filter_offset = 0;  ///< filter clauses
-  uint32_t class_token = 0;    ///< catch clauses
+  md::Token class_token;       ///< catch clauses
   std::string catch_type;      ///< catch clauses: the type, ildasm-like
 
   int64_t try_end() const { return int64_t{try_offset} + try_length; }
@@ -48,7 +48,7 @@ struct ListedClause {
 /// One method of a listing. When the body cannot be read, `error` says why and nothing after it
 /// is set.
 struct MethodListing {
-  uint32_t token = 0;
+  md::Token token;
   std::string name;    ///< Ns.Type::Method
   std::string header;  ///< the .method line
   uint32_t rva = 0;
@@ -56,7 +56,7 @@ struct MethodListing {
   uint32_t code_size = 0;
   bool fat = false;
   uint16_t max_stack = 0;
-  uint32_t locals_token = 0;
+  md::Token locals_token;
   bool init_locals = false;
   std::string locals;  ///< the .locals line, or empty
   std::vector<ListedInstruction> instructions;
@@ -70,9 +70,9 @@ struct MethodListing {
   std::vector<int64_t> label_offsets() const;
 };
 
-/// The listing of MethodDef `rid`. `body`/`code` may be null when the body could not be read;
+/// The listing of `method`. `body`/`code` may be null when the body could not be read;
 /// `error` then says why.
-MethodListing list_method(md::Printer& printer, uint32_t rid, uint32_t rva, const MethodBody* body, const DecodedCode* code,
+MethodListing list_method(md::Printer& printer, md::MethodDefId method, uint32_t rva, const MethodBody* body, const DecodedCode* code,
                           std::string error);
 
 /// Formats a floating-point operand: shortest round-trip text, or raw bytes for NaN/infinity.

@@ -86,7 +86,7 @@ Status parse_sections(ByteReader& r, MethodBody& body) {
       }
       token = CIL_TRY(r.u32());
       c.kind = CIL_TRY(clause_kind(flags, r, at));
-      if (c.kind == ClauseKind::Catch) c.class_token = token;
+      if (c.kind == ClauseKind::Catch) c.class_token = md::Token(token);
       else if (c.kind == ClauseKind::Filter) c.filter_offset = token;
       body.clauses.push_back(c);
     }
@@ -113,7 +113,7 @@ Status parse_method_header(ByteReader& r, MethodBody& body) {
       return r.error_at(0, fmt::format("fat header size {} is smaller than 12 bytes", body.header_size));
     body.max_stack = CIL_TRY(r.u16());
     body.code_size = CIL_TRY(r.u32());
-    body.local_sig_token = CIL_TRY(r.u32());
+    body.local_sig_token = md::Token(CIL_TRY(r.u32()));
     if (body.code_size > kMaxCodeSize)
       return make_error(ErrorKind::Limit, std::string(r.structure()),
                         fmt::format("code size {:#x} exceeds the limit of {:#x}", body.code_size, kMaxCodeSize),

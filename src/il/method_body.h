@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "metadata/ids.h"
 #include "support/byte_reader.h"
 #include "support/error.h"
 
@@ -42,7 +43,7 @@ struct ExceptionClause {
   uint32_t try_length = 0;
   uint32_t handler_offset = 0;
   uint32_t handler_length = 0;
-  uint32_t class_token = 0;    ///< catch clauses
+  md::Token class_token;       ///< catch clauses
   uint32_t filter_offset = 0;  ///< filter clauses
 };
 
@@ -63,7 +64,7 @@ struct MethodBody {
   uint8_t header_size = 1;     ///< bytes: 1 (tiny) or 4 * size nibble (fat)
   uint16_t max_stack = kTinyMaxStack;
   uint32_t code_size = 0;
-  uint32_t local_sig_token = 0;
+  md::Token local_sig_token;  ///< StandAloneSig, or none
   bool init_locals() const { return fat && (fat_flags & kInitLocals); }
 
   std::span<const uint8_t> code;

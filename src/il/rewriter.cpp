@@ -14,7 +14,7 @@ namespace cil::il {
 Expected<LocalsBuilder> LocalsBuilder::open(md::MetadataSink& sink, md::Token token) {
   LocalsBuilder b;
   b.token_ = token;
-  if (token == 0) return b;
+  if (!token) return b;
   if (md::token_table(token) != md::TableId::StandAloneSig)
     return rewrite_error(fmt::format("local signature token 0x{:08X} is not a StandAloneSig", token.value()));
   std::vector<uint8_t> blob = CIL_TRY(sink.signature_of(token));

@@ -75,7 +75,7 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   // pointer passed as a byref): partial trust and `peverify` check them. Every other module's
   // helper holds the counters' address, in a live file when it can (count_runtime.h).
   if (refs.self() || refs.kind() == md::CoreLibraryKind::Mscorlib) mode.array_element_ = CIL_TRY(refs.type("System", "Int64"));
-  rt.counts_array = mode.array_element_ != 0;
+  rt.counts_array = static_cast<bool>(mode.array_element_);
   rt.counts = mode.counts_field_ = CIL_TRY(
       add_field("counts", rt.counts_array ? md::wrap(ElementType::SzArray, md::primitive(ElementType::I8)) : md::primitive(ElementType::I)));
   rt.gate = CIL_TRY(add_field("gate", md::primitive(ElementType::Object)));
@@ -118,7 +118,7 @@ Expected<CountMode> CountMode::begin(md::ModuleEditor& editor, md::RuntimeRefs& 
   return mode;
 }
 
-Status CountMode::commit(uint32_t rid, std::string_view name) {
+Status CountMode::commit(md::MethodDefId method, std::string_view name) {
   // The method's text up to its count, and its length: WriteChunk writes the text, then the
   // count. No formatting pass here, and at exit only the numbers are formatted. The previous
   // method's closing and the separator come first, so a chunk never ends inside a method.
@@ -134,7 +134,7 @@ Status CountMode::commit(uint32_t rid, std::string_view name) {
     size_t size = 0;
     void push_back(char c) { text[size++] = c; }
   } digits;
-  md::append_token_digits(digits, md::make_token(TableId::MethodDef, rid));
+  md::append_token_digits(digits, method.token());
   // The piece, once: its length and its bytes both come from this list.
   const std::string_view pieces[] = {slots_ ? contract::kCountsMethodClose : std::string_view(""),
                                      slots_ ? contract::kCountsSeparator : std::string_view(""),

@@ -42,7 +42,7 @@ class CountMode {
   void probe_ahead(BodyModel& model, uint32_t ahead, std::vector<Instr>& probe) const;
   /// Assigns the slot of the last probe to `rid`. A full chunk of the method table goes into the
   /// new section at once (which can fail).
-  Status commit(uint32_t rid, std::string_view name);
+  Status commit(md::MethodDefId method, std::string_view name);
   /// The probe's own stack depth, found by simulating it once. The probe runs at entry on an
   /// empty stack and leaves it empty, so a probed body needs max(its own max stack, this).
   uint16_t probe_max_stack() const { return probe_max_stack_; }

@@ -29,7 +29,7 @@ namespace cil::instrument {
 Status write_count_runtime(md::ModuleEditor& editor, md::RuntimeRefs& refs, const CountRuntimeMembers& members,
                            const CountRuntimeText& text, CallEffects& effects) {
   using namespace count_helper;
-  Refs x = CIL_TRY(resolve(refs, members.counts_array, members.map_live != 0, !text.packed.empty()));
+  Refs x = CIL_TRY(resolve(refs, members.counts_array, static_cast<bool>(members.map_live), !text.packed.empty()));
   CIL_TRY(write_cctor(editor, x, members, text.slots, effects));
   CIL_TRY(write_setup(editor, x, members, text, effects));
   for (Token handler : {members.on_exit, members.on_unhandled, members.on_signal})

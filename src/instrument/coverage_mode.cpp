@@ -89,21 +89,22 @@ Expected<CoverageMode> CoverageMode::begin(md::ModuleEditor& editor, md::Runtime
   return mode;
 }
 
-const std::string& CoveragePlan::document(uint32_t rid) {
-  auto it = documents_.find(rid);
-  if (it == documents_.end()) it = documents_.emplace(rid, pdb_->document_name(rid)).first;
+const std::string& CoveragePlan::document(md::DocumentId document) {
+  auto it = documents_.find(document.value());
+  if (it == documents_.end()) it = documents_.emplace(document.value(), pdb_->document_name(document)).first;
   return it->second;
 }
 
-uint32_t CoveragePlan::source_method(uint32_t rid) const {
+md::MethodDefId CoveragePlan::source_method(md::MethodDefId method) const {
   const md::Module& m = *module_;
+  uint32_t rid = method.value();
   for (unsigned depth = 0; depth < md::kMaxNestingDepth; ++depth) {
     if (auto k = kickoff_.find(rid); k != kickoff_.end() && m.tables().valid_rid(TableId::MethodDef, k->second)) {
       rid = k->second;
       continue;
     }
     std::string_view outer = generated_from(m.row<TableId::MethodDef>(rid).name());
-    if (outer.empty()) return rid;
+    if (outer.empty()) return md::MethodDefId(rid);
     // The enclosing method is in the method's type or one that encloses it (a closure class).
     uint32_t found = 0;
     unsigned up = 0;
@@ -114,10 +115,10 @@ uint32_t CoveragePlan::source_method(uint32_t rid) const {
           found = candidate.value();
           break;
         }
-    if (!found) return rid;
+    if (!found) return md::MethodDefId(rid);
     rid = found;
   }
-  return rid;
+  return md::MethodDefId(rid);
 }
 
 std::string_view CoveragePlan::member_name(Token token) const {
@@ -129,10 +130,10 @@ std::string_view CoveragePlan::member_name(Token token) const {
   return {};
 }
 
-bool CoveragePlan::compiler_branch(uint32_t rid, const BodyModel& model, size_t i) const {
+bool CoveragePlan::compiler_branch(md::MethodDefId method, const BodyModel& model, size_t i) const {
   const std::vector<Instr>& code = model.instrs;
   Op op = code[i].op;
-  if (kickoff_.count(rid)) {
+  if (kickoff_.count(method.value())) {
     // A state machine's MoveNext (async or iterator) copies `<>1__state` to a local first
     // (`ldarg.0; ldfld <>1__state; stloc.N`, N 1 when an iterator's MoveNext keeps its result in
     // local 0); every test of that copy, or of the field itself, in the two instructions before
@@ -164,24 +165,24 @@ bool CoveragePlan::compiler_branch(uint32_t rid, const BodyModel& model, size_t 
   return false;
 }
 
-bool CoveragePlan::marked(uint32_t rid) const {
+bool CoveragePlan::marked(md::MethodDefId method) const {
   const md::Module& m = *module_;
-  if (marked_methods_.count(rid)) return true;
+  if (marked_methods_.count(method.value())) return true;
   unsigned depth = 0;
-  for (md::TypeDefId type = m.method_owner(md::MethodDefId(rid)); !type.is_nil() && depth < md::kMaxNestingDepth;
+  for (md::TypeDefId type = m.method_owner(method); !type.is_nil() && depth < md::kMaxNestingDepth;
        type = m.enclosing_type(type), ++depth)
     if (marked_types_.count(type.value())) return true;
   return false;
 }
 
-std::optional<std::string> CoveragePlan::excluded(uint32_t rid) {
+std::optional<std::string> CoveragePlan::excluded(md::MethodDefId method) {
   // Nothing marked (most assemblies): no walk to the source method, a search by name for lambdas.
   bool any_marked = !marked_methods_.empty() || !marked_types_.empty();
-  if (any_marked && (marked(rid) || marked(source_method(rid)))) return std::string("excluded by attribute");
+  if (any_marked && (marked(method) || marked(source_method(method)))) return std::string("excluded by attribute");
   if (pdb_ && !options_.exclude_by_file.empty()) {
-    auto points = pdb_->sequence_points(rid);
+    auto points = pdb_->sequence_points(method);
     if (points && !points->points.empty()) {
-      const std::string& doc = document(points->points.front().document);
+      const std::string& doc = document(md::DocumentId(points->points.front().document));
       for (const std::string& glob : options_.exclude_by_file)
         if (md::glob_match(glob, doc)) return fmt::format("excluded by file ({})", glob);
     }
@@ -189,7 +190,7 @@ std::optional<std::string> CoveragePlan::excluded(uint32_t rid) {
   return std::nullopt;
 }
 
-Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model, uint16_t probe_max_stack,
+Status CoveragePlan::place(md::MethodDefId method, md::MethodDefId source, std::string_view name, BodyModel& model, uint16_t probe_max_stack,
                            const ProbeMaker& make_probe) {
   const std::vector<uint32_t>& at = model.original.boundaries;  // offsets of the original instructions, then the size
   const size_t n = model.instrs.size();
@@ -198,7 +199,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   std::vector<md::SequencePoint>& points = scratch_.points;
   points.clear();
   if (pdb_) {
-    auto all = pdb_->sequence_points(rid);  // a broken blob: method-level coverage for this method
+    auto all = pdb_->sequence_points(method);  // a broken blob: method-level coverage for this method
     if (all)
       for (const md::SequencePoint& p : all->points)
         if (!p.hidden()) points.push_back(p);
@@ -256,7 +257,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
                                          [](uint32_t offset, const md::SequencePoint& p) { return offset < p.offset; });
       if (next_point != points.end()) owner = &*next_point;
     }
-    if (!owner || i + 1 >= n || generated[i] || compiler_branch(rid, model, i)) continue;
+    if (!owner || i + 1 >= n || generated[i] || compiler_branch(method, model, i)) continue;
     owner_of[i] = owner;
     auto carry = [&](uint32_t target, uint32_t path) {
       if (target < n && runs.entries[target] == 1) carried[target] = CarriedOutcome{static_cast<uint32_t>(i), path};
@@ -274,7 +275,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   auto document_field = [&](uint32_t doc) -> std::string_view {
     if (doc == last_document_rid && !last_document.empty()) return std::string_view("", 0);  // empty, not null: fmt copies from it
     last_document_rid = doc;
-    last_document = document(doc);
+    last_document = document(md::DocumentId(doc));
     return last_document;
   };
   std::vector<Instr>& probe = scratch_.probe;
@@ -319,7 +320,7 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
 
   // The method entry, with the lines that start the method if nothing else leads to them.
   fmt::format_to(std::back_inserter(description), FMT_COMPILE("{}{}{}{}{}"), contract::kHitsMethod, tab,
-                 md::token_text(md::make_token(TableId::MethodDef, source)), tab, name);
+                 md::token_text(source.token()), tab, name);
   if (n > 0 && runs.continues[0]) {
     if (const md::SequencePoint* p = line_at[0]) {
       add_line(*p);
@@ -400,10 +401,10 @@ Status CoveragePlan::place(uint32_t rid, uint32_t source, std::string_view name,
   return ok();
 }
 
-Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model) {
+Status CoverageMode::instrument(md::MethodDefId method, md::MethodDefId source, std::string_view name, BodyModel& model) {
   pending_text_.clear();
   pending_ends_.clear();
-  return plan_->place(rid, source, name, model, counters_.probe_max_stack(),
+  return plan_->place(method, source, name, model, counters_.probe_max_stack(),
                       [&](BodyModel& body, std::string_view description, std::vector<Instr>& probe) {
                         counters_.probe_ahead(body, static_cast<uint32_t>(pending_ends_.size()), probe);
                         pending_text_ += description;
@@ -411,10 +412,10 @@ Status CoverageMode::instrument(uint32_t rid, uint32_t source, std::string_view 
                       });
 }
 
-Status CoverageMode::commit(uint32_t rid) {
+Status CoverageMode::commit(md::MethodDefId method) {
   size_t start = 0;
   for (size_t end : pending_ends_) {
-    CIL_TRY(counters_.commit(rid, std::string_view(pending_text_).substr(start, end - start)));
+    CIL_TRY(counters_.commit(method, std::string_view(pending_text_).substr(start, end - start)));
     start = end;
   }
   pending_text_.clear();

@@ -41,21 +41,21 @@ class CoveragePlan {
   /// only, method-level coverage) must outlive the plan.
   CoveragePlan(const md::Module& m, const md::PortablePdb* pdb, CoverageOptions options);
 
-  /// Why MethodDef `rid` is left out ("[ExcludeFromCodeCoverage]", "--exclude-by-file ..."), or
+  /// Why `method` is left out ("[ExcludeFromCodeCoverage]", "--exclude-by-file ..."), or
   /// nullopt when it is instrumented.
-  std::optional<std::string> excluded(uint32_t rid);
+  std::optional<std::string> excluded(md::MethodDefId method);
 
   /// The method a body's probes are reported under: a state machine's kickoff method (its
-  /// MoveNext holds the kickoff method's lines), else `rid`.
-  uint32_t attributed(uint32_t rid) const {
-    auto k = kickoff_.find(rid);
-    return k != kickoff_.end() && module_->tables().valid_rid(md::TableId::MethodDef, k->second) ? k->second : rid;
+  /// MoveNext holds the kickoff method's lines), else `method`.
+  md::MethodDefId attributed(md::MethodDefId method) const {
+    auto k = kickoff_.find(method.value());
+    return k != kickoff_.end() && module_->valid(md::MethodDefId(k->second)) ? md::MethodDefId(k->second) : method;
   }
 
   /// Makes one probe: `probe` gets the instructions that count the probe `description`
   /// describes (runtime_contract.h's hits entries), in the order they are made.
   using ProbeMaker = std::function<void(BodyModel& model, std::string_view description, std::vector<Instr>& probe)>;
-  /// Places the probes in `model` (MethodDef `rid`; `source` is attributed(rid), and `name` its
+  /// Places the probes in `model` (of `method`; `source` is attributed(method), and `name` its
   /// name). Described are the method entry, each non-hidden sequence point and each outcome of
   /// each conditional branch and switch; a probe describes one or more of them (entries
   /// separated by contract::kHitsEntrySeparator), all reached exactly as often as it is:
@@ -66,19 +66,19 @@ class CoveragePlan {
   ///   any other outcome gets a probe on its edge.
   /// So each line's hit or not, and with ProbeKind::Count its count, is exact. Max stack grows by
   /// `probe_max_stack`.
-  Status place(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model, uint16_t probe_max_stack,
+  Status place(md::MethodDefId method, md::MethodDefId source, std::string_view name, BodyModel& model, uint16_t probe_max_stack,
                const ProbeMaker& make_probe);
 
  private:
-  const std::string& document(uint32_t rid);
+  const std::string& document(md::DocumentId document);
   /// The MethodDef whose source a compiler-generated method came from: a state machine's kickoff
   /// method (StateMachineMethod), a lambda's or local function's enclosing method (by the name
-  /// the C# compiler gives it, `<Outer>b__0_0`, `<Outer>g__Local|0_0`); `rid` itself otherwise.
-  uint32_t source_method(uint32_t rid) const;
-  bool marked(uint32_t rid) const;
-  /// A conditional branch at `i` (an original instruction of MethodDef `rid`) that only the
+  /// the C# compiler gives it, `<Outer>b__0_0`, `<Outer>g__Local|0_0`); `method` itself otherwise.
+  md::MethodDefId source_method(md::MethodDefId method) const;
+  bool marked(md::MethodDefId method) const;
+  /// A conditional branch at `i` (an original instruction of `method`) that only the
   /// compiler's code has: a state machine's dispatch, an await's completion test, a delegate cache.
-  bool compiler_branch(uint32_t rid, const BodyModel& model, size_t i) const;
+  bool compiler_branch(md::MethodDefId method, const BodyModel& model, size_t i) const;
   /// The name of the field or method `token` names (Field, MethodDef, MemberRef, MethodSpec), or empty.
   std::string_view member_name(md::Token token) const;
 
@@ -115,12 +115,12 @@ class CoverageMode {
   static Expected<CoverageMode> begin(md::ModuleEditor& editor, md::RuntimeRefs& refs, const md::PortablePdb* pdb,
                                       const CoverageOptions& options);
 
-  std::optional<std::string> excluded(uint32_t rid) { return plan_->excluded(rid); }
-  uint32_t attributed(uint32_t rid) const { return plan_->attributed(rid); }
+  std::optional<std::string> excluded(md::MethodDefId method) { return plan_->excluded(method); }
+  md::MethodDefId attributed(md::MethodDefId method) const { return plan_->attributed(method); }
   /// Places the probes in `model` (see CoveragePlan::place). Nothing is counted until commit().
-  Status instrument(uint32_t rid, uint32_t source, std::string_view name, BodyModel& model);
+  Status instrument(md::MethodDefId method, md::MethodDefId source, std::string_view name, BodyModel& model);
   /// Assigns the slots of the probes that the last instrument() placed.
-  Status commit(uint32_t rid);
+  Status commit(md::MethodDefId method);
 
   Status measure_probe(CallEffects& effects) { return counters_.measure_probe(effects); }
   Status finish(std::string_view assembly, std::string_view mvid, CallEffects& effects) {

@@ -181,10 +181,10 @@ Status DebugInfoJob::write_pdb(md::ModuleEditor& editor, md::WrittenPdb pdb, Pdb
   return ok();
 }
 
-void DebugInfoJob::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_sig_token) {
+void DebugInfoJob::method_rewritten(md::MethodDefId method, const OffsetMap& map, md::Token local_sig_token) {
   if (!rewriter_) return;
   // A failure is kept by the rewriter and reported by finish().
-  (void)rewriter_->method_rewritten(rid, map, md::token_rid(md::Token(local_sig_token)));
+  (void)rewriter_->method_rewritten(method, map, local_sig_token.row());
 }
 
 PdbOutcome DebugInfoJob::finish(md::ModuleEditor& editor, std::vector<std::string>& warnings) {

@@ -80,7 +80,7 @@ class DebugInfoJob {
   /// MethodDef `rid` got a new body whose header names `local_sig_token` (EncodedBody's), where
   /// the rewrite's `map` says its original offsets went. Its debug information moves now, so that
   /// the map need not be kept.
-  void method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_sig_token);
+  void method_rewritten(md::MethodDefId method, const OffsetMap& map, md::Token local_sig_token);
 
   /// Writes the PDB and sets the output's debug directory in `editor`; call after every row is
   /// added. Problems become warnings, and the output then claims no PDB.

@@ -222,7 +222,7 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
   uint32_t type = 0;
   if (hook_type) {
     for (uint32_t rid = 1; rid <= t.rows(TableId::TypeDef); ++rid)
-      if (printer.type_def_name(rid) == *hook_type) type = rid;
+      if (printer.type_def_name(md::TypeDefId(rid)) == *hook_type) type = rid;
     if (!type) return contract_error(fmt::format("hook type {} not found in {}", quoted(*hook_type), quoted(c.assembly)));
   } else {
     std::vector<uint32_t> candidates;
@@ -235,13 +235,13 @@ Expected<HookContract> read_hook_contract(const md::Module& m, const std::option
                                         quoted(c.assembly)));
     if (candidates.size() > 1) {
       std::vector<std::string> names;
-      for (uint32_t rid : candidates) names.push_back(printer.type_def_name(rid));
+      for (uint32_t rid : candidates) names.push_back(printer.type_def_name(md::TypeDefId(rid)));
       std::string list = md::clip_list(names);
       return contract_error(fmt::format("several hook types ({}): choose one with --hook-type", list));
     }
     type = candidates.front();
   }
-  std::string type_name = quoted(printer.type_def_name(type));
+  std::string type_name = quoted(printer.type_def_name(md::TypeDefId(type)));
   auto type_row = m.row<TableId::TypeDef>(type);
   if (!is_public(type_row.flags()) || !m.enclosing_type(md::TypeDefId(type)).is_nil())
     return contract_error(fmt::format("hook type {} must be a public top-level type", type_name));

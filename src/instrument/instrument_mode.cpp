@@ -29,8 +29,8 @@ struct MethodShape {
   std::vector<uint8_t> return_type;  ///< encoded, for the result local
 };
 
-Expected<MethodShape> method_shape(const md::Module& m, uint32_t rid) {
-  auto r = m.row<TableId::MethodDef>(rid).signature_reader("method signature");
+Expected<MethodShape> method_shape(const md::Module& m, md::MethodDefId method) {
+  auto r = m.row(method).signature_reader("method signature");
   if (!r) return r.error();
   md::MethodSig sig = CIL_TRY(md::decode_method_sig(*r));
   MethodShape shape;
@@ -91,7 +91,7 @@ class CountRun final : public WithRefs {
     edit.entry_max_stack = count_->probe_max_stack();
     return ok();
   }
-  Status commit(md::MethodDefId method, std::string_view name) override { return count_->commit(method.value(), name); }
+  Status commit(md::MethodDefId method, std::string_view name) override { return count_->commit(method, name); }
   Status finish(CallEffects& effects) override {
     return count_->finish(assembly_name(context_.module), md::format_guid(context_.editor.mvid()), effects);
   }
@@ -113,16 +113,15 @@ class CoverageRun final : public WithRefs {
     return std::unique_ptr<InstrumentMode>(std::move(run));
   }
   Status measure(CallEffects& effects) override { return coverage_->measure_probe(effects); }
-  bool excludes(md::MethodDefId method) override { return coverage_->excluded(method.value()).has_value(); }
+  bool excludes(md::MethodDefId method) override { return coverage_->excluded(method).has_value(); }
   Status edit(md::MethodDefId method, const std::string& name, CallEffects&, BodyEdit& edit) override {
-    uint32_t rid = method.value();
-    edit.edit = [this, rid, &name](BodyModel& model) -> Status {
-      uint32_t source = coverage_->attributed(rid);
-      return coverage_->instrument(rid, source, source == rid ? name : context_.printer.method_name(source), model);
+    edit.edit = [this, method, &name](BodyModel& model) -> Status {
+      md::MethodDefId source = coverage_->attributed(method);
+      return coverage_->instrument(method, source, source == method ? name : context_.printer.method_name(source), model);
     };
     return ok();
   }
-  Status commit(md::MethodDefId method, std::string_view) override { return coverage_->commit(method.value()); }
+  Status commit(md::MethodDefId method, std::string_view) override { return coverage_->commit(method); }
   Status finish(CallEffects& effects) override {
     return coverage_->finish(assembly_name(context_.module), md::format_guid(context_.editor.mvid()), effects);
   }
@@ -145,10 +144,9 @@ class TraceRun final : public WithRefs {
   Status measure(CallEffects&) override { return ok(); }
   bool excludes(md::MethodDefId) override { return false; }
   Status edit(md::MethodDefId method, const std::string& name, CallEffects& effects, BodyEdit& edit) override {
-    uint32_t rid = method.value();
-    edit.edit = [this, rid, &name, &effects](BodyModel& model) -> Status {
-      MethodShape shape = CIL_TRY(method_shape(context_.module, rid));
-      CIL_TRY(trace_->instrument(rid, name, model));
+    edit.edit = [this, method, &name, &effects](BodyModel& model) -> Status {
+      MethodShape shape = CIL_TRY(method_shape(context_.module, method));
+      CIL_TRY(trace_->instrument(method, name, model));
       return grow_max_stack(model, shape.returns_value, effects);
     };
     return ok();
@@ -174,10 +172,9 @@ class WrapRun final : public WithRefs {
   Status measure(CallEffects&) override { return ok(); }
   bool excludes(md::MethodDefId) override { return false; }
   Status edit(md::MethodDefId method, const std::string&, CallEffects& effects, BodyEdit& edit) override {
-    uint32_t rid = method.value();
-    edit.edit = [this, rid, &effects](BodyModel& model) -> Status {
-      MethodShape shape = CIL_TRY(method_shape(context_.module, rid));
-      CIL_TRY(wrap_empty(rid, model, shape));
+    edit.edit = [this, method, &effects](BodyModel& model) -> Status {
+      MethodShape shape = CIL_TRY(method_shape(context_.module, method));
+      CIL_TRY(wrap_empty(method, model, shape));
       return grow_max_stack(model, shape.returns_value, effects);
     };
     return ok();
@@ -188,9 +185,9 @@ class WrapRun final : public WithRefs {
  private:
   using WithRefs::WithRefs;
 
-  Status wrap_empty(uint32_t rid, BodyModel& body, const MethodShape& shape) {
+  Status wrap_empty(md::MethodDefId method, BodyModel& body, const MethodShape& shape) {
     const md::Module& m = context_.module;
-    auto start = constructed_index(m, rid, body);
+    auto start = constructed_index(m, method, body);
     if (!start) return make_error(ErrorKind::Unsupported, "", "no base constructor call found");
     LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(context_.editor, body.local_sig_token));
     WrapSpec spec;

@@ -96,10 +96,10 @@ void adjust_image(const md::Module& m, md::ModuleEditor& editor, bool strong_nam
     warnings.push_back("the Authenticode signature was removed (it cannot survive the edit)");
 }
 
-std::optional<SkipReason> skip_reason(const md::Module& m, uint32_t rid) {
+std::optional<SkipReason> skip_reason(const md::Module& m, md::MethodDefId id) {
   using md::MethodAttributes;
   using md::MethodImplAttributes;
-  auto method = m.row<TableId::MethodDef>(rid);
+  auto method = m.row(id);
   MethodImplAttributes impl = method.impl_flags();
   MethodAttributes flags = method.flags();
   switch (impl & MethodImplAttributes::CodeTypeMask) {
@@ -166,9 +166,9 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
   DecodedCode decoded;
   EncodedBody rewritten;
   std::string name;  // reused from method to method
-  for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
-    printer.method_name_into(name, rid);
-    uint32_t rva = m.row<TableId::MethodDef>(rid).rva();
+  for (md::MethodDefId method : m.ids<TableId::MethodDef>()) {
+    printer.method_name_into(name, method);
+    uint32_t rva = m.row(method).rva();
     bool selected = options.filter.selects(name) &&
                     (options.method_rvas.empty() ||
                      std::find(options.method_rvas.begin(), options.method_rvas.end(), rva) != options.method_rvas.end());
@@ -176,41 +176,41 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       ++report.excluded;
       continue;
     }
-    if (std::optional<SkipReason> reason = skip_reason(m, rid)) {
-      report.skipped.push_back({rid, name, *reason, {}});
+    if (std::optional<SkipReason> reason = skip_reason(m, method)) {
+      report.skipped.push_back({method, name, *reason, {}});
       continue;
     }
     if (refs && refs->self() && refs->kind() == md::CoreLibraryKind::PrivateCoreLib && probe_runtime_method(name)) {
-      report.skipped.push_back({rid, name, SkipReason::ProbeRuntime, {}});
+      report.skipped.push_back({method, name, SkipReason::ProbeRuntime, {}});
       continue;
     }
-    if (mode->excludes(md::MethodDefId(rid))) {
+    if (mode->excludes(method)) {
       ++report.excluded;
       continue;
     }
     auto rewrite = [&]() -> Status {
-      CIL_TRY(read_body_into(m, rid, body));
+      CIL_TRY(read_body_into(m, method, body));
       CIL_TRY(decode_code_into(body.code, body.code_file_offset, decoded));
       // What the self-check will resolve in the rewritten body, resolved in the input's: a token
       // naming no row is the input's fault (the body is kept as it is, with a warning).
-      CIL_TRY(check_body_tokens(m, rid, body, decoded));
+      CIL_TRY(check_body_tokens(m, method, body, decoded));
       BodyEdit edit;
-      CIL_TRY(mode->edit(md::MethodDefId(rid), name, effects, edit));
+      CIL_TRY(mode->edit(method, name, effects, edit));
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
-      CIL_TRY(editor.set_method_body(md::MethodDefId(rid), rewritten.bytes));
-      debug.method_rewritten(rid, rewritten.map, rewritten.local_sig_token);
-      if (options.on_rewritten) options.on_rewritten(rid, rewritten.map);
+      CIL_TRY(editor.set_method_body(method, rewritten.bytes));
+      debug.method_rewritten(method, rewritten.map, rewritten.local_sig_token);
+      if (options.on_rewritten) options.on_rewritten(method, rewritten.map);
       return ok();
     };
     Status status = rewrite();
     if (!status) {
       ErrorKind kind = status.error().kind;
       bool malformed = kind == ErrorKind::Format || kind == ErrorKind::Limit;
-      report.skipped.push_back({rid, name, malformed ? SkipReason::Malformed : SkipReason::Unsupported, status.error().to_string()});
+      report.skipped.push_back({method, name, malformed ? SkipReason::Malformed : SkipReason::Unsupported, status.error().to_string()});
       continue;
     }
-    CIL_TRY(mode->commit(md::MethodDefId(rid), name));
-    report.instrumented.push_back(rid);
+    CIL_TRY(mode->commit(method, name));
+    report.instrumented.push_back(method);
   }
 
   CIL_TRY(mode->finish(effects));

@@ -36,7 +36,7 @@ struct InstrumentOptions {
   size_t sink_chunk = md::ModuleEditor::kSinkChunk;
   /// Called with the offset map of every body rewritten (in token order), for what must follow
   /// the code: sequence points, scopes, coverage. Bodies whose rewrite failed are not reported.
-  std::function<void(uint32_t rid, const OffsetMap& map)> on_rewritten;
+  std::function<void(md::MethodDefId method, const OffsetMap& map)> on_rewritten;
   /// Where debug information comes from (see PdbOptions).
   PdbOptions pdb;
   /// Coverage mode: what it leaves out.
@@ -73,7 +73,7 @@ bool probe_runtime_method(std::string_view name);
 std::string_view skip_reason_text(SkipReason reason);
 
 struct SkippedMethod {
-  uint32_t rid = 0;
+  md::MethodDefId method;
   std::string name;
   SkipReason reason = SkipReason::Unsupported;
   std::string detail;  ///< Malformed and Unsupported: the error, naming where and why
@@ -86,7 +86,7 @@ struct SkippedMethod {
 struct InstrumentReport {
   pe::OutputImage output;  ///< refers to the module's bytes: keep the module alive; what went
                            ///< to options.sink is a piece in place
-  std::vector<uint32_t> instrumented;  ///< MethodDef rids, in token order
+  std::vector<md::MethodDefId> instrumented;  ///< in token order
   std::vector<SkippedMethod> skipped;
   uint32_t excluded = 0;  ///< methods the filters did not select
   std::vector<std::string> warnings;

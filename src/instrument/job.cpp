@@ -107,7 +107,7 @@ void collect_warnings(const std::string& input, const InstrumentReport& report, 
   if (first)
     out.push_back({input, fmt::format("{} method bod{} could not be read and {} left as in the input; the first: 0x{:08X} {}: {}", malformed,
                                       malformed == 1 ? "y" : "ies", malformed == 1 ? "was" : "were",
-                                      md::make_token(md::TableId::MethodDef, first->rid), md::clip_text(first->name, md::kMaxQuotedText),
+                                      first->method.token(), md::clip_text(first->name, md::kMaxQuotedText),
                                       first->text())});
 }
 

@@ -104,10 +104,10 @@ Error unresolved(std::string what, md::Token token, uint64_t offset) {
   return token_resolves(m, token, check.tables);
 }
 
-std::string body_text(uint32_t rid) { return fmt::format("MethodDef 0x{:08X} body", md::make_token(TableId::MethodDef, rid)); }
+std::string body_text(md::MethodDefId method) { return fmt::format("MethodDef 0x{:08X} body", method.token()); }
 
-/// The error for `in`, an instruction of MethodDef `rid`'s body whose operand does not resolve.
-Error unresolved_operand(uint32_t rid, const MethodBody& body, const Instruction& in) {
+/// The error for `in`, an instruction of `rid`'s body whose operand does not resolve.
+Error unresolved_operand(md::MethodDefId rid, const MethodBody& body, const Instruction& in) {
   auto token = static_cast<md::Token>(in.value);
   auto at = body.code_file_offset + in.offset;
   if (operand_of(in.op) == Operand::String)
@@ -119,24 +119,24 @@ Error unresolved_operand(uint32_t rid, const MethodBody& body, const Instruction
 /// True when they resolve (how many in `tokens`); the error is made only for one that does not.
 [[gnu::always_inline]] inline bool side_tokens_resolve(const md::Module& m, const MethodBody& body, uint64_t& tokens) {
   if (body.local_sig_token) {
-    if (!token_resolves(m, md::Token(body.local_sig_token), kSigTables)) return false;
+    if (!token_resolves(m, body.local_sig_token, kSigTables)) return false;
     ++tokens;
   }
   for (const auto& clause : body.clauses) {
     if (clause.kind != ClauseKind::Catch) continue;
-    if (!token_resolves(m, md::Token(clause.class_token), kTypeTables)) return false;
+    if (!token_resolves(m, clause.class_token, kTypeTables)) return false;
     ++tokens;
   }
   return true;
 }
 
 /// The error side_tokens_resolve found.
-Error side_token_error(const md::Module& m, uint32_t rid, const MethodBody& body) {
-  if (body.local_sig_token && !token_resolves(m, md::Token(body.local_sig_token), kSigTables))
-    return unresolved(body_text(rid) + " local signature", md::Token(body.local_sig_token), body.file_offset + 8);
+Error side_token_error(const md::Module& m, md::MethodDefId rid, const MethodBody& body) {
+  if (body.local_sig_token && !token_resolves(m, body.local_sig_token, kSigTables))
+    return unresolved(body_text(rid) + " local signature", body.local_sig_token, body.file_offset + 8);
   for (const auto& clause : body.clauses)
-    if (clause.kind == ClauseKind::Catch && !token_resolves(m, md::Token(clause.class_token), kTypeTables))
-      return unresolved(body_text(rid) + " catch clause", md::Token(clause.class_token), body.file_offset);
+    if (clause.kind == ClauseKind::Catch && !token_resolves(m, clause.class_token, kTypeTables))
+      return unresolved(body_text(rid) + " catch clause", clause.class_token, body.file_offset);
   return make_error(ErrorKind::Format, body_text(rid), "a token names no row it may name", body.file_offset);
 }
 
@@ -204,7 +204,7 @@ struct CheckSink {
 /// The new body of MethodDef `rid`: decoded, branches on instruction starts, every token resolving.
 /// Each instruction is checked as it is decoded (a branch once every start is known); the error
 /// is the first instruction's in code order, as a pass over the decoded body would find it.
-Status check_body(const md::Module& m, uint32_t rid, BodyBuffers& buffers, OutputCheckStats& stats, BodyPages& pages) {
+Status check_body(const md::Module& m, md::MethodDefId rid, BodyBuffers& buffers, OutputCheckStats& stats, BodyPages& pages) {
   CIL_TRY(read_body_into(m, rid, buffers.body));
   const MethodBody& body = buffers.body;
   pages.read(body.code_file_offset + body.code.size() - body.file_offset);
@@ -254,7 +254,7 @@ Status named(Status status, std::string_view file) {
 
 }  // namespace
 
-Status check_body_tokens(const md::Module& m, uint32_t rid, const MethodBody& body, const DecodedCode& code) {
+Status check_body_tokens(const md::Module& m, md::MethodDefId rid, const MethodBody& body, const DecodedCode& code) {
   for (const Instruction& in : code.instructions) {
     if (!kHoldsToken[static_cast<size_t>(in.op)]) [[likely]] continue;
     if (!resolves(m, kOpChecks[static_cast<size_t>(in.op)], in)) return unresolved_operand(rid, body, in);
@@ -275,7 +275,7 @@ Status check_pdb_contents(const md::PortablePdb& pdb, uint32_t method_rows, Outp
   // Every point decoded and checked, none stored.
   md::MethodSequencePoints header;
   uint32_t infos = pdb.tables().rows(TableId::MethodDebugInformation);
-  for (uint32_t rid = 1; rid <= infos; ++rid) CIL_TRY(pdb.read_sequence_points(rid, header, [](const md::SequencePoint&) { return ok(); }));
+  for (uint32_t rid = 1; rid <= infos; ++rid) CIL_TRY(pdb.read_sequence_points(md::MethodDefId(rid), header, [](const md::SequencePoint&) { return ok(); }));
   return ok();
 }
 
@@ -292,9 +292,9 @@ Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const Ou
   BodyPages pages(bytes, expect.release);
   pages.release_all();  // the tables were read whole; the bodies read a few rows and heaps again
   BodyBuffers buffers;  // reused from body to body
-  for (uint32_t rid : expect.rewritten) CIL_TRY(check_body(*m, rid, buffers, stats, pages));
-  for (uint32_t rid = expect.input_methods + 1; rid <= m->tables().rows(TableId::MethodDef); ++rid)
-    if (has_il_body(*m, rid)) CIL_TRY(check_body(*m, rid, buffers, stats, pages));
+  for (md::MethodDefId method : expect.rewritten) CIL_TRY(check_body(*m, method, buffers, stats, pages));
+  for (md::MethodDefId method : m->ids<TableId::MethodDef>())
+    if (method.value() > expect.input_methods && has_il_body(*m, method)) CIL_TRY(check_body(*m, method, buffers, stats, pages));
   pages.release_all();
   if (!expect.standalone_pdb.empty()) {
     // Read in place: the caller keeps the bytes alive for the whole check.

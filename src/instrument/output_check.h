@@ -25,7 +25,7 @@ namespace cil::instrument {
 
 /// What the output is expected to hold, from the job that wrote it.
 struct OutputExpectations {
-  std::span<const uint32_t> rewritten;  ///< MethodDef rids whose bodies the job rewrote
+  std::span<const md::MethodDefId> rewritten;  ///< the methods whose bodies the job rewrote
   /// MethodDef rows of the input: rows past it were added by the job, and their bodies are new.
   uint32_t input_methods = 0;
   bool embedded_pdb = false;            ///< the output embeds a portable PDB
@@ -56,11 +56,11 @@ struct OutputCheckStats {
 /// where, as for any input.
 Expected<OutputCheckStats> check_output(std::span<const uint8_t> bytes, const OutputExpectations& expect);
 
-/// The tokens of MethodDef `rid`'s body (`body`, decoded as `code`) that the self-check resolves
+/// The tokens of `method`'s body (`body`, decoded as `code`) that the self-check resolves
 /// in a rewritten body: every token or #US string in code naming what its operand allows, the
 /// local signature and the catch clauses' types. For an input body before it is rewritten, so
 /// that a fault the rewrite would copy is found as the input's.
-Status check_body_tokens(const md::Module& m, uint32_t rid, const MethodBody& body, const DecodedCode& code);
+Status check_body_tokens(const md::Module& m, md::MethodDefId method, const MethodBody& body, const DecodedCode& code);
 
 /// A portable PDB's own consistency, for the one an input brings (a fault makes it unusable: a
 /// warning, and the output claims no PDB) and for the output's: every index into its own tables

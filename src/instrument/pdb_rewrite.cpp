@@ -80,7 +80,7 @@ Status PdbRewriter::move_sequence_points(uint32_t rid, const OffsetMap& map, uin
     return ok();
   }
   // Through buffers kept from method to method: the rewriter sees every method.
-  CIL_TRY(pdb_.sequence_points_into(rid, points_));
+  CIL_TRY(pdb_.sequence_points_into(md::MethodDefId(rid), points_));
   if (Status moved = remap_sequence_points_into(points_, map, moved_); !moved)
     return in_row(moved.error(), TableId::MethodDebugInformation, rid);
   moved_.local_signature = local_signature;
@@ -90,12 +90,13 @@ Status PdbRewriter::move_sequence_points(uint32_t rid, const OffsetMap& map, uin
   return ok();
 }
 
-Status PdbRewriter::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_signature) {
+Status PdbRewriter::method_rewritten(md::MethodDefId method, const OffsetMap& map, uint32_t local_signature) {
   if (failed_) return *failed_;
+  uint32_t rid = method.value();  // also its MethodDebugInformation row
   if (rid == 0 || rid > pdb_.method_count()) return ok();  // a method the tool added
   if (resume_methods_.count(rid)) kept_maps_.insert_or_assign(rid, map);
   if (Status moved = move_sequence_points(rid, map, local_signature); !moved) return fail(moved.error());
-  auto [first, last] = pdb_.scopes_of(rid);
+  auto [first, last] = pdb_.scopes_of(method);
   for (uint32_t row = first; row < last; ++row) {
     md::LocalScopeView local_scope(pdb_.metadata(), row);
     ScopeRange scope{local_scope.start_offset(), local_scope.length()};
@@ -103,7 +104,7 @@ Status PdbRewriter::method_rewritten(uint32_t rid, const OffsetMap& map, uint32_
     if (!moved) return fail(in_row(moved.error(), TableId::LocalScope, row));
     editor_.set_scope_range(row, moved->start, moved->length);
   }
-  for (uint32_t row : pdb_.method_custom_debug_info(rid)) {
+  for (uint32_t row : pdb_.method_custom_debug_info(method)) {
     md::Guid kind = pdb_.custom_debug_info_kind(row);
     if (kind == md::kAsyncMethodSteppingInformation) {
       Status s = remap_async(rid, row, map);
@@ -182,7 +183,7 @@ Expected<md::WrittenPdb> rewrite_pdb(const md::PortablePdb& pdb, const PdbRewrit
   CIL_TRY(check_pdb_fits(pdb, pdb.method_count()));
   PdbRewriter rewriter(pdb);
   for (uint32_t rid = 1; rid < input.methods.size(); ++rid)
-    if (input.methods[rid]) CIL_TRY(rewriter.method_rewritten(rid, input.methods[rid]->map, input.methods[rid]->local_signature));
+    if (input.methods[rid]) CIL_TRY(rewriter.method_rewritten(md::MethodDefId(rid), input.methods[rid]->map, input.methods[rid]->local_signature));
   return rewriter.finish(input.rows);
 }
 

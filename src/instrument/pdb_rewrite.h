@@ -32,11 +32,11 @@ class PdbRewriter {
  public:
   explicit PdbRewriter(const md::PortablePdb& pdb);
 
-  /// Moves MethodDef `rid`'s debug information through `map`; `local_signature` is the
+  /// Moves `method`'s debug information through `map`; `local_signature` is the
   /// StandAloneSig rid of the new body's locals (the sequence points blob records it). Fails,
   /// naming the row, when the debug information names an offset that is not an instruction
   /// boundary of the original code; the PDB cannot be written then.
-  Status method_rewritten(uint32_t rid, const OffsetMap& map, uint32_t local_signature);
+  Status method_rewritten(md::MethodDefId method, const OffsetMap& map, uint32_t local_signature);
 
   /// Writes the PDB for an output whose tables have `rows` rows: MethodDebugInformation rows for
   /// the methods added, the #Pdb row counts, a new id.

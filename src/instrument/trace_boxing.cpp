@@ -128,11 +128,11 @@ Expected<TraceMode::Box> TraceMode::boxing(const TypeSig& original) {
   }
 }
 
-Expected<TraceMode::Box> TraceMode::self_boxing(uint32_t owner) {
+Expected<TraceMode::Box> TraceMode::self_boxing(md::TypeDefId owner) {
   const md::Module& m = *file_;
   Box self;
-  if (!m.is_value_type(md::TypeDefId(owner))) return self;
-  Token type = md::make_token(TableId::TypeDef, owner);
+  if (!m.is_value_type(owner)) return self;
+  Token type = owner.token();
   if (is_byref_like(type)) {
     self.kind = Boxing::Unboxable;
     return self;

@@ -18,7 +18,7 @@ inline std::vector<uint8_t> encoded_type(const md::TypeSig& t) {
 }
 
 struct TraceMode::Context {
-  uint32_t rid = 0;
+  md::MethodDefId method;
   std::string name;
   md::Token token;
   md::MethodSig sig;

@@ -92,7 +92,7 @@ Status TraceMode::emit_hook_arg(Context& cx, const HookMethod& hook, HookParam p
       c.ldstr(CIL_TRY(sink_->user_string(md::utf8_to_utf16(cx.name))));
       break;
     case HookParam::Token:
-      c.ldc(static_cast<int32_t>(cx.token));
+      c.ldc(static_cast<int32_t>(cx.token.value()));
       break;
     case HookParam::Instance:
       if (cx.is_static) {

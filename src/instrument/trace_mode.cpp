@@ -23,21 +23,21 @@ bool is_byref_return(const TypeSig& t) { return t.element == ElementType::ByRef 
 
 }  // namespace
 
-Status TraceMode::open_context(uint32_t rid, const std::string& name, BodyModel& body, Context& cx) {
+Status TraceMode::open_context(md::MethodDefId method, const std::string& name, BodyModel& body, Context& cx) {
   const md::Module& m = *file_;
-  cx.rid = rid;
+  cx.method = method;
   cx.name = name;
-  cx.token = md::make_token(TableId::MethodDef, rid);
+  cx.token = method.token();
   cx.body = &body;
-  auto r = m.row<TableId::MethodDef>(rid).signature_reader("method signature");
+  auto r = m.row(method).signature_reader("method signature");
   if (!r) return r.error();
   // Of a vararg method the fixed parameters are reported; the variable part would need arglist.
   cx.sig = CIL_TRY(md::decode_method_sig(*r));
   cx.is_static = !cx.sig.has_this();
-  md::TypeDefId owner = m.method_owner(md::MethodDefId(rid));
+  md::TypeDefId owner = m.method_owner(method);
   generic_owner_method_ = cx.token;
   generic_owner_type_ = owner.token();
-  if (!cx.is_static && !owner.is_nil()) cx.self = CIL_TRY(self_boxing(owner.value()));
+  if (!cx.is_static && !owner.is_nil()) cx.self = CIL_TRY(self_boxing(owner));
   // `this` of a ref struct cannot be boxed: pass null.
   if (cx.self.kind == Boxing::Unboxable && contract_->wants(HookParam::Instance)) cx.is_static = true;
   cx.catch_clause = contract_->on_exception.present || contract_->on_leave.wants(HookParam::Exception);
@@ -197,11 +197,11 @@ Status TraceMode::emit_finally(Context& cx, WrapSpec& spec) {
   return ok();
 }
 
-Status TraceMode::instrument(uint32_t rid, const std::string& name, BodyModel& body) {
+Status TraceMode::instrument(md::MethodDefId method, const std::string& name, BodyModel& body) {
   Context cx;
-  CIL_TRY(open_context(rid, name, body, cx));
+  CIL_TRY(open_context(method, name, body, cx));
   // Where the new code starts: in a reference type's constructor, after the base/this call.
-  auto start = constructed_index(*file_, rid, body);
+  auto start = constructed_index(*file_, method, body);
   if (!start) return trace_error("no base constructor call found");
   LocalsBuilder locals = CIL_TRY(LocalsBuilder::open(*sink_, body.local_sig_token));
   CIL_TRY(add_locals(cx, locals));

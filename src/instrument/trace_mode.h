@@ -32,8 +32,8 @@ class TraceMode {
   static Expected<TraceMode> begin(const md::Module& file, md::MetadataSink& sink, md::DefinitionSink& defs,
                                    md::RuntimeRefs& refs, const HookContract& contract);
 
-  /// Rewrites `body`, the body of MethodDef `rid` named `name` (Ns.Type::Method).
-  Status instrument(uint32_t rid, const std::string& name, BodyModel& body);
+  /// Rewrites `body`, the body of `method` named `name` (Ns.Type::Method).
+  Status instrument(md::MethodDefId method, const std::string& name, BodyModel& body);
 
   /// Writes the helper's class constructor.
   Status finish(CallEffects& effects);
@@ -54,7 +54,7 @@ class TraceMode {
   // Which values can be boxed (trace_boxing.cpp).
   Expected<Box> boxing(const md::TypeSig& type);
   /// How `this` of a method of TypeDef `owner` is passed: a value type's `this` is boxed from a copy.
-  Expected<Box> self_boxing(uint32_t owner);
+  Expected<Box> self_boxing(md::TypeDefId owner);
   bool is_byref_like(md::Token type);
   bool generic_allows_byref_like(md::Token owner, uint32_t number);
   struct GenericParamFlags {
@@ -65,7 +65,7 @@ class TraceMode {
   const std::vector<GenericParamFlags>* generic_params_of(md::Token owner);
 
   // The per-method rewrite (trace_mode.cpp).
-  Status open_context(uint32_t rid, const std::string& name, BodyModel& body, Context& cx);
+  Status open_context(md::MethodDefId method, const std::string& name, BodyModel& body, Context& cx);
   Status add_locals(Context& cx, LocalsBuilder& locals);
   Expected<size_t> emit_prologue(Context& cx, size_t start, CodeBuilder& c);
   Status emit_filter(Context& cx, WrapSpec& spec);

@@ -8,9 +8,8 @@ namespace cil::instrument {
 bool documents_under(const md::PortablePdb& pdb, std::string_view root) {
   // Whole path components only: /src/app does not hold /src/application.
   std::string prefix = root == "/" ? std::string("/") : std::string(root) + '/';
-  uint32_t documents = pdb.tables().rows(md::TableId::Document);
-  for (uint32_t rid = 1; rid <= documents; ++rid)
-    if (pdb.document_name(rid).starts_with(prefix)) return true;
+  for (md::DocumentId document : md::RowRange<md::TableId::Document>(pdb.tables().rows(md::TableId::Document)))
+    if (pdb.document_name(document).starts_with(prefix)) return true;
   return false;
 }
 

@@ -23,8 +23,9 @@ template <TableId T>
 class RowId;
 
 /// A metadata token (II.22 and III.1.9): table id in the high byte, 1-based row id below (or a
-/// #US offset for type 0x70). The raw value converts out implicitly (operand bytes, coded
-/// indexes, hashing); a raw integer becomes a Token only explicitly: Token(value).
+/// #US offset for type 0x70). Neither way is implicit: a raw integer becomes a Token only as
+/// Token(value), and the raw value (operand bytes, coded indexes) is asked for as value(), so a
+/// token cannot pass where a row, an offset or a count is meant.
 class Token {
  public:
   constexpr Token() = default;
@@ -32,7 +33,10 @@ class Token {
   constexpr Token(TableId table, uint32_t row) : value_((uint32_t{static_cast<uint8_t>(table)} << 24) | row) {}
 
   constexpr uint32_t value() const { return value_; }
-  constexpr operator uint32_t() const { return value_; }
+  /// False for token 0, "none" (not found, no local signature): `if (Token found = ...)`.
+  constexpr explicit operator bool() const { return value_ != 0; }
+  friend constexpr bool operator==(Token, Token) = default;
+  friend constexpr auto operator<=>(Token, Token) = default;
   /// The high byte: a TableId, or kUserStringTokenType.
   constexpr uint8_t type() const { return static_cast<uint8_t>(value_ >> 24); }
   constexpr TableId table() const { return static_cast<TableId>(value_ >> 24); }
@@ -62,6 +66,36 @@ class RowId {
 
  private:
   uint32_t value_ = 0;
+};
+
+/// Rows 1 to n of table T, for walks over a whole table: for (MethodDefId method : m.ids<TableId::MethodDef>()).
+template <TableId T>
+class RowRange {
+ public:
+  class iterator {
+   public:
+    using value_type = RowId<T>;
+    using difference_type = std::ptrdiff_t;
+    constexpr iterator() = default;
+    constexpr explicit iterator(uint32_t row) : row_(row) {}
+    constexpr RowId<T> operator*() const { return RowId<T>(row_); }
+    constexpr iterator& operator++() {
+      ++row_;
+      return *this;
+    }
+    constexpr iterator operator++(int) { return iterator(row_++); }
+    friend constexpr bool operator==(iterator, iterator) = default;
+
+   private:
+    uint32_t row_ = 1;
+  };
+  constexpr explicit RowRange(uint32_t rows) : rows_(rows) {}
+  constexpr iterator begin() const { return iterator(1); }
+  constexpr iterator end() const { return iterator(rows_ + 1); }
+  constexpr uint32_t size() const { return rows_; }
+
+ private:
+  uint32_t rows_;  ///< at most kMaxRid, so rows_ + 1 does not wrap
 };
 
 template <TableId T>

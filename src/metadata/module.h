@@ -52,6 +52,9 @@ class Module {
   /// Row `rid` of table T by its number, for walks over a whole table: row<TableId::MethodDef>(rid).
   template <TableId T>
   RowViewOf<T> row(uint32_t rid) const { return RowViewOf<T>(metadata_, rid); }
+  /// Every row of table T as a typed id, 1 to tables().rows(T).
+  template <TableId T>
+  RowRange<T> ids() const { return RowRange<T>(tables().rows(T)); }
   /// True when `id` is a row of its table (1 to tables().rows(T)).
   template <TableId T>
   bool valid(RowId<T> id) const { return tables().valid_rid(T, id.value()); }

@@ -335,7 +335,7 @@ Expected<std::vector<uint8_t>> ModuleEditor::signature_of(Token token) {
     case TableId::MethodSpec: {
       uint32_t coded = cell(t, rid, col::MethodSpec::Method);
       Token method = module_.tables().decode(CodedIndex::MethodDefOrRef, coded);
-      if (token_table(method) == TableId::MethodSpec || method == 0)
+      if (token_table(method) == TableId::MethodSpec || !method)
         return make_error(ErrorKind::Format, "metadata", fmt::format("MethodSpec 0x{:08X} names no method", token));
       return signature_of(method);
     }

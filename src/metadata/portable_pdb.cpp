@@ -92,15 +92,15 @@ Status PortablePdb::index() {
   return ok();
 }
 
-Expected<MethodSequencePoints> PortablePdb::sequence_points(uint32_t rid) const {
+Expected<MethodSequencePoints> PortablePdb::sequence_points(MethodDefId method) const {
   MethodSequencePoints out;
-  CIL_TRY(sequence_points_into(rid, out));
+  CIL_TRY(sequence_points_into(method, out));
   return out;
 }
 
-Status PortablePdb::sequence_points_into(uint32_t rid, MethodSequencePoints& out) const {
+Status PortablePdb::sequence_points_into(MethodDefId method, MethodSequencePoints& out) const {
   out.points.clear();
-  return read_sequence_points(rid, out, [&](const SequencePoint& p) -> Status {
+  return read_sequence_points(method, out, [&](const SequencePoint& p) -> Status {
     out.points.push_back(p);
     return ok();
   });
@@ -125,14 +125,14 @@ Error PortablePdb::bad_point_document(uint32_t rid, uint32_t document, uint64_t 
                    offset);
 }
 
-std::pair<uint32_t, uint32_t> PortablePdb::scopes_of(uint32_t rid) const {
-  // The rows whose method is `rid`, by binary search over the column (sorted, checked by index()).
-  auto [first, last] = std::equal_range(scope_methods_.begin(), scope_methods_.end(), rid);
+std::pair<uint32_t, uint32_t> PortablePdb::scopes_of(MethodDefId method) const {
+  // The rows whose method is `method`, by binary search over the column (sorted, checked by index()).
+  auto [first, last] = std::equal_range(scope_methods_.begin(), scope_methods_.end(), method.value());
   return {static_cast<uint32_t>(first - scope_methods_.begin()) + 1, static_cast<uint32_t>(last - scope_methods_.begin()) + 1};
 }
 
-std::span<const uint32_t> PortablePdb::method_custom_debug_info(uint32_t rid) const {
-  auto [first, last] = std::equal_range(cdi_methods_.begin(), cdi_methods_.end(), rid);
+std::span<const uint32_t> PortablePdb::method_custom_debug_info(MethodDefId method) const {
+  auto [first, last] = std::equal_range(cdi_methods_.begin(), cdi_methods_.end(), method.value());
   return std::span<const uint32_t>(cdi_rows_).subspan(static_cast<size_t>(first - cdi_methods_.begin()), static_cast<size_t>(last - first));
 }
 
@@ -141,7 +141,8 @@ Guid PortablePdb::custom_debug_info_kind(uint32_t row) const {
   return kind ? *kind : Guid{};
 }
 
-std::string PortablePdb::document_name(uint32_t rid) const {
+std::string PortablePdb::document_name(DocumentId document) const {
+  uint32_t rid = document.value();
   auto placeholder = [&] { return fmt::format("<document {}>", rid); };
   if (!tables().valid_rid(TableId::Document, rid)) return placeholder();
   auto r = metadata_.blobs().reader(tables().get(TableId::Document, rid, col::Document::Name), "document name");

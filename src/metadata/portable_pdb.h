@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "metadata/heaps.h"
+#include "metadata/ids.h"
 #include "metadata/metadata.h"
 #include "metadata/pdb_stream.h"
 #include "metadata/sequence_points.h"
@@ -54,16 +55,17 @@ class PortablePdb {
   /// MethodDef rows of the assembly, as the #Pdb stream records them.
   uint32_t method_count() const { return pdb_stream().rows[static_cast<uint8_t>(TableId::MethodDef)]; }
 
-  /// The sequence points of MethodDef `rid` (none when it has no MethodDebugInformation row or no blob).
-  Expected<MethodSequencePoints> sequence_points(uint32_t rid) const;
+  /// The sequence points of `method` (none when it has no MethodDebugInformation row or no blob).
+  Expected<MethodSequencePoints> sequence_points(MethodDefId method) const;
   /// The same into `out`, whose storage is reused (for loops over every method).
-  Status sequence_points_into(uint32_t rid, MethodSequencePoints& out) const;
+  Status sequence_points_into(MethodDefId method, MethodSequencePoints& out) const;
   /// The same a point at a time, without storing them (md::read_sequence_points): `header` gets
   /// the local signature and initial document, then `on_point(const SequencePoint&) -> Status`
   /// runs for each point, whose document has been checked. The first problem in blob order is
   /// the error; one of `on_point` is returned as it is.
   template <class OnPoint>
-  Status read_sequence_points(uint32_t rid, MethodSequencePoints& header, OnPoint&& on_point) const {
+  Status read_sequence_points(MethodDefId method, MethodSequencePoints& header, OnPoint&& on_point) const {
+    uint32_t rid = method.value();  // MethodDebugInformation parallels MethodDef
     header.local_signature = 0;
     header.initial_document = 0;
     ByteReader r;
@@ -81,14 +83,14 @@ class PortablePdb {
     if (!read && !passed_on) return in_sequence_points(rid, std::move(read).error());
     return read;
   }
-  /// LocalScope rows of MethodDef `rid`: [first, last).
-  std::pair<uint32_t, uint32_t> scopes_of(uint32_t rid) const;
-  /// CustomDebugInformation rows whose parent is MethodDef `rid`, ascending.
-  std::span<const uint32_t> method_custom_debug_info(uint32_t rid) const;
+  /// LocalScope rows of `method`: [first, last).
+  std::pair<uint32_t, uint32_t> scopes_of(MethodDefId method) const;
+  /// CustomDebugInformation rows whose parent is `method`, ascending.
+  std::span<const uint32_t> method_custom_debug_info(MethodDefId method) const;
   /// The Kind of a CustomDebugInformation row (the null GUID when the index is bad).
   Guid custom_debug_info_kind(uint32_t row) const;
-  /// The name of Document `rid` (Portable PDB v1.0 "Document Name Blob"), or a placeholder.
-  std::string document_name(uint32_t rid) const;
+  /// The name of `document` (Portable PDB v1.0 "Document Name Blob"), or a placeholder.
+  std::string document_name(DocumentId document) const;
 
  private:
   PortablePdb() = default;

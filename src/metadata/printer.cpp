@@ -110,13 +110,13 @@ Printer::Printer(const Module& module) : module_(module) {
   type_ref_names_.resize(size_t{module.tables().rows(TableId::TypeRef)} + 1);
 }
 
-std::string Printer::type_def_name(uint32_t rid) {
-  const TablesStream& t = module_.tables();
-  if (!t.valid_rid(TableId::TypeDef, rid)) return bad_token(make_token(TableId::TypeDef, rid));
-  return cached_type_def_name(rid);
+std::string Printer::type_def_name(TypeDefId id) {
+  if (!module_.valid(id)) return bad_token(id.token());
+  return cached_type_def_name(id);
 }
 
-const std::string& Printer::cached_type_def_name(uint32_t rid) {
+const std::string& Printer::cached_type_def_name(TypeDefId id) {
+  uint32_t rid = id.value();
   if (!type_def_names_[rid].empty()) return type_def_names_[rid];
   // Collect the chain of enclosing types, outermost last; a cycle stops at the depth cap.
   std::vector<uint32_t> chain{rid};
@@ -143,9 +143,9 @@ const std::string& Printer::cached_type_def_name(uint32_t rid) {
   return type_def_names_[rid];
 }
 
-std::string Printer::type_def_ref(uint32_t rid) {
-  const TablesStream& t = module_.tables();
-  if (!t.valid_rid(TableId::TypeDef, rid)) return bad_token(make_token(TableId::TypeDef, rid));
+std::string Printer::type_def_ref(TypeDefId id) {
+  if (!module_.valid(id)) return bad_token(id.token());
+  uint32_t rid = id.value();
   if (!type_def_quoted_[rid].empty()) return type_def_quoted_[rid];
   std::string out;
   uint32_t outer = module_.enclosing_type(TypeDefId(rid)).value();
@@ -182,15 +182,15 @@ std::string Printer::scope_prefix(Token scope, unsigned depth) {
       return "[.module " + quote_dotted(module_.row<TableId::ModuleRef>(rid).name()) + "]";
     case TableId::TypeRef:
       if (!t.valid_rid(TableId::TypeRef, rid)) return bad_token(scope);
-      return type_ref_name(rid, depth + 1) + "/";
+      return type_ref_name(TypeRefId(rid), depth + 1) + "/";
     default:
       return "";  // this module, or a null scope resolved through ExportedType
   }
 }
 
-std::string Printer::type_ref_name(uint32_t rid, unsigned depth) {
-  const TablesStream& t = module_.tables();
-  if (!t.valid_rid(TableId::TypeRef, rid)) return bad_token(make_token(TableId::TypeRef, rid));
+std::string Printer::type_ref_name(TypeRefId id, unsigned depth) {
+  if (!module_.valid(id)) return bad_token(id.token());
+  uint32_t rid = id.value();
   if (!type_ref_names_[rid].empty()) return type_ref_names_[rid];
   if (depth > kMaxNestingDepth) return "<nesting too deep>";
   auto ref = module_.row<TableId::TypeRef>(rid);
@@ -207,10 +207,10 @@ std::string Printer::type_ref_name(uint32_t rid, unsigned depth) {
   return name;
 }
 
-std::string Printer::type_spec(uint32_t rid) {
-  const TablesStream& t = module_.tables();
-  Token token = make_token(TableId::TypeSpec, rid);
-  if (!t.valid_rid(TableId::TypeSpec, rid)) return bad_token(token);
+std::string Printer::type_spec(TypeSpecId id) {
+  Token token = id.token();
+  if (!module_.valid(id)) return bad_token(token);
+  uint32_t rid = id.value();
   if (auto it = type_spec_names_.find(rid); it != type_spec_names_.end()) return it->second;
   // A TypeSpec may name itself, or a long chain of others, through class tokens: mark it as in
   // progress, and cap the depth of TypeSpecs being printed inside one another.
@@ -233,9 +233,9 @@ std::string Printer::type_spec(uint32_t rid) {
 
 std::string Printer::type_token(Token token) {
   switch (token_table(token)) {
-    case TableId::TypeDef: return type_def_ref(token_rid(token));
-    case TableId::TypeRef: return type_ref_name(token_rid(token), 0);
-    case TableId::TypeSpec: return type_spec(token_rid(token));
+    case TableId::TypeDef: return type_def_ref(TypeDefId(token.row()));
+    case TableId::TypeRef: return type_ref_name(TypeRefId(token.row()), 0);
+    case TableId::TypeSpec: return type_spec(TypeSpecId(token.row()));
     default: return bad_token(token);
   }
 }
@@ -343,42 +343,40 @@ std::string Printer::owner_text(Token parent) {
     case TableId::TypeSpec: return type_token(parent);
     case TableId::ModuleRef: return scope_prefix(parent, 0);
     case TableId::MethodDef: {
-      uint32_t owner = module_.method_owner(MethodDefId(token_rid(parent))).value();
-      return owner ? type_def_ref(owner) : bad_token(parent);
+      TypeDefId owner = module_.method_owner(MethodDefId(parent.row()));
+      return !owner.is_nil() ? type_def_ref(owner) : bad_token(parent);
     }
     default: return bad_token(parent);
   }
 }
 
-std::string Printer::method_name(uint32_t rid) {
+std::string Printer::method_name(MethodDefId method) {
   std::string out;
-  method_name_into(out, rid);
+  method_name_into(out, method);
   return out;
 }
 
-void Printer::method_name_into(std::string& out, uint32_t rid) {
-  const TablesStream& t = module_.tables();
+void Printer::method_name_into(std::string& out, MethodDefId method) {
   out.clear();
-  if (!t.valid_rid(TableId::MethodDef, rid)) {
-    out = bad_token(make_token(TableId::MethodDef, rid));
+  if (!module_.valid(method)) {
+    out = bad_token(method.token());
     return;
   }
-  uint32_t owner = module_.method_owner(MethodDefId(rid)).value();
-  if (!owner) out += '?';
-  else if (t.valid_rid(TableId::TypeDef, owner)) out += cached_type_def_name(owner);
-  else out += bad_token(make_token(TableId::TypeDef, owner));
+  TypeDefId owner = module_.method_owner(method);
+  if (owner.is_nil()) out += '?';
+  else if (module_.valid(owner)) out += cached_type_def_name(owner);
+  else out += bad_token(owner.token());
   out += std::string_view("::");  // its length known here, not measured at every call
-  out += module_.row<TableId::MethodDef>(rid).name();
+  out += module_.row(method).name();
   if (out.size() > kMaxPrintedText) out = clip(std::move(out));
 }
 
-std::string Printer::field_name(uint32_t rid) {
-  const TablesStream& t = module_.tables();
-  if (!t.valid_rid(TableId::Field, rid)) return bad_token(make_token(TableId::Field, rid));
-  uint32_t owner = module_.field_owner(FieldId(rid)).value();
-  std::string out = owner ? type_def_name(owner) : "?";
+std::string Printer::field_name(FieldId field) {
+  if (!module_.valid(field)) return bad_token(field.token());
+  TypeDefId owner = module_.field_owner(field);
+  std::string out = !owner.is_nil() ? type_def_name(owner) : "?";
   out += "::";
-  out += module_.row<TableId::Field>(rid).name();
+  out += module_.row(field).name();
   return clip(std::move(out));
 }
 
@@ -391,8 +389,8 @@ std::string Printer::method_token(Token token) {
       if (!r) return bad_blob("method signature", r.error());
       auto sig = decode_method_sig(*r);
       if (!sig) return bad_blob("method signature", sig.error());
-      uint32_t owner = module_.method_owner(def->id()).value();
-      std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(def->name());
+      TypeDefId owner = module_.method_owner(def->id());
+      std::string name = (!owner.is_nil() ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(def->name());
       return method_sig_text(*sig, name, nullptr);
     }
     case TableId::MemberRef: {
@@ -436,8 +434,8 @@ std::string Printer::field_token(Token token) {
   if (token_table(token) == TableId::Field) {
     auto field = module_.find_row<TableId::Field>(token);
     if (!field) return bad_token(token);
-    uint32_t owner = module_.field_owner(field->id()).value();
-    name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(field->name());
+    TypeDefId owner = module_.field_owner(field->id());
+    name = (!owner.is_nil() ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(field->name());
     sig_index = field->signature_index();
   } else if (token_table(token) == TableId::MemberRef) {
     auto ref = module_.find_row<TableId::MemberRef>(token);
@@ -500,8 +498,9 @@ std::string Printer::user_string(Token token) {
   return out;
 }
 
-std::string Printer::method_header(uint32_t rid) {
-  if (!module_.tables().valid_rid(TableId::MethodDef, rid)) return bad_token(make_token(TableId::MethodDef, rid));
+std::string Printer::method_header(MethodDefId method_id) {
+  if (!module_.valid(method_id)) return bad_token(method_id.token());
+  uint32_t rid = method_id.value();
   using MA = MethodAttributes;
   using MI = MethodImplAttributes;
   auto method = module_.row<TableId::MethodDef>(rid);
@@ -523,15 +522,15 @@ std::string Printer::method_header(uint32_t rid) {
     }
   }
   out += ' ';
-  uint32_t owner = module_.method_owner(MethodDefId(rid)).value();
-  std::string name = (owner ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(method.name());
+  TypeDefId owner = module_.method_owner(method_id);
+  std::string name = (!owner.is_nil() ? type_def_ref(owner) : std::string("?")) + "::" + quote_identifier(method.name());
   auto r = method.signature_reader("method signature");
   Expected<MethodSig> sig = r ? decode_method_sig(*r) : Expected<MethodSig>(r.error());
   // Only names of parameters the signature has: a Sequence from the file (up to 0xFFFF) must
   // not size the list, or every method sharing a hostile Param list costs 64K strings.
   std::vector<std::string> names;
   size_t param_count = sig ? sig->params.size() : 0;
-  for (ParamId p : module_.params_of(MethodDefId(rid))) {
+  for (ParamId p : module_.params_of(method_id)) {
     auto param = module_.row(p);
     uint32_t seq = param.sequence();
     if (seq == 0 || seq > param_count) continue;
@@ -540,7 +539,7 @@ std::string Printer::method_header(uint32_t rid) {
   }
   if (!sig) out += name + "(" + bad_blob("method signature", sig.error()) + ")";
   else {
-    if (sig->generic()) name += generic_parameter_list(make_token(TableId::MethodDef, rid), sig->generic_count);
+    if (sig->generic()) name += generic_parameter_list(method_id.token(), sig->generic_count);
     out += method_sig_text(*sig, name, &names);
   }
   static constexpr const char* kCodeType[] = {"cil", "native", "optil", "runtime"};
@@ -618,7 +617,7 @@ std::string Printer::generic_parameter_list(Token owner, uint32_t count) {
 }
 
 std::string Printer::locals(Token sig_token, bool init) {
-  if (sig_token == 0) return "";
+  if (!sig_token) return "";
   const TablesStream& t = module_.tables();
   std::string out = init ? ".locals init (" : ".locals (";
   if (token_table(sig_token) != TableId::StandAloneSig || !t.valid_rid(TableId::StandAloneSig, token_rid(sig_token))) {

@@ -30,12 +30,12 @@ class Printer {
   explicit Printer(const Module& module);
 
   // Plain names, as patterns and JSON use them: Ns.Outer/Inner and Ns.Type::Method.
-  std::string type_def_name(uint32_t rid);
-  std::string method_name(uint32_t rid);      ///< Ns.Type::Method
-  /// method_name(rid) into `out` (replacing what it held): no allocation once `out` has room, for
+  std::string type_def_name(TypeDefId type);
+  std::string method_name(MethodDefId method);  ///< Ns.Type::Method
+  /// method_name(method) into `out` (replacing what it held): no allocation once `out` has room, for
   /// loops over every method.
-  void method_name_into(std::string& out, uint32_t rid);
-  std::string field_name(uint32_t rid);       ///< Ns.Type::Field
+  void method_name_into(std::string& out, MethodDefId method);
+  std::string field_name(FieldId field);       ///< Ns.Type::Field
 
   // ildasm syntax.
   std::string type(const TypeSig& type);
@@ -45,16 +45,16 @@ class Printer {
   std::string any_token(Token token);         ///< ldtoken: method/field/type
   std::string standalone_method_sig(Token token);  ///< calli
   std::string user_string(Token token);       ///< ldstr, quoted
-  std::string method_header(uint32_t method_rid);   ///< the .method line
+  std::string method_header(MethodDefId method);  ///< the .method line
   std::string locals(Token sig_token, bool init);  ///< the .locals line, or empty
 
   const Module& module() const { return module_; }
 
  private:
   std::string scope_prefix(Token scope, unsigned depth);
-  std::string type_ref_name(uint32_t rid, unsigned depth);
-  std::string type_def_ref(uint32_t rid);  ///< quoted, for ildasm text
-  std::string type_spec(uint32_t rid);
+  std::string type_ref_name(TypeRefId type, unsigned depth);
+  std::string type_def_ref(TypeDefId type);  ///< quoted, for ildasm text
+  std::string type_spec(TypeSpecId type);
   std::string method_sig_text(const MethodSig& sig, std::string_view name, const std::vector<std::string>* param_names);
   std::string owner_text(Token parent);
   std::string call_convention(const MethodSig& sig);
@@ -62,7 +62,7 @@ class Printer {
 
   const Module& module_;
   std::vector<std::string> type_def_names_;   // plain, by rid; empty = not yet computed
-  const std::string& cached_type_def_name(uint32_t rid);  ///< a valid rid's, made once
+  const std::string& cached_type_def_name(TypeDefId type);  ///< a valid row's, made once
   std::vector<std::string> type_def_quoted_;
   std::vector<std::string> type_ref_names_;
   std::unordered_map<uint32_t, std::string> type_spec_names_;

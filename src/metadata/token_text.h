@@ -18,7 +18,7 @@ inline constexpr size_t kTokenDigits = 8;
 template <class Out>
 void append_token_digits(Out& out, Token token) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  for (size_t i = 0; i < kTokenDigits; ++i) out.push_back(kHex[(token >> (28 - 4 * i)) & 0xF]);
+  for (size_t i = 0; i < kTokenDigits; ++i) out.push_back(kHex[(token.value() >> (28 - 4 * i)) & 0xF]);
 }
 
 /// `token` as text: the prefix, then its 8 digits.

@@ -84,7 +84,7 @@ std::string elapsed_since_entry(const ArgsProfiler::Hooked& hooked) {
 
 /// Ns.Name of a TypeDef or TypeRef token of `m`, nested types Outer/Inner.
 std::string token_type_name(const md::Module& m, md::Printer& printer, md::Token token, unsigned depth = 0) {
-  if (auto def = m.find_row<TableId::TypeDef>(token)) return printer.type_def_name(def->rid());
+  if (auto def = m.find_row<TableId::TypeDef>(token)) return printer.type_def_name(def->id());
   if (auto ref = m.find_row<TableId::TypeRef>(token)) {
     std::string_view ns = ref->type_namespace();
     std::string_view name = ref->type_name();
@@ -248,7 +248,7 @@ std::unique_ptr<ArgsProfiler::Hooked> ArgsProfiler::describe(FunctionID function
       names[sequence - 1] = std::string(param.name());
     }
     if (uint32_t owner = file->method_owner(md::MethodDefId(rid)).value()) {
-      hooked->this_type = printer->type_def_name(owner);
+      hooked->this_type = printer->type_def_name(md::TypeDefId(owner));
       std::string base = base_type_name(*file, *printer, owner);
       hooked->this_is_value = (base == "System.ValueType" || base == "System.Enum") && hooked->this_type != "System.Enum";
     }

@@ -83,11 +83,11 @@ bool CountProfiler::chooses(RewriteModule& base, mdMethodDef token) {
   if (chosen) {
     // Methods without IL (abstract, P/Invoke, runtime-implemented) are never rewritten.
     modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
-      if (file) chosen = il::has_il_body(*file, RidFromToken(token));
+      if (file) chosen = il::has_il_body(*file, md::MethodDefId(RidFromToken(token)));
     });
   }
   // Coverage: only in modules with a matching PDB, and never what the attributes exclude.
-  if (chosen && coverage_mode()) chosen = coverage_ready(state) && !state.coverage->excluded(RidFromToken(token));
+  if (chosen && coverage_mode()) chosen = coverage_ready(state) && !state.coverage->excluded(md::MethodDefId(RidFromToken(token)));
   return chosen;
 }
 
@@ -106,9 +106,9 @@ Status CountProfiler::set_up(RewriteModule& base) {
 Expected<il::EncodedBody> CountProfiler::rewritten_body(RewriteModule& base, mdMethodDef token, std::span<const uint8_t> il) {
   CountModule& state = count_state(base);
   if (coverage_mode()) {
-    uint32_t rid = RidFromToken(token);
-    uint32_t source = state.coverage->attributed(rid);
-    std::string source_name = modules_->method_name(*state.entry, md::make_token(md::TableId::MethodDef, source));
+    md::MethodDefId method(RidFromToken(token));
+    md::MethodDefId source = state.coverage->attributed(method);
+    std::string source_name = modules_->method_name(*state.entry, source.token().value());
     std::vector<CoverageProbe> probes;
     // A method ReJIT-ed again in a later session of the same profiler counts on where it was.
     auto known = state.probes.find(token);
@@ -117,7 +117,7 @@ Expected<il::EncodedBody> CountProfiler::rewritten_body(RewriteModule& base, mdM
       if (known != state.probes.end() && next < known->second.size()) return const_cast<int64_t*>(known->second[next++].counter);
       return counters_.allocate();
     };
-    il::EncodedBody body = CIL_TRY(state.coverage->rewrite(rid, source_name, il, state.increment, probe_kind(), state.probe_depth,
+    il::EncodedBody body = CIL_TRY(state.coverage->rewrite(method, source_name, il, state.increment, probe_kind(), state.probe_depth,
                                                            counter, probes));
     state.probes[token] = std::move(probes);
     state.instrumented.emplace(token, Instrumented{nullptr});
@@ -224,17 +224,17 @@ std::string CountProfiler::hits_entries(CountModule& state) {
     if (file) methods = file->tables().rows(md::TableId::MethodDef);
   });
   for (uint32_t rid = 1; rid <= methods; ++rid) {
-    mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
+    mdMethodDef token = md::make_token(md::TableId::MethodDef, rid).value();
     if (state.failed.count(token)) continue;
     if (auto it = state.probes.find(token); it != state.probes.end()) {
       add(token, it->second);
       continue;
     }
     if (!selects(state, token)) continue;
-    uint32_t source = state.coverage->attributed(rid);
-    std::string source_name = modules_->method_name(*state.entry, md::make_token(md::TableId::MethodDef, source));
+    md::MethodDefId source = state.coverage->attributed(md::MethodDefId(rid));
+    std::string source_name = modules_->method_name(*state.entry, source.token().value());
     std::vector<CoverageProbe> probes;
-    if (state.coverage->describe(rid, source_name, probes)) add(token, probes);
+    if (state.coverage->describe(md::MethodDefId(rid), source_name, probes)) add(token, probes);
   }
   return json;
 }
@@ -266,9 +266,9 @@ void CountProfiler::write_counts(CountModule& state, std::set<std::string>& used
     if (coverage_mode()) return;  // the probes, below
     // Like offline count mode: every selected method with an IL body, those never called too.
     for (uint32_t rid = 1; rid <= t.rows(md::TableId::MethodDef); ++rid) {
-      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
-      if (!il::has_il_body(*file, rid) || state.failed.count(token)) continue;
-      std::string name = printer->method_name(rid);
+      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid).value();
+      if (!il::has_il_body(*file, md::MethodDefId(rid)) || state.failed.count(token)) continue;
+      std::string name = printer->method_name(md::MethodDefId(rid));
       if (!config_.filter.selects(name) || never_instrumented(name)) continue;
       rows.push_back({token, std::move(name), count_of(token)});
     }

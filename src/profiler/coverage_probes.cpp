@@ -15,19 +15,19 @@ namespace cil::profiler {
 
 namespace {
 
-Expected<il::EncodedBody> place(instrument::CoveragePlan& plan, uint32_t rid, std::string_view source_name,
-                                const il::MethodBody& body, uint32_t increment, instrument::ProbeKind kind, uint16_t probe_depth,
+Expected<il::EncodedBody> place(instrument::CoveragePlan& plan, md::MethodDefId method, std::string_view source_name,
+                                const il::MethodBody& body, md::Token increment, instrument::ProbeKind kind, uint16_t probe_depth,
                                 const std::function<int64_t*()>& allocate, std::vector<CoverageProbe>& probes) {
   il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
-  uint32_t source = plan.attributed(rid);
+  md::MethodDefId source = plan.attributed(method);
   il::BodyEdit edit;
   edit.edit = [&](il::BodyModel& model) -> Status {
-    return plan.place(rid, source, source_name, model, probe_depth,
+    return plan.place(method, source, source_name, model, probe_depth,
                       [&](il::BodyModel& m, std::string_view description, std::vector<il::Instr>& probe) {
                         int64_t* counter = allocate ? allocate() : nullptr;
                         instrument::CounterRef ref;
                         ref.address = reinterpret_cast<uint64_t>(counter);
-                        instrument::counter_probe(m, ref, md::Token(increment), probe, kind);
+                        instrument::counter_probe(m, ref, increment, probe, kind);
                         probes.push_back({std::string(description), counter});
                       });
   };
@@ -59,17 +59,17 @@ bool ModuleCoverage::has_document_under(std::string_view root) const {
 
 bool ModuleCoverage::is_test_assembly() const { return instrument::is_test_assembly(*file_); }
 
-Expected<il::EncodedBody> ModuleCoverage::rewrite(uint32_t rid, std::string_view source_name, std::span<const uint8_t> bytes,
-                                                  uint32_t increment, instrument::ProbeKind kind, uint16_t probe_depth,
+Expected<il::EncodedBody> ModuleCoverage::rewrite(md::MethodDefId method, std::string_view source_name, std::span<const uint8_t> bytes,
+                                                  md::Token increment, instrument::ProbeKind kind, uint16_t probe_depth,
                                                   const std::function<int64_t*()>& allocate,
                                                   std::vector<CoverageProbe>& probes) {
   il::MethodBody body = CIL_TRY(il::parse_method_body(ByteReader(bytes, 0, "method body")));
-  return place(*plan_, rid, source_name, body, increment, kind, probe_depth, allocate, probes);
+  return place(*plan_, method, source_name, body, increment, kind, probe_depth, allocate, probes);
 }
 
-Status ModuleCoverage::describe(uint32_t rid, std::string_view source_name, std::vector<CoverageProbe>& probes) {
-  il::MethodBody body = CIL_TRY(il::read_body(*file_, rid));
-  auto placed = place(*plan_, rid, source_name, body, 0, instrument::ProbeKind::Hit, 0, nullptr, probes);
+Status ModuleCoverage::describe(md::MethodDefId method, std::string_view source_name, std::vector<CoverageProbe>& probes) {
+  il::MethodBody body = CIL_TRY(il::read_body(*file_, method));
+  auto placed = place(*plan_, method, source_name, body, md::Token(), instrument::ProbeKind::Hit, 0, nullptr, probes);
   if (!placed) return placed.error();
   return ok();
 }

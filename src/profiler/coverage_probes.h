@@ -37,7 +37,7 @@ class ModuleCoverage {
   /// gives method-level coverage, as offline, with the reason in `warning`.
   static std::unique_ptr<ModuleCoverage> open(const md::Module& file, const std::string& path, std::string& warning);
 
-  bool excluded(uint32_t rid) { return plan_->excluded(rid).has_value(); }
+  bool excluded(md::MethodDefId method) { return plan_->excluded(method).has_value(); }
   /// The PDB names a document under `root` (an absolute directory without its trailing '/'):
   /// the module is built from sources there. False without a usable PDB.
   bool has_document_under(std::string_view root) const;
@@ -45,18 +45,18 @@ class ModuleCoverage {
   /// NUnit, MSTest, TUnit). Coverage of `dotnet test` leaves it out by default, as coverlet does.
   bool is_test_assembly() const;
   /// The method a body's probes are reported under (see instrument::CoveragePlan::attributed).
-  uint32_t attributed(uint32_t rid) const { return plan_->attributed(rid); }
+  md::MethodDefId attributed(md::MethodDefId method) const { return plan_->attributed(method); }
 
-  /// `bytes` (MethodDef `rid`'s body as the runtime has it) with its probes, each counted at the
-  /// address `allocate` gives it; `source_name` names attributed(rid). `probes` gets them in
+  /// `bytes` (`method`'s body as the runtime has it) with its probes, each counted at the
+  /// address `allocate` gives it; `source_name` names attributed(method). `probes` gets them in
   /// order. `increment`, `kind` and `probe_depth` are as instrument/probes.h makes and measures
   /// the probe.
-  Expected<il::EncodedBody> rewrite(uint32_t rid, std::string_view source_name, std::span<const uint8_t> bytes,
-                                    uint32_t increment, instrument::ProbeKind kind, uint16_t probe_depth,
+  Expected<il::EncodedBody> rewrite(md::MethodDefId method, std::string_view source_name, std::span<const uint8_t> bytes,
+                                    md::Token increment, instrument::ProbeKind kind, uint16_t probe_depth,
                                     const std::function<int64_t*()>& allocate,
                                     std::vector<CoverageProbe>& probes);
-  /// The probes MethodDef `rid` would have had, from the file's body, without counters.
-  Status describe(uint32_t rid, std::string_view source_name, std::vector<CoverageProbe>& probes);
+  /// The probes `method` would have had, from the file's body, without counters.
+  Status describe(md::MethodDefId method, std::string_view source_name, std::vector<CoverageProbe>& probes);
 
  private:
   const md::Module* file_ = nullptr;

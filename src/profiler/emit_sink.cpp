@@ -72,7 +72,7 @@ Expected<md::Token> EmitSink::assembly_ref(const md::AssemblyRefSpec& spec) {
 Expected<md::Token> EmitSink::define_type(std::string_view ns, std::string_view name, md::TypeAttributes flags, md::Token extends) {
   std::u16string full = to_utf16(ns.empty() ? std::string(name) : fmt::format("{}.{}", ns, name));
   mdTypeDef token = 0;
-  if (HRESULT hr = emit_->DefineTypeDef(full.c_str(), static_cast<DWORD>(flags), extends, nullptr, &token); FAILED(hr))
+  if (HRESULT hr = emit_->DefineTypeDef(full.c_str(), static_cast<DWORD>(flags), extends.value(), nullptr, &token); FAILED(hr))
     return com_error(fmt::format("DefineTypeDef({})", to_utf8(full)), hr);
   return md::Token(token);
 }
@@ -81,7 +81,7 @@ Expected<md::Token> EmitSink::define_field(md::Token type, std::string_view name
                                            std::span<const uint8_t> signature) {
   std::u16string wanted = to_utf16(name);
   mdFieldDef token = 0;
-  if (HRESULT hr = emit_->DefineField(type, wanted.c_str(), static_cast<DWORD>(flags), signature.data(),
+  if (HRESULT hr = emit_->DefineField(type.value(), wanted.c_str(), static_cast<DWORD>(flags), signature.data(),
                                       static_cast<ULONG>(signature.size()), 0, nullptr, 0, &token);
       FAILED(hr))
     return com_error(fmt::format("DefineField({})", name), hr);
@@ -93,7 +93,7 @@ Expected<md::Token> EmitSink::define_method(md::Token type, std::string_view nam
   std::u16string wanted = to_utf16(name);
   mdMethodDef token = 0;
   // RVA 0 and IL/managed: the body comes through set_new_method_body.
-  if (HRESULT hr = emit_->DefineMethod(type, wanted.c_str(), static_cast<DWORD>(flags), signature.data(),
+  if (HRESULT hr = emit_->DefineMethod(type.value(), wanted.c_str(), static_cast<DWORD>(flags), signature.data(),
                                        static_cast<ULONG>(signature.size()), 0, 0, &token);
       FAILED(hr))
     return com_error(fmt::format("DefineMethod({})", name), hr);
@@ -109,7 +109,7 @@ Status EmitSink::set_new_method_body(md::Token method, std::span<const uint8_t> 
   void* memory = allocator_->Alloc(static_cast<ULONG>(body.size()));
   if (!memory) return make_error(ErrorKind::Io, "IMethodMalloc", fmt::format("cannot allocate {} bytes", body.size()));
   std::memcpy(memory, body.data(), body.size());
-  if (HRESULT hr = info_->SetILFunctionBody(module_, method, static_cast<LPCBYTE>(memory)); FAILED(hr))
+  if (HRESULT hr = info_->SetILFunctionBody(module_, method.value(), static_cast<LPCBYTE>(memory)); FAILED(hr))
     return com_error("SetILFunctionBody", hr);
   return ok();
 }
@@ -156,20 +156,20 @@ Expected<md::Token> EmitSink::find_type_def(std::string_view ns, std::string_vie
 }
 
 Expected<md::Token> EmitSink::find_member_def(md::Token type, std::string_view name, std::span<const uint8_t> signature) {
-  if (TypeFromToken(type) != mdtTypeDef) return md::Token{0};
+  if (TypeFromToken(type.value()) != mdtTypeDef) return md::Token{0};
   std::u16string wide = to_utf16(name);
   mdToken token = 0;
   HRESULT hr = !signature.empty() && signature[0] == md::kSigField
-                   ? import_->FindField(type, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token)
-                   : import_->FindMethod(type, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token);
+                   ? import_->FindField(type.value(), wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token)
+                   : import_->FindMethod(type.value(), wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token);
   return hr == S_OK ? md::Token(token) : md::Token();
 }
 
 Expected<md::Token> EmitSink::type_ref(md::Token scope, std::string_view ns, std::string_view name) {
   std::u16string full = to_utf16(ns.empty() ? std::string(name) : fmt::format("{}.{}", ns, name));
   mdTypeRef token = 0;
-  if (import_->FindTypeRef(scope, full.c_str(), &token) == S_OK) return md::Token(token);
-  HRESULT hr = emit_->DefineTypeRefByName(scope, full.c_str(), &token);
+  if (import_->FindTypeRef(scope.value(), full.c_str(), &token) == S_OK) return md::Token(token);
+  HRESULT hr = emit_->DefineTypeRefByName(scope.value(), full.c_str(), &token);
   if (FAILED(hr)) return com_error(fmt::format("DefineTypeRefByName({}.{})", ns, name), hr);
   return md::Token(token);
 }
@@ -177,9 +177,9 @@ Expected<md::Token> EmitSink::type_ref(md::Token scope, std::string_view ns, std
 Expected<md::Token> EmitSink::member_ref(md::Token parent, std::string_view name, std::span<const uint8_t> signature) {
   std::u16string wide = to_utf16(name);
   mdMemberRef token = 0;
-  if (import_->FindMemberRef(parent, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token) == S_OK)
+  if (import_->FindMemberRef(parent.value(), wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token) == S_OK)
     return md::Token(token);
-  HRESULT hr = emit_->DefineMemberRef(parent, wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token);
+  HRESULT hr = emit_->DefineMemberRef(parent.value(), wide.c_str(), signature.data(), static_cast<ULONG>(signature.size()), &token);
   if (FAILED(hr)) return com_error(fmt::format("DefineMemberRef({})", name), hr);
   return md::Token(token);
 }
@@ -195,7 +195,7 @@ Expected<md::Token> EmitSink::type_spec(std::span<const uint8_t> signature) {
 
 Expected<md::Token> EmitSink::method_spec(md::Token method, std::span<const uint8_t> instantiation) {
   mdMethodSpec token = 0;
-  HRESULT hr = emit_->DefineMethodSpec(method, instantiation.data(), static_cast<ULONG>(instantiation.size()), &token);
+  HRESULT hr = emit_->DefineMethodSpec(method.value(), instantiation.data(), static_cast<ULONG>(instantiation.size()), &token);
   if (FAILED(hr)) return com_error("DefineMethodSpec", hr);
   return md::Token(token);
 }
@@ -216,7 +216,8 @@ Expected<md::Token> EmitSink::user_string(std::u16string_view text) {
   return md::Token(token);
 }
 
-Expected<std::vector<uint8_t>> EmitSink::signature_of(md::Token token) {
+Expected<std::vector<uint8_t>> EmitSink::signature_of(md::Token typed) {
+  mdToken token = typed.value();  // the runtime's interfaces take raw tokens
   PCCOR_SIGNATURE sig = nullptr;
   ULONG size = 0;
   HRESULT hr = E_INVALIDARG;

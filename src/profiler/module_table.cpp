@@ -116,7 +116,7 @@ std::string ModuleTable::type_name(ModuleEntry& entry, mdTypeDef token) {
   if (!entry.file_tried) load_file(entry);
   if (entry.printer && TypeFromToken(token) == mdtTypeDef &&
       entry.file->tables().valid_rid(md::TableId::TypeDef, RidFromToken(token)))
-    return entry.printer->type_def_name(RidFromToken(token));
+    return entry.printer->type_def_name(md::TypeDefId(RidFromToken(token)));
   return import_type_name(entry, token, 0);
 }
 
@@ -125,7 +125,7 @@ std::string ModuleTable::method_name(ModuleEntry& entry, mdMethodDef token) {
   if (!entry.file_tried) load_file(entry);
   if (entry.printer && TypeFromToken(token) == mdtMethodDef &&
       entry.file->tables().valid_rid(md::TableId::MethodDef, RidFromToken(token)))
-    return entry.printer->method_name(RidFromToken(token));
+    return entry.printer->method_name(md::MethodDefId(RidFromToken(token)));
   IMetaDataImport2* import = import_of(entry);
   WCHAR name[kNameCapacity];
   ULONG length = 0;

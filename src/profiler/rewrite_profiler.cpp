@@ -192,7 +192,7 @@ size_t RewriteProfiler::request_rejit(ModuleID module, const Prepare& prepare) {
       if (file) methods = file->tables().rows(md::TableId::MethodDef);
     });
     for (uint32_t rid = 1; rid <= methods; ++rid) {
-      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid);
+      mdMethodDef token = md::make_token(md::TableId::MethodDef, rid).value();
       if (selects(*state, token) && !state->failed.count(token)) tokens.push_back(token);
     }
     // The metadata the bodies need is added now, outside the runtime's callbacks.

@@ -137,7 +137,7 @@ bool TraceProfiler::chooses(RewriteModule& state, mdMethodDef token) {
   // neither is a module already traced offline (it has the helper type) traced again.
   bool chosen = false;
   modules_->with_file(entry, [&](const md::Module* file, md::Printer*) {
-    chosen = file && RidFromToken(token) <= file->tables().rows(md::TableId::MethodDef) && il::has_il_body(*file, RidFromToken(token));
+    chosen = file && RidFromToken(token) <= file->tables().rows(md::TableId::MethodDef) && il::has_il_body(*file, md::MethodDefId(RidFromToken(token)));
   });
   return chosen;
 }
@@ -180,17 +180,17 @@ Expected<il::EncodedBody> TraceProfiler::rewritten_body(RewriteModule& base, mdM
   if (!state.trace) return loader_body(*state.loader, il, &TraceProfiler::report);
   il::MethodBody body = CIL_TRY(il::parse_method_body(ByteReader(il, 0, "method body")));
   il::DecodedCode code = CIL_TRY(il::decode_code(body.code, body.code_file_offset));
-  uint32_t rid = RidFromToken(token);
+  md::MethodDefId method(RidFromToken(token));
   std::string name = modules_->method_name(*state.entry, token);
   if (!state.call_effects) state.call_effects.emplace(*state.sink);
   il::CallEffects& effects = *state.call_effects;
   il::BodyEdit edit;
   edit.edit = [&](il::BodyModel& model) -> Status {
-    CIL_TRY(state.trace->instrument(rid, name, model));
+    CIL_TRY(state.trace->instrument(method, name, model));
     bool returns_value = false;
     modules_->with_file(*state.entry, [&](const md::Module* file, md::Printer*) {
       if (!file) return;
-      if (auto r = file->row<md::TableId::MethodDef>(rid).signature_reader("method signature"))
+      if (auto r = file->row(method).signature_reader("method signature"))
         if (auto sig = md::decode_method_sig(*r)) returns_value = sig->return_type.element != md::ElementType::Void;
     });
     model.max_stack = std::max(model.max_stack, CIL_TRY(il::compute_max_stack(model, returns_value, effects)));

@@ -77,8 +77,8 @@ int main(int argc, char** argv) {
     const auto& t = m.tables();
     for (uint32_t rid = 1; rid <= t.rows(TableId::MethodDef); ++rid) {
       save_signature(out, stem, m, m.row<TableId::MethodDef>(rid).signature_index(), 0);
-      if (!il::has_il_body(m, rid)) continue;
-      auto body = il::read_body(m, rid);
+      if (!il::has_il_body(m, md::MethodDefId(rid))) continue;
+      auto body = il::read_body(m, md::MethodDefId(rid));
       if (!body) continue;
       std::vector<uint8_t> seed{static_cast<uint8_t>(rid * 7), static_cast<uint8_t>(rid)};
       auto raw = m.bytes().subspan(body->file_offset, body->total_size);

@@ -82,15 +82,15 @@ void print_everything(const Module& m) {
     CIL_FUZZ_CHECK(text.size() <= kMaxPrintedText + 16, fmt::format("printed {} bytes", text.size()));
   };
   for (uint32_t rid = 1; rid <= rows(TableId::TypeDef); ++rid) {
-    check(p.type_def_name(rid));
+    check(p.type_def_name(TypeDefId(rid)));
     check(p.type_token(make_token(TableId::TypeDef, rid)));
     (void)m.methods_of(TypeDefId(rid));
   }
   for (uint32_t rid = 1; rid <= rows(TableId::TypeRef); ++rid) check(p.type_token(make_token(TableId::TypeRef, rid)));
   for (uint32_t rid = 1; rid <= rows(TableId::TypeSpec); ++rid) check(p.type_token(make_token(TableId::TypeSpec, rid)));
   for (uint32_t rid = 1; rid <= rows(TableId::MethodDef); ++rid) {
-    check(p.method_name(rid));
-    check(p.method_header(rid));
+    check(p.method_name(MethodDefId(rid)));
+    check(p.method_header(MethodDefId(rid)));
     check(p.method_token(make_token(TableId::MethodDef, rid)));
   }
   for (uint32_t rid = 1; rid <= rows(TableId::Field); ++rid) check(p.any_token(make_token(TableId::Field, rid)));

@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The largest offset each method's debug information names, for a map that covers it.
   std::vector<uint32_t> code_size(methods + 1, 1);
   for (uint32_t rid = 1; rid <= methods; ++rid) {
-    auto points = pdb.sequence_points(rid);
+    auto points = pdb.sequence_points(md::MethodDefId(rid));
     if (points) {
       uint32_t document =
           t.valid_rid(TableId::MethodDebugInformation, rid) ? MethodDebugInformationView(pdb.metadata(), rid).document() : 0;
@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       for (const auto& p : points->points) code_size[rid] = std::max(code_size[rid], std::min(p.offset + 1, kMaxCode));
     }
-    auto [first, last] = pdb.scopes_of(rid);
+    auto [first, last] = pdb.scopes_of(md::MethodDefId(rid));
     CIL_FUZZ_CHECK(first <= last && last <= t.rows(TableId::LocalScope) + 1, "scope range outside the table");
     for (uint32_t row = first; row < last; ++row) {
       LocalScopeView scope(pdb.metadata(), row);
@@ -64,10 +64,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       uint64_t end = uint64_t{scope.start_offset()} + scope.length();
       code_size[rid] = std::max<uint32_t>(code_size[rid], static_cast<uint32_t>(std::min<uint64_t>(end, kMaxCode)));
     }
-    for (uint32_t row : pdb.method_custom_debug_info(rid)) (void)pdb.custom_debug_info_kind(row);
+    for (uint32_t row : pdb.method_custom_debug_info(md::MethodDefId(rid))) (void)pdb.custom_debug_info_kind(row);
   }
   for (uint32_t rid = 1; rid <= std::min(t.rows(TableId::Document), kMethods); ++rid)
-    CIL_FUZZ_CHECK(pdb.document_name(rid).size() <= 4096 + 3, "document name over its cap");
+    CIL_FUZZ_CHECK(pdb.document_name(md::DocumentId(rid)).size() <= 4096 + 3, "document name over its cap");
 
   instrument::PdbRewriteInput input;
   input.methods.resize(methods + 1);
@@ -81,8 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (unsigned id = 0; id < kTableSlots; ++id)
     CIL_FUZZ_CHECK((*reread)->tables().rows(static_cast<TableId>(id)) == t.rows(static_cast<TableId>(id)), "a table changed size");
   for (uint32_t rid = 1; rid <= methods; ++rid) {
-    auto before = pdb.sequence_points(rid);
-    auto after = (*reread)->sequence_points(rid);
+    auto before = pdb.sequence_points(md::MethodDefId(rid));
+    auto after = (*reread)->sequence_points(md::MethodDefId(rid));
     if (!before) continue;
     CIL_FUZZ_CHECK(static_cast<bool>(after), fmt::format("method {}: rewritten sequence points do not decode", rid));
     CIL_FUZZ_CHECK(after->points.size() >= before->points.size(), fmt::format("method {}: sequence points lost", rid));

@@ -27,7 +27,7 @@ using namespace cil;
 using md::TableId;
 
 bool body_readable(const md::Module& m, uint32_t rid) {
-  auto body = il::read_body(m, rid);
+  auto body = il::read_body(m, md::MethodDefId(rid));
   return body && il::decode_code(body->code, body->code_file_offset);
 }
 
@@ -37,7 +37,7 @@ bool body_readable(const md::Module& m, uint32_t rid) {
 void check_hooks(const md::Module& m) {
   md::Printer printer(m);
   uint32_t types = m.tables().rows(TableId::TypeDef);
-  std::optional<std::string> choices[] = {std::nullopt, types >= 2 ? std::optional(printer.type_def_name(2)) : std::nullopt};
+  std::optional<std::string> choices[] = {std::nullopt, types >= 2 ? std::optional(printer.type_def_name(md::TypeDefId(2))) : std::nullopt};
   for (const auto& hook_type : choices) {
     auto contract = instrument::read_hook_contract(m, hook_type);
     if (!contract) {
@@ -69,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_hooks(in);
   uint32_t methods = in.tables().rows(TableId::MethodDef);
   std::vector<bool> readable(size_t{methods} + 1);
-  for (uint32_t rid = 1; rid <= methods; ++rid) readable[rid] = il::has_il_body(in, rid) && body_readable(in, rid);
+  for (uint32_t rid = 1; rid <= methods; ++rid) readable[rid] = il::has_il_body(in, md::MethodDefId(rid)) && body_readable(in, rid);
 
   instrument::InstrumentOptions options;
   options.mode = instrument::Mode::Count;
@@ -96,11 +96,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   md::Printer printer(out);
   for (uint32_t rid = 1; rid <= out_methods; ++rid) {
     bool added = rid > methods;
-    if (!il::has_il_body(out, rid)) {
+    if (!il::has_il_body(out, md::MethodDefId(rid))) {
       CIL_FUZZ_CHECK(!added && !readable[rid], fmt::format("method {:#x} lost its body", rid));
       continue;
     }
-    auto body = il::read_body(out, rid);
+    auto body = il::read_body(out, md::MethodDefId(rid));
     if (!body) {
       CIL_FUZZ_CHECK(!added && !readable[rid], fmt::format("method {:#x}: {}", rid, body.error().to_string()));
       continue;
@@ -109,7 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CIL_FUZZ_CHECK(code || (!added && !readable[rid]),
                    fmt::format("method {:#x} code: {}", rid, code ? std::string() : code.error().to_string()));
     // Listed in both forms, as dump and diff print it.
-    il::MethodListing listing = il::list_method(printer, rid, 0, &*body, code ? &*code : nullptr, "unreadable");
+    il::MethodListing listing = il::list_method(printer, md::MethodDefId(rid), 0, &*body, code ? &*code : nullptr, "unreadable");
     for (bool json : {false, true}) {
       auto p = cli::make_printer(json);
       {

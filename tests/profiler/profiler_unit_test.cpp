@@ -420,8 +420,8 @@ TEST(ProfilerProbe, EveryFixtureBody) {
     ASSERT_TRUE(module) << name << ": " << module.error().to_string();
     const md::Module& m = **module;
     for (uint32_t rid = 1; rid <= m.tables().rows(md::TableId::MethodDef); ++rid) {
-      if (!il::has_il_body(m, rid)) continue;
-      auto original = il::read_body(m, rid);
+      if (!il::has_il_body(m, md::MethodDefId(rid))) continue;
+      auto original = il::read_body(m, md::MethodDefId(rid));
       ASSERT_TRUE(original);
       std::span<const uint8_t> bytes = m.bytes().subspan(original->file_offset, original->total_size);
       auto rewritten = add_entry_probe(bytes, native_counter(kCounter), IncrementSink::kIncrement, 1);
@@ -438,7 +438,7 @@ TEST(ProfilerProbe, EveryFixtureBody) {
       EXPECT_EQ(static_cast<uint64_t>(in[0].value), kCounter);
       EXPECT_EQ(in[1].op, il::Op::Conv_U);
       EXPECT_EQ(in[2].op, il::Op::Call);
-      EXPECT_EQ(in[2].value, IncrementSink::kIncrement);
+      EXPECT_EQ(in[2].value, int64_t{IncrementSink::kIncrement.value()});
       EXPECT_EQ(in[3].op, il::Op::Pop);
       for (size_t i = 0; i < old_code->instructions.size(); ++i) {
         // Short branches may widen; everything else is the same instruction.
@@ -503,7 +503,7 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
     std::map<uint32_t, il::OffsetMap> maps;
     instrument::InstrumentOptions options;
     options.mode = instrument::Mode::Count;
-    options.on_rewritten = [&](uint32_t rid, const il::OffsetMap& map) { maps.emplace(rid, map); };
+    options.on_rewritten = [&](md::MethodDefId method, const il::OffsetMap& map) { maps.emplace(method.value(), map); };
     auto report = instrument::instrument_module(m, options);
     ASSERT_TRUE(report) << name << ": " << report.error().to_string();
     std::vector<uint8_t> image = report->output.flatten();
@@ -512,10 +512,10 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
     ASSERT_EQ(maps.size(), report->instrumented.size()) << name;
     ++files;
     for (size_t slot = 0; slot < report->instrumented.size(); ++slot) {
-      uint32_t rid = report->instrumented[slot];
+      uint32_t rid = report->instrumented[slot].value();
       SCOPED_TRACE(fmt::format("{} MethodDef 0x{:08X}", name, md::make_token(md::TableId::MethodDef, rid)));
-      auto original = il::read_body(m, rid);
-      auto probed = il::read_body(**out, rid);
+      auto original = il::read_body(m, md::MethodDefId(rid));
+      auto probed = il::read_body(**out, md::MethodDefId(rid));
       ASSERT_TRUE(original && probed);
       auto probed_code = il::decode_code(probed->code, 0);
       ASSERT_TRUE(probed_code);
@@ -579,7 +579,7 @@ TEST(ProfilerProbe, SameBodyAndMapAsOfflineCountMode) {
       EXPECT_EQ(native_body->init_locals(), probed->init_locals());
       uint16_t native_stack = std::max(original->max_stack, *native_depth);
       bool tiny = native_body->code_size <= il::kTinyMaxCodeSize && native_stack <= il::kTinyMaxStack &&
-                  original->local_sig_token == 0 && original->clauses.empty() && !original->init_locals();
+                  !original->local_sig_token && original->clauses.empty() && !original->init_locals();
       EXPECT_EQ(native_body->fat, !tiny);
       EXPECT_EQ(native_body->max_stack, tiny ? il::kTinyMaxStack : native_stack);
       ++bodies;

@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
   std::vector<il::Instr> prologue(nops);
   for (auto& in : prologue) in.op = il::Op::Nop;
   for (uint32_t rid = 1; rid <= methods; ++rid) {
-    if (!il::has_il_body(m, rid)) continue;
-    auto body = il::read_body(m, rid);
+    if (!il::has_il_body(m, md::MethodDefId(rid))) continue;
+    auto body = il::read_body(m, md::MethodDefId(rid));
     if (!body) return fail(body.error().to_string());
     auto code = il::decode_code(body->code, body->code_file_offset);
     if (!code) return fail(code.error().to_string());
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     for (const auto& in : code->instructions) entries.push_back({in.offset, in.offset + told});
     entries.push_back({body->code_size, body->code_size + told});
     il::OffsetMap map(std::move(entries), body->code_size + nops);
-    job.method_rewritten(rid, map, rewritten->local_sig_token);
+    job.method_rewritten(md::MethodDefId(rid), map, rewritten->local_sig_token);
   }
   instrument::PdbOutcome outcome = job.finish(editor, warnings);
   for (const auto& w : warnings) fmt::print(stderr, "cil_pdb_shift: warning: {}\n", w);

@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
     il::CallEffects effects(sink);
     int file_failures = 0;
     for (uint32_t rid = 1; rid <= m.tables().rows(md::TableId::MethodDef); ++rid) {
-      if (!il::has_il_body(m, rid)) continue;
-      auto body = il::read_body(m, rid);
+      if (!il::has_il_body(m, md::MethodDefId(rid))) continue;
+      auto body = il::read_body(m, md::MethodDefId(rid));
       if (!body) {
         ++unreadable;
         continue;

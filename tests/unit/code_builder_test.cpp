@@ -111,10 +111,10 @@ TEST(CodeBuilder, StargChoosesTheShortFormUpTo255) {
 TEST(CodeBuilder, TokenEmitsCarryTheirToken) {
   BodyModel body;
   CodeBuilder c(body);
-  c.ldtoken(0x04000002);
-  c.newarr(0x01000003);
-  c.ldftn(0x06000004);
-  c.unbox_any(0x01000005);
+  c.ldtoken(md::Token(0x04000002));
+  c.newarr(md::Token(0x01000003));
+  c.ldftn(md::Token(0x06000004));
+  c.unbox_any(md::Token(0x01000005));
   c.endfinally();
   Expected<Code> code = c.finish();
   ASSERT_TRUE(code) << code.error().to_string();
@@ -157,7 +157,7 @@ TEST(CodeBuilder, RegionsNestInnerClauseFirst) {
   c.ldc(1);  // 1: inner try
   c.pop();
   c.leave(inner_done);
-  c.begin_catch(inner, 0x01000005);
+  c.begin_catch(inner, md::Token(0x01000005));
   c.pop();  // 4: inner handler
   c.leave(inner_done);
   c.end_region(inner);
@@ -175,7 +175,7 @@ TEST(CodeBuilder, RegionsNestInnerClauseFirst) {
   ASSERT_EQ(code->clauses.size(), 2u);
   const EhRegion& first = code->clauses[0];
   EXPECT_EQ(first.kind, ClauseKind::Catch);
-  EXPECT_EQ(first.class_token, 0x01000005u);
+  EXPECT_EQ(first.class_token, md::Token(0x01000005));
   EXPECT_EQ(first.try_start, in[1].id);
   EXPECT_EQ(first.try_end, in[4].id);
   EXPECT_EQ(first.handler_start, in[4].id);
@@ -272,7 +272,7 @@ TEST(CodeBuilder, MisuseIsAnErrorValue) {
               c.ret();
               c.begin_finally(r);
               c.emit(Op::Endfinally);
-              c.begin_catch(r, 0);
+              c.begin_catch(r, md::Token());
             }),
             "catch in region 0 already in its handler");
   EXPECT_EQ(misuse_error([](CodeBuilder& c) {
@@ -292,7 +292,7 @@ TEST(CodeBuilder, MisuseIsAnErrorValue) {
             }),
             "region 0 ends with no instruction after it");
   EXPECT_EQ(misuse_error([](CodeBuilder& c) {
-              c.begin_catch(Region(), 0);
+              c.begin_catch(Region(), md::Token());
               c.ret();
             }),
             "catch for a region this builder did not begin");

@@ -27,7 +27,7 @@ TEST(CountFile, Parses) {
   EXPECT_EQ(f->assembly, "App");
   EXPECT_EQ(f->mvid, "0f8fad5b-d9cb-469f-a165-70867728950e");
   ASSERT_EQ(f->methods.size(), 2u);
-  EXPECT_EQ(f->methods[1].token, 0x0600000Au);
+  EXPECT_EQ(f->methods[1].token, md::Token(0x0600000A));
   EXPECT_EQ(f->methods[1].name, "App.P::M");
   EXPECT_EQ(f->methods[0].count, 1u);
 }

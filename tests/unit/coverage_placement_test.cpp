@@ -124,7 +124,7 @@ class CoveragePlacement : public ::testing::Test {
     // Each probe is one nop that carries its number (a block's probe takes the block's id, so
     // the id cannot name it).
     std::vector<std::string> probes;
-    Status placed = plan.place(rid, rid, "M", model, 2, [&](BodyModel& body, std::string_view description, std::vector<Instr>& probe) {
+    Status placed = plan.place(md::MethodDefId(rid), md::MethodDefId(rid), "M", model, 2, [&](BodyModel& body, std::string_view description, std::vector<Instr>& probe) {
       probe.assign(1, body.make(Op::Nop, kProbeMark + static_cast<int64_t>(probes.size())));
       probes.push_back(probe_text(description));
     });
@@ -224,7 +224,7 @@ TEST_F(CoveragePlacement, SwitchBeforeTheFirstVisiblePointTakesTheNextVisibleLin
 TEST_F(CoveragePlacement, DelegateCacheAndBreakpointPlaceTestsAreTheCompilers) {
   md::Token cache = field("<>9__");
   std::string placed = place(method("Lambdas"), {
-      {Op::Ldsfld, cache, -1, {}, 70},
+      {Op::Ldsfld, cache.value(), -1, {}, 70},
       {Op::Dup},
       {Op::Brtrue_S, 0, 4},
       {Op::Pop},
@@ -245,12 +245,12 @@ TEST_F(CoveragePlacement, StateDispatchAndAwaitTestsAreTheCompilers) {
   md::Token is_completed = member_ref("get_IsCompleted");
   std::string placed = place(method("MoveNext", "<Async>"), {
       {Op::Ldarg_0, 0, -1, {}, kHidden},
-      {Op::Ldfld, state},
+      {Op::Ldfld, state.value()},
       {Op::Stloc_0},
       {Op::Ldloc_0},
       {Op::Brfalse_S, 0, 9},
       {Op::Ldloca_S, 2, -1, {}, 60},
-      {Op::Call, is_completed},
+      {Op::Call, is_completed.value()},
       {Op::Brtrue_S, 0, 9},
       {Op::Ret},
       {Op::Ldloc_1, 0, -1, {}, 61},

@@ -144,7 +144,7 @@ std::string fixture(const std::string& name) { return std::string(CIL_TESTDATA_D
 
 /// The map of a body with `shift` bytes inserted at entry, from its real instruction boundaries.
 OffsetMap entry_shift(const md::Module& m, uint32_t rid, uint32_t shift) {
-  auto body = read_body(m, rid);
+  auto body = read_body(m, md::MethodDefId(rid));
   EXPECT_TRUE(body);
   auto code = decode_code(body->code, body->code_file_offset);
   EXPECT_TRUE(code);
@@ -156,7 +156,7 @@ OffsetMap entry_shift(const md::Module& m, uint32_t rid, uint32_t shift) {
 
 /// The long way: decoded, moved, encoded.
 std::vector<uint8_t> long_way(const md::PortablePdb& pdb, uint32_t rid, const OffsetMap& map, uint32_t local_signature) {
-  auto points = pdb.sequence_points(rid);
+  auto points = pdb.sequence_points(md::MethodDefId(rid));
   EXPECT_TRUE(points);
   auto moved = remap_sequence_points(*points, map);
   EXPECT_TRUE(moved) << moved.error().to_string();
@@ -184,7 +184,7 @@ TEST(DebugRemap, ShiftedBlobIsWhatTheLongWayWrites) {
     uint32_t documents = pdb.tables().rows(md::TableId::Document);
     for (uint32_t rid = 1; rid <= pdb.tables().rows(md::TableId::MethodDebugInformation); ++rid) {
       md::MethodDebugInformationView row(pdb.metadata(), rid);
-      if (!row.sequence_points_index() || !has_il_body(m, rid)) continue;
+      if (!row.sequence_points_index() || !has_il_body(m, md::MethodDefId(rid))) continue;
       auto blob = pdb.metadata().blobs().get(row.sequence_points_index());
       ASSERT_TRUE(blob);
       for (uint32_t shift : {0u, 3u, 0x7Fu, 0x4000u}) {
@@ -257,7 +257,7 @@ TEST(PdbRewrite, ShiftedBodiesMoveEveryOffsetAndKeepOtherRows) {
   PdbRewriteInput input;
   input.methods.resize(methods + 1);
   for (uint32_t rid = 1; rid <= methods; ++rid)
-    if (rid % 2 == 1 && has_il_body(m, rid)) input.methods[rid] = RewrittenMethod{entry_shift(m, rid, kShift), 0};
+    if (rid % 2 == 1 && has_il_body(m, md::MethodDefId(rid))) input.methods[rid] = RewrittenMethod{entry_shift(m, rid, kShift), 0};
   for (unsigned id = 0; id < md::kTableSlots; ++id) input.rows[id] = m.tables().rows(static_cast<md::TableId>(id));
   input.rows[static_cast<uint8_t>(md::TableId::MethodDef)] = methods + 3;  // three methods added
 
@@ -273,8 +273,8 @@ TEST(PdbRewrite, ShiftedBodiesMoveEveryOffsetAndKeepOtherRows) {
 
   size_t moved_points = 0, moved_scopes = 0, moved_cdi = 0;
   for (uint32_t rid = 1; rid <= methods; ++rid) {
-    auto before = pdb.sequence_points(rid);
-    auto after = out.sequence_points(rid);
+    auto before = pdb.sequence_points(md::MethodDefId(rid));
+    auto after = out.sequence_points(md::MethodDefId(rid));
     ASSERT_TRUE(before && after);
     const bool rewritten = input.methods[rid].has_value();
     if (!rewritten) {
@@ -288,7 +288,7 @@ TEST(PdbRewrite, ShiftedBodiesMoveEveryOffsetAndKeepOtherRows) {
         ++moved_points;
       }
     }
-    auto [first, last] = pdb.scopes_of(rid);
+    auto [first, last] = pdb.scopes_of(md::MethodDefId(rid));
     for (uint32_t row = first; row < last; ++row) {
       uint32_t start = pdb.tables().get(md::TableId::LocalScope, row, md::col::LocalScope::StartOffset);
       uint32_t length = pdb.tables().get(md::TableId::LocalScope, row, md::col::LocalScope::Length);
@@ -303,7 +303,7 @@ TEST(PdbRewrite, ShiftedBodiesMoveEveryOffsetAndKeepOtherRows) {
       EXPECT_EQ(new_start + new_length, start + length + kShift) << "scope row " << row;
       ++moved_scopes;
     }
-    for (uint32_t row : pdb.method_custom_debug_info(rid)) {
+    for (uint32_t row : pdb.method_custom_debug_info(md::MethodDefId(rid))) {
       md::Guid kind = pdb.custom_debug_info_kind(row);
       if (kind != md::kStateMachineHoistedLocalScopes && kind != md::kAsyncMethodSteppingInformation) continue;
       uint32_t old_value = pdb.tables().get(md::TableId::CustomDebugInformation, row, md::col::CustomDebugInformation::Value);
@@ -340,14 +340,14 @@ TEST(PdbRewriter, MethodsInAnyOrderGiveTheSamePdb) {
   input.rows = rows;
   input.methods.resize(methods + 1);
   for (uint32_t rid = 1; rid <= methods; ++rid)
-    if (has_il_body(m, rid)) input.methods[rid] = RewrittenMethod{entry_shift(m, rid, 3 + rid % 5), rid};
+    if (has_il_body(m, md::MethodDefId(rid))) input.methods[rid] = RewrittenMethod{entry_shift(m, rid, 3 + rid % 5), rid};
   auto forward = rewrite_pdb(pdb, input);
   ASSERT_TRUE(forward) << forward.error().to_string();
 
   PdbRewriter rewriter(pdb);
   for (uint32_t rid = methods; rid >= 1; --rid) {
     if (input.methods[rid]) {
-      ASSERT_TRUE(rewriter.method_rewritten(rid, input.methods[rid]->map, rid));
+      ASSERT_TRUE(rewriter.method_rewritten(md::MethodDefId(rid), input.methods[rid]->map, rid));
     }
   }
   auto backward = rewriter.finish(rows);
@@ -361,8 +361,8 @@ TEST(PdbRewriter, MethodsInAnyOrderGiveTheSamePdb) {
   const md::TablesStream& ta = (*a)->tables();
   const md::TablesStream& tb = (*b)->tables();
   for (uint32_t rid = 1; rid <= methods; ++rid) {
-    auto pa = (*a)->sequence_points(rid);
-    auto pb = (*b)->sequence_points(rid);
+    auto pa = (*a)->sequence_points(md::MethodDefId(rid));
+    auto pb = (*b)->sequence_points(md::MethodDefId(rid));
     ASSERT_TRUE(pa && pb);
     EXPECT_EQ(*pa, *pb) << rid;
   }
@@ -394,21 +394,21 @@ TEST(PdbRewriter, AFailedMethodFailsTheWholePdb) {
   // entry and end: the point falls inside no instruction the map names.
   uint32_t victim = 0;
   for (uint32_t rid = 1; rid <= pdb.method_count() && !victim; ++rid) {
-    auto points = pdb.sequence_points(rid);
+    auto points = pdb.sequence_points(md::MethodDefId(rid));
     ASSERT_TRUE(points);
     for (const auto& p : points->points)
       if (p.offset != 0) victim = rid;
   }
   ASSERT_NE(victim, 0u);
-  auto body = read_body(m, victim);
+  auto body = read_body(m, md::MethodDefId(victim));
   ASSERT_TRUE(body);
   OffsetMap lying({{0, 0}, {body->code_size, body->code_size}}, body->code_size);
   PdbRewriter rewriter(pdb);
-  Status first = rewriter.method_rewritten(victim, lying, 0);
+  Status first = rewriter.method_rewritten(md::MethodDefId(victim), lying, 0);
   ASSERT_FALSE(first);
   EXPECT_NE(first.error().structure.find("MethodDebugInformation row"), std::string::npos) << first.error().to_string();
   // Later methods are refused with the same error, and no PDB is written.
-  EXPECT_FALSE(rewriter.method_rewritten(1, entry_shift(m, 1, 2), 0));
+  EXPECT_FALSE(rewriter.method_rewritten(md::MethodDefId(1), entry_shift(m, 1, 2), 0));
   std::array<uint32_t, md::kTableSlots> rows{};
   for (unsigned id = 0; id < md::kTableSlots; ++id) rows[id] = m.tables().rows(static_cast<md::TableId>(id));
   auto written = rewriter.finish(rows);

@@ -97,8 +97,8 @@ TEST(Decoder, FastLoopAgreesWithCheckedPathOnTheFramework) {
     if (!module) continue;  // native libraries
     const md::Module& m = **module;
     for (uint32_t rid = 1; rid <= m.tables().rows(md::TableId::MethodDef); ++rid) {
-      if (!has_il_body(m, rid)) continue;
-      auto body = read_body(m, rid);
+      if (!has_il_body(m, md::MethodDefId(rid))) continue;
+      auto body = read_body(m, md::MethodDefId(rid));
       if (!body) continue;
       std::span<const uint8_t> code = body->code;
       ++bodies;

@@ -83,7 +83,7 @@ std::vector<uint8_t> fat_body(const std::vector<uint8_t>& code, const FatSpec& s
       put16(b, static_cast<uint16_t>(c.handler_offset));
       b.push_back(static_cast<uint8_t>(c.handler_length));
     }
-    put32(b, c.kind == ClauseKind::Filter ? c.filter_offset : c.class_token);
+    put32(b, c.kind == ClauseKind::Filter ? c.filter_offset : c.class_token.value());
   }
   return b;
 }
@@ -97,7 +97,7 @@ ExceptionClause clause(ClauseKind kind, uint32_t try_offset, uint32_t try_length
   c.handler_offset = handler_offset;
   c.handler_length = handler_length;
   if (kind == ClauseKind::Filter) c.filter_offset = token_or_filter;
-  if (kind == ClauseKind::Catch) c.class_token = token_or_filter;
+  if (kind == ClauseKind::Catch) c.class_token = md::Token(token_or_filter);
   return c;
 }
 
@@ -157,7 +157,7 @@ Shape shape(const EncodedBody& encoded) {
   s.fat = body->fat;
   s.max_stack = body->max_stack;
   s.code_size = body->code_size;
-  s.locals = body->local_sig_token;
+  s.locals = body->local_sig_token.value();
   s.init_locals = body->init_locals();
   s.sections = body->sections.size();
   if (!body->sections.empty()) {
@@ -540,7 +540,7 @@ TEST(EngineEh, ClausesFollowInsertedCode) {
   EXPECT_EQ(c.handler_offset, *out->map.find(4));
   EXPECT_EQ(c.handler_offset, 4u + 4 + 2);
   EXPECT_EQ(c.handler_length, 3u);
-  EXPECT_EQ(c.class_token, kCatchType);
+  EXPECT_EQ(c.class_token, md::Token(kCatchType));
   EXPECT_EQ(ranges(out->map), (std::vector<OffsetMap::Range>{{2, 6}, {8, 10}}));
 }
 

@@ -78,7 +78,7 @@ ModeOpener fake_opener(Calls& calls, uint32_t failing) {
 
 /// The first instruction of MethodDef `rid`'s body in `m`.
 Op first_op(const md::Module& m, uint32_t rid) {
-  auto body = read_body(m, rid);
+  auto body = read_body(m, md::MethodDefId(rid));
   EXPECT_TRUE(body) << body.error().to_string();
   auto code = decode_code(body->code, body->code_file_offset);
   EXPECT_TRUE(code && !code->instructions.empty());
@@ -107,7 +107,8 @@ TEST(InstrumentMode, AModeTheLibraryDoesNotListIsDrivenInOrder) {
   EXPECT_EQ(calls.log[1], "measure");
   EXPECT_EQ(calls.log.back(), "finish");
   ASSERT_FALSE(report->instrumented.empty());
-  for (uint32_t rid : report->instrumented) {
+  for (md::MethodDefId method : report->instrumented) {
+    uint32_t rid = method.value();
     EXPECT_EQ(rid % 2, 0u) << "excludes() left odd rows out";
     auto edit = std::find(calls.log.begin(), calls.log.end(), fmt::format("edit {}", rid));
     ASSERT_NE(edit, calls.log.end());
@@ -120,7 +121,7 @@ TEST(InstrumentMode, AModeTheLibraryDoesNotListIsDrivenInOrder) {
   // A failed edit: skipped with the mode's reason, never committed.
   EXPECT_TRUE(calls.has(fmt::format("edit {}", failing)));
   EXPECT_FALSE(calls.has(fmt::format("commit {}", failing)));
-  auto skipped = std::find_if(report->skipped.begin(), report->skipped.end(), [&](const SkippedMethod& s) { return s.rid == failing; });
+  auto skipped = std::find_if(report->skipped.begin(), report->skipped.end(), [&](const SkippedMethod& s) { return s.method.value() == failing; });
   ASSERT_NE(skipped, report->skipped.end());
   EXPECT_EQ(skipped->reason, SkipReason::Unsupported);
   EXPECT_NE(skipped->detail.find("refuses this method"), std::string::npos) << skipped->detail;
@@ -128,7 +129,7 @@ TEST(InstrumentMode, AModeTheLibraryDoesNotListIsDrivenInOrder) {
   // What the mode asked for is in the output: a nop in front of every body it committed.
   auto out = md::Module::parse(report->output.flatten());
   ASSERT_TRUE(out) << out.error().to_string();
-  for (uint32_t rid : report->instrumented) EXPECT_EQ(first_op(**out, rid), Op::Nop) << "MethodDef " << rid;
+  for (md::MethodDefId method : report->instrumented) EXPECT_EQ(first_op(**out, method.value()), Op::Nop) << "MethodDef " << method.value();
 }
 
 TEST(InstrumentMode, TheWholeJobRunsAModeTheLibraryDoesNotList) {
@@ -154,7 +155,7 @@ TEST(InstrumentMode, TheWholeJobRunsAModeTheLibraryDoesNotList) {
   auto out = md::Module::load(spec.output);
   ASSERT_TRUE(out) << out.error().to_string();
   ASSERT_FALSE(job.report->instrumented.empty());
-  EXPECT_EQ(first_op(**out, job.report->instrumented.front()), Op::Nop);
+  EXPECT_EQ(first_op(**out, job.report->instrumented.front().value()), Op::Nop);
   fs::remove_all(dir);
 }
 

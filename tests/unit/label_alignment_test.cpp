@@ -17,7 +17,7 @@ using il::Op;
 class Listing {
  public:
   explicit Listing(std::string header = ".method private hidebysig static int32 Fib(int32 n) cil managed") {
-    m_.token = 0x06000001;
+    m_.token = md::Token(0x06000001);
     m_.name = "Demo::Fib";
     m_.header = std::move(header);
     m_.max_stack = 8;

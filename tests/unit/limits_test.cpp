@@ -261,10 +261,10 @@ TEST(Limits, NestedTypeDepthAndCycles) {
   auto module = m.parse();
   ASSERT_TRUE(module) << module.error().to_string();
   md::Printer printer(**module);
-  EXPECT_EQ(printer.type_def_name(2).rfind("<nesting too deep>/", 0), 0u) << printer.type_def_name(2);
-  std::string shallow = printer.type_def_name(types + 1 - 3);  // three levels
+  EXPECT_EQ(printer.type_def_name(md::TypeDefId(2)).rfind("<nesting too deep>/", 0), 0u) << printer.type_def_name(md::TypeDefId(2));
+  std::string shallow = printer.type_def_name(md::TypeDefId(types + 1 - 3));  // three levels
   EXPECT_EQ(shallow, "T/T/T/T");
-  EXPECT_EQ(printer.type_def_name(a).rfind("<nesting too deep>/", 0), 0u);
+  EXPECT_EQ(printer.type_def_name(md::TypeDefId(a)).rfind("<nesting too deep>/", 0), 0u);
   EXPECT_FALSE(printer.type_token(md::make_token(TableId::TypeDef, b)).empty());
 }
 
@@ -408,7 +408,7 @@ TEST(Limits, ParamSequenceDoesNotSizeTheNameList) {
   md::Printer printer(**module);
   size_t total = 0;
   size_t allocated = testing::bytes_allocated_by([&] {
-    for (uint32_t rid = 1; rid <= methods; ++rid) total += printer.method_header(rid).size();
+    for (uint32_t rid = 1; rid <= methods; ++rid) total += printer.method_header(md::MethodDefId(rid)).size();
   });
   EXPECT_GT(total, 0u);
   // 65,535 empty names a line were 2 MB a method (40 GB here); one name is a few hundred bytes.

@@ -37,7 +37,7 @@ TEST(MethodBody, TinyHeaderEverySize) {
     EXPECT_FALSE(body->fat);
     EXPECT_EQ(body->code_size, size);
     EXPECT_EQ(body->max_stack, 8);
-    EXPECT_EQ(body->local_sig_token, 0u);
+    EXPECT_FALSE(body->local_sig_token);
     EXPECT_FALSE(body->init_locals());
     EXPECT_EQ(body->total_size, 1 + size);
     EXPECT_EQ(body->code_file_offset, 0x401u);
@@ -61,7 +61,7 @@ TEST(MethodBody, FatHeader) {
   EXPECT_EQ(body->header_size, 12);
   EXPECT_EQ(body->max_stack, 5);
   EXPECT_EQ(body->code_size, 2u);
-  EXPECT_EQ(body->local_sig_token, 0x11000003u);
+  EXPECT_EQ(body->local_sig_token, md::Token(0x11000003));
   EXPECT_TRUE(body->init_locals());
   EXPECT_EQ(body->total_size, 14u);
 }
@@ -95,7 +95,7 @@ TEST(MethodBody, SmallEhSection) {
   EXPECT_EQ(body->clauses[0].try_length, 2u);
   EXPECT_EQ(body->clauses[0].handler_offset, 3u);
   EXPECT_EQ(body->clauses[0].handler_length, 1u);
-  EXPECT_EQ(body->clauses[0].class_token, 0x01000007u);
+  EXPECT_EQ(body->clauses[0].class_token, md::Token(0x01000007));
   EXPECT_EQ(body->clauses[1].kind, ClauseKind::Finally);
   ASSERT_EQ(body->sections.size(), 1u);
   EXPECT_FALSE(body->sections[0].fat);
@@ -124,7 +124,7 @@ TEST(MethodBody, FatAndChainedEhSections) {
   EXPECT_EQ(body->clauses[1].kind, ClauseKind::Fault);
   EXPECT_EQ(body->clauses[1].try_length, 0x1000u);
   EXPECT_EQ(body->clauses[1].handler_offset, 0x2000u);
-  EXPECT_EQ(body->clauses[2].class_token, 0x02000002u);
+  EXPECT_EQ(body->clauses[2].class_token, md::Token(0x02000002));
   ASSERT_EQ(body->sections.size(), 2u);
   EXPECT_TRUE(body->sections[0].fat);
   EXPECT_FALSE(body->sections[1].fat);

@@ -18,7 +18,7 @@ namespace {
 struct Instrumented {
   std::unique_ptr<md::Module> input;
   std::vector<uint8_t> bytes;
-  std::vector<uint32_t> rewritten;
+  std::vector<md::MethodDefId> rewritten;
   uint32_t input_methods = 0;
 };
 
@@ -54,9 +54,10 @@ struct Found {
 
 /// The methods whose bodies are new: those rewritten, and those the job added (the helper's).
 std::vector<uint32_t> new_bodies(const Instrumented& job, const md::Module& output) {
-  std::vector<uint32_t> rids = job.rewritten;
+  std::vector<uint32_t> rids;
+  for (md::MethodDefId method : job.rewritten) rids.push_back(method.value());
   for (uint32_t rid = job.input_methods + 1; rid <= output.tables().rows(md::TableId::MethodDef); ++rid)
-    if (has_il_body(output, rid)) rids.push_back(rid);
+    if (has_il_body(output, md::MethodDefId(rid))) rids.push_back(rid);
   return rids;
 }
 
@@ -66,7 +67,7 @@ std::vector<Found> instructions(const Instrumented& job) {
   auto parsed = md::Module::parse(job.bytes);
   EXPECT_TRUE(parsed);
   for (uint32_t rid : new_bodies(job, **parsed)) {
-    auto body = read_body(**parsed, rid);
+    auto body = read_body(**parsed, md::MethodDefId(rid));
     EXPECT_TRUE(body);
     auto code = decode_code(body->code, body->code_file_offset);
     EXPECT_TRUE(code);
@@ -95,9 +96,9 @@ TEST(OutputCheck, GoodOutputPassesAndEveryTokenIsCounted) {
     uint64_t tokens = 0;
     for (const Found& f : instructions(job)) tokens += is_token(operand_of(f.in.op));
     for (uint32_t rid : new_bodies(job, **parsed)) {
-      auto body = read_body(**parsed, rid);
+      auto body = read_body(**parsed, md::MethodDefId(rid));
       ASSERT_TRUE(body);
-      tokens += body->local_sig_token != 0;
+      tokens += static_cast<bool>(body->local_sig_token);
       for (const auto& c : body->clauses) tokens += c.kind == ClauseKind::Catch;
     }
     EXPECT_EQ(stats->tokens, tokens);

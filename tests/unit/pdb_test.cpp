@@ -259,7 +259,7 @@ TEST(PortablePdb, EverySequencePointBlobReencodesToItsBytes) {
     uint32_t blob = t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::SequencePoints);
     if (!blob) continue;
     uint32_t document = t.get(TableId::MethodDebugInformation, rid, col::MethodDebugInformation::Document);
-    auto points = pdb->sequence_points(rid);
+    auto points = pdb->sequence_points(md::MethodDefId(rid));
     ASSERT_TRUE(points) << points.error().to_string();
     auto encoded = encode_sequence_points(*points, document);
     ASSERT_TRUE(encoded);
@@ -269,7 +269,7 @@ TEST(PortablePdb, EverySequencePointBlobReencodesToItsBytes) {
     ++with_points;
   }
   EXPECT_GT(with_points, 2u);
-  EXPECT_NE(pdb->document_name(1).find("DebugInfo"), std::string::npos) << pdb->document_name(1);
+  EXPECT_NE(pdb->document_name(md::DocumentId(1)).find("DebugInfo"), std::string::npos) << pdb->document_name(md::DocumentId(1));
 }
 
 TEST(PortablePdb, RefusesWhatIsNotAStandalonePortablePdb) {

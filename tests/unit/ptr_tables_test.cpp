@@ -85,9 +85,9 @@ TEST(PtrTables, ListsGoThroughThePtrTables) {
   EXPECT_EQ(mod.params_of(md::MethodDefId(3)), (std::vector<md::ParamId>{md::ParamId(2)}));
 
   md::Printer printer(mod);
-  EXPECT_EQ(printer.method_name(1), "Ns.T::First");
-  EXPECT_EQ(printer.method_name(3), "<Module>::Third");
-  EXPECT_EQ(printer.field_name(2), "Ns.T::fSecond");
+  EXPECT_EQ(printer.method_name(md::MethodDefId(1)), "Ns.T::First");
+  EXPECT_EQ(printer.method_name(md::MethodDefId(3)), "<Module>::Third");
+  EXPECT_EQ(printer.field_name(md::FieldId(2)), "Ns.T::fSecond");
 }
 
 TEST(PtrTables, WithoutPtrTablesListsArePhysical) {
@@ -98,7 +98,7 @@ TEST(PtrTables, WithoutPtrTablesListsArePhysical) {
   EXPECT_EQ(mod.methods_of(md::TypeDefId(2)), (std::vector<md::MethodDefId>{md::MethodDefId(2), md::MethodDefId(3)}));
   EXPECT_EQ(mod.params_of(md::MethodDefId(1)), (std::vector<md::ParamId>{md::ParamId(1)}));
   md::Printer printer(mod);
-  EXPECT_EQ(printer.method_name(1), "<Module>::First");
+  EXPECT_EQ(printer.method_name(md::MethodDefId(1)), "<Module>::First");
 }
 
 }  // namespace

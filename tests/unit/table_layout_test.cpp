@@ -115,7 +115,7 @@ TEST(CodedIndex, EncodeDecodeRoundTrip) {
     }
   }
   EXPECT_FALSE(encode_coded_index(CodedIndex::TypeDefOrRef, make_token(TableId::Field, 1)));
-  EXPECT_EQ(t.decode(CodedIndex::TypeDefOrRef, 3), 0u) << "tag 3 names no table";
+  EXPECT_FALSE(t.decode(CodedIndex::TypeDefOrRef, 3)) << "tag 3 names no table";
 }
 
 }  // namespace

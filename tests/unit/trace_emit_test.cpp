@@ -60,7 +60,7 @@ TEST(TraceEmit, WrapperShapeOnAHandBuiltBody) {
   c.ret();
   body.instrs = c.take();
   uint32_t original_ret = body.instrs[1].id;
-  Status done = mode->instrument(rid, "Trace.Program::Main", body);
+  Status done = mode->instrument(md::MethodDefId(rid), "Trace.Program::Main", body);
   ASSERT_TRUE(done) << done.error().to_string();
 
   // Clauses: the guards around OnEnter and OnLeave (catch Exception), inside the wrap's filter
@@ -70,7 +70,7 @@ TEST(TraceEmit, WrapperShapeOnAHandBuiltBody) {
   EXPECT_EQ(body.clauses[1].kind, ClauseKind::Catch);
   EXPECT_EQ(body.clauses[2].kind, ClauseKind::Filter);
   EXPECT_EQ(body.clauses[3].kind, ClauseKind::Finally);
-  EXPECT_NE(body.clauses[0].class_token, 0u);
+  EXPECT_TRUE(body.clauses[0].class_token);
   EXPECT_EQ(body.clauses[0].class_token, body.clauses[1].class_token);
 
   // Every label names an instruction of the body (or its end), and each guard's try block and

@@ -27,7 +27,7 @@ struct Side {
   std::string path;
   std::unique_ptr<md::Module> module;
   std::unique_ptr<md::Printer> printer;
-  std::vector<uint32_t> rids;
+  std::vector<md::MethodDefId> rids;
   std::vector<MethodKey> keys;
   std::vector<std::string> listings;
   size_t unreadable = 0;
@@ -47,7 +47,7 @@ Expected<Side> load_side(const std::string& path, const md::MethodFilter& filter
     if (!listing.error.empty() && side.unreadable++ == 0) side.first_error = listing.error;
     std::string text = diff_text(listing, LabelNames::numbered(listing));
     MethodKey key;
-    key.token = md::Token(listing.token);
+    key.token = listing.token;
     key.name = std::move(listing.name);
     key.signature = listing.header.substr(0, listing.header.find('\n'));
     side.keys.push_back(std::move(key));

@@ -38,7 +38,7 @@ int run_dump(int argc, char** argv) {
   if (!module) return fail(module.error());
   const md::Module& m = **module;
   md::Printer printer(m);
-  std::vector<uint32_t> methods = select_methods(m, printer, filter);
+  std::vector<md::MethodDefId> methods = select_methods(m, printer, filter);
   // Source lines from the PDB, when there is a usable one. A PDB that is simply not there is not
   // worth a warning (most assemblies' are elsewhere); one that is there and cannot be used is.
   instrument::PdbSource pdb;
@@ -57,10 +57,10 @@ int run_dump(int argc, char** argv) {
     p->field("assembly", Value(assembly).text(md::printable(assembly)));
     p->field("mvid", module_mvid(m));
     ListScope listed(*p, "methods");
-    for (uint32_t rid : methods) {
-      il::MethodListing listing = read_listing(m, printer, rid);
+    for (md::MethodDefId method : methods) {
+      il::MethodListing listing = read_listing(m, printer, method);
       if (!listing.error.empty() && bad++ == 0) first_error = listing.error;
-      print_listing(*p, listing, LabelNames::offsets(), ListingStyle::Dump, ListingSource::of(pdb.pdb.get(), rid));
+      print_listing(*p, listing, LabelNames::offsets(), ListingStyle::Dump, ListingSource::of(pdb.pdb.get(), method));
     }
   }
   if (bad) print_warning(file, fmt::format("{} method bod{} could not be read; the first: {}", bad, bad == 1 ? "y" : "ies", first_error));

@@ -74,15 +74,15 @@ std::string entry_point_text(const md::Module& m, md::Printer& p) {
   if (cli.native_entry_point()) return fmt::format("native RVA 0x{:x}", cli.entry_point);
   if (cli.entry_point == 0) return "none";
   md::Token t(cli.entry_point);
-  if (md::token_table(t) == TableId::MethodDef && m.tables().valid_rid(TableId::MethodDef, md::token_rid(t)))
-    return fmt::format("0x{:08X} {}", t, p.method_name(md::token_rid(t)));
+  if (auto method = t.as<TableId::MethodDef>(); method && m.valid(*method))
+    return fmt::format("0x{:08X} {}", t, p.method_name(*method));
   if (md::token_table(t) == TableId::File) return fmt::format("0x{:08X} (File)", t);
   return fmt::format("0x{:08X} (invalid)", t);
 }
 
 uint32_t count_bodies(const md::Module& m) {
   uint32_t n = 0;
-  for (uint32_t rid = 1; rid <= m.tables().rows(TableId::MethodDef); ++rid) n += il::has_il_body(m, rid);
+  for (md::MethodDefId method : m.ids<TableId::MethodDef>()) n += il::has_il_body(m, method);
   return n;
 }
 

@@ -132,10 +132,10 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
   if (Key list = Key::json_only("instrumentedMethods"); p.shows(list)) {
     ListScope instrumented(p, list);
     md::Printer printer(m);
-    for (uint32_t rid : report.instrumented) {
+    for (md::MethodDefId id : report.instrumented) {
       ObjectScope method(p, {}, Layout().inline_json());
-      p.field("token", fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, rid)));
-      p.field("name", printer.method_name(rid));
+      p.field("token", fmt::format("0x{:08X}", id.token()));
+      p.field("name", printer.method_name(id));
     }
   }
   {
@@ -151,7 +151,7 @@ void print_summary(ScopedPrinter& p, const Job& job, const md::Module& m, const 
       Key key = Key().text_if(!counted_by_reason(s.reason));
       if (!p.shows(key)) continue;
       ObjectScope method(p, key, Layout::one_row("          {} {}: {}"));
-      p.field("token", fmt::format("0x{:08X}", md::make_token(md::TableId::MethodDef, s.rid)));
+      p.field("token", fmt::format("0x{:08X}", s.method.token()));
       p.field("name", Value(s.name).text(printable(s.name)));
       p.field("reason", Value(s.text()).text(printable(s.text())));
     }

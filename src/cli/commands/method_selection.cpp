@@ -20,12 +20,12 @@ std::string module_mvid(const md::Module& m) {
   return md::format_guid(g ? *g : md::Guid{});
 }
 
-std::vector<uint32_t> select_methods(const md::Module& m, md::Printer& printer, const md::MethodFilter& filter) {
-  std::vector<uint32_t> out;
+std::vector<md::MethodDefId> select_methods(const md::Module& m, md::Printer& printer, const md::MethodFilter& filter) {
+  std::vector<md::MethodDefId> out;
   bool all = filter.include.empty() && filter.exclude.empty();
-  for (uint32_t rid = 1; rid <= m.tables().rows(TableId::MethodDef); ++rid) {
-    if (!il::has_il_body(m, rid)) continue;
-    if (all || filter.selects(printer.method_name(rid))) out.push_back(rid);
+  for (md::MethodDefId method : m.ids<TableId::MethodDef>()) {
+    if (!il::has_il_body(m, method)) continue;
+    if (all || filter.selects(printer.method_name(method))) out.push_back(method);
   }
   return out;
 }

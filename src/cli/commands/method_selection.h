@@ -14,7 +14,7 @@ namespace cil::cli {
 std::string assembly_name(const md::Module& m);
 std::string module_mvid(const md::Module& m);
 
-/// MethodDef rids with an IL body whose full name the filter selects, in token order.
-std::vector<uint32_t> select_methods(const md::Module& m, md::Printer& printer, const md::MethodFilter& filter);
+/// The methods with an IL body whose full name the filter selects, in token order.
+std::vector<md::MethodDefId> select_methods(const md::Module& m, md::Printer& printer, const md::MethodFilter& filter);
 
 }  // namespace cil::cli

@@ -19,7 +19,7 @@ Breakage at(uint64_t offset, std::vector<uint8_t> bytes, bool in_pdb = false) { 
 }  // namespace
 
 Expected<std::optional<Breakage>> plan_breakage(const std::string& what, std::span<const uint8_t> assembly,
-                                                std::span<const uint32_t> rewritten, bool has_pdb) {
+                                                std::span<const md::MethodDefId> rewritten, bool has_pdb) {
   if (what == "signature") {
     auto layout = pe::strong_name_layout(assembly);
     if (!layout) return std::optional<Breakage>();

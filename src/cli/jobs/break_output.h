@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "metadata/ids.h"
 #include "support/error.h"
 
 namespace cil::cli {
@@ -29,6 +30,6 @@ struct Breakage {
 /// new bodies are `rewritten`; nullopt when there is nothing of that kind to break. An unknown
 /// `what` is a usage error.
 Expected<std::optional<Breakage>> plan_breakage(const std::string& what, std::span<const uint8_t> assembly,
-                                                std::span<const uint32_t> rewritten, bool has_pdb);
+                                                std::span<const md::MethodDefId> rewritten, bool has_pdb);
 
 }  // namespace cil::cli

@@ -88,7 +88,7 @@ void print_instruction(ScopedPrinter& p, const il::MethodListing& m, const il::L
   if (in.is_branch() || in.is_switch()) operand = named_targets = targets_text(m, in, labels);
   p.field(Key::text_only(), operand.empty() ? "" : " ");
   p.field(Key("operand").json_if(!operand.empty()), operand);
-  if (in.token) p.field(Key::json_only("token"), md::token_text(md::Token(in.token)));
+  if (in.token) p.field(Key::json_only("token"), md::token_text(in.token));
   if (in.is_branch() && in.target_count) p.field(Key::json_only("target"), m.targets_of(in)[0]);
   if (in.is_switch()) {
     ListScope targets(p, Key::json_only("targets"), Layout().inline_json());
@@ -117,30 +117,30 @@ void print_clause(ScopedPrinter& p, const il::ListedClause& c, const LabelNames&
   p.field("tryLength", Value(c.try_length).text(labels(c.try_end())));
   p.field("handlerOffset", Value(c.handler_offset).text(labels(c.handler_offset)));
   p.field("handlerLength", Value(c.handler_length).text(labels(c.handler_end())));
-  if (c.kind == il::ClauseKind::Catch) p.field(Key::json_only("catchType"), md::token_text(md::Token(c.class_token)));
+  if (c.kind == il::ClauseKind::Catch) p.field(Key::json_only("catchType"), md::token_text(c.class_token));
   if (c.kind == il::ClauseKind::Filter) p.field(Key::json_only("filterOffset"), c.filter_offset);
 }
 
 }  // namespace
 
-il::MethodListing read_listing(const md::Module& m, md::Printer& printer, uint32_t rid) {
-  uint32_t rva = m.row<md::TableId::MethodDef>(rid).rva();
-  Expected<il::MethodBody> body = il::read_body(m, rid);
-  if (!body) return il::list_method(printer, rid, rva, nullptr, nullptr, body.error().to_string());
+il::MethodListing read_listing(const md::Module& m, md::Printer& printer, md::MethodDefId method) {
+  uint32_t rva = m.row(method).rva();
+  Expected<il::MethodBody> body = il::read_body(m, method);
+  if (!body) return il::list_method(printer, method, rva, nullptr, nullptr, body.error().to_string());
   Expected<il::DecodedCode> code = il::decode_code(body->code, body->code_file_offset);
   if (!code) {
     // The decoder knows offsets, not methods.
     Error e = code.error();
-    e.structure = fmt::format("MethodDef 0x{:08X} code", md::make_token(md::TableId::MethodDef, rid));
-    return il::list_method(printer, rid, rva, &*body, nullptr, e.to_string());
+    e.structure = fmt::format("MethodDef 0x{:08X} code", method.token());
+    return il::list_method(printer, method, rva, &*body, nullptr, e.to_string());
   }
-  return il::list_method(printer, rid, rva, &*body, &*code, {});
+  return il::list_method(printer, method, rva, &*body, &*code, {});
 }
 
-ListingSource ListingSource::of(const md::PortablePdb* pdb, uint32_t rid) {
+ListingSource ListingSource::of(const md::PortablePdb* pdb, md::MethodDefId method) {
   ListingSource source;
   source.pdb = pdb;
-  if (pdb) source.points = pdb->sequence_points(rid);
+  if (pdb) source.points = pdb->sequence_points(method);
   return source;
 }
 
@@ -149,7 +149,7 @@ namespace {
 /// The text form's comment for a point: the document's file name and the start line.
 std::string point_text(const md::PortablePdb& pdb, const md::SequencePoint& point) {
   if (point.hidden()) return "  // hidden";
-  return fmt::format("  // {}:{}", md::printable(instrument::file_name(pdb.document_name(point.document))), point.start_line);
+  return fmt::format("  // {}:{}", md::printable(instrument::file_name(pdb.document_name(md::DocumentId(point.document)))), point.start_line);
 }
 
 /// JSON only: the method's sequence points (the text form notes them among the instructions).
@@ -167,7 +167,7 @@ void print_points(ScopedPrinter& p, const ListingSource& source) {
       p.field(Key::json_only("hidden"), true);
       continue;
     }
-    p.field(Key::json_only("document"), source.pdb->document_name(point.document));
+    p.field(Key::json_only("document"), source.pdb->document_name(md::DocumentId(point.document)));
     p.field(Key::json_only("startLine"), point.start_line);
     p.field(Key::json_only("startColumn"), point.start_column);
     p.field(Key::json_only("endLine"), point.end_line);
@@ -183,7 +183,7 @@ void print_listing(ScopedPrinter& p, const il::MethodListing& m, const LabelName
   Layout layout = Layout::plain();
   layout.blank_before = dump;
   ObjectScope method(p, {}, layout);
-  std::string token = md::token_text(md::Token(m.token));
+  std::string token = md::token_text(m.token);
   p.field(Key::json_only("token"), token);
   p.field(Key::json_only("name"), m.name);
   // The plain name, as patterns match it, made safe for a terminal; the header is ILAsm syntax,
@@ -203,7 +203,7 @@ void print_listing(ScopedPrinter& p, const il::MethodListing& m, const LabelName
   std::string locals = "  " + m.locals;
   if (dump) locals += fmt::format(" // 0x{:08X}", m.locals_token);
   p.field(Key("localsToken").text_if(!m.locals.empty()),
-          (m.locals_token ? Value(md::token_text(md::Token(m.locals_token))) : Value::null()).text(std::move(locals)));
+          (m.locals_token ? Value(md::token_text(m.locals_token)) : Value::null()).text(std::move(locals)));
   p.field(Key::json_only("initLocals"), m.init_locals);
   {
     ListScope instructions(p, "instructions");

@@ -42,16 +42,16 @@ enum class ListingStyle {
          ///< no RVA or locals token; labels, defined where an instruction is a target
 };
 
-/// The listing of MethodDef `rid` as `m` has it; a body that cannot be read or decoded gives a
+/// The listing of `method` as `m` has it; a body that cannot be read or decoded gives a
 /// listing with only its `error`.
-il::MethodListing read_listing(const md::Module& m, md::Printer& printer, uint32_t rid);
+il::MethodListing read_listing(const md::Module& m, md::Printer& printer, md::MethodDefId method);
 
 /// A method's source lines from a PDB, for dump.
 struct ListingSource {
   const md::PortablePdb* pdb = nullptr;  ///< null: no PDB, nothing shown
   Expected<md::MethodSequencePoints> points = md::MethodSequencePoints{};
-  /// The points of MethodDef `rid` in `pdb` (none when `pdb` is null).
-  static ListingSource of(const md::PortablePdb* pdb, uint32_t rid);
+  /// The points of `method` in `pdb` (none when `pdb` is null).
+  static ListingSource of(const md::PortablePdb* pdb, md::MethodDefId method);
 };
 
 /// One method as an element of the current list: in text, its lines (after an empty line in

@@ -36,7 +36,7 @@ MethodPairing pair_methods(std::span<const MethodKey> old_methods, std::span<con
   MethodPairing out;
   std::vector<bool> old_done(old_methods.size()), new_done(new_methods.size());
 
-  std::unordered_map<uint32_t, size_t> new_by_token;
+  std::unordered_map<md::Token, size_t> new_by_token;
   for (size_t j = 0; j < new_methods.size(); ++j) new_by_token.emplace(new_methods[j].token, j);
   for (size_t i = 0; i < old_methods.size(); ++i) {
     auto it = new_by_token.find(old_methods[i].token);

@@ -97,7 +97,7 @@ Expected<CountFile> parse_count_file(std::string_view text) {
   }
   const JsonValue* methods = CIL_TRY(member(root, contract::kCountsKeyMethods, JsonValue::Kind::Array, ""));
 
-  std::unordered_map<uint32_t, size_t> seen;
+  std::unordered_map<md::Token, size_t> seen;
   out.methods.reserve(methods->items().size());
   for (size_t i = 0; i < methods->items().size(); ++i) {
     const JsonValue& m = methods->items()[i];

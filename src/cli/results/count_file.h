@@ -66,7 +66,7 @@ class CountMerger {
     size_t first_file = 0;  ///< index in files_
     std::vector<MethodCount> methods;
     std::vector<size_t> named_by;  ///< per method, the index in files_ of the file that named it
-    std::unordered_map<uint32_t, size_t> by_token;
+    std::unordered_map<md::Token, size_t> by_token;
   };
   std::map<std::pair<std::string, std::string>, Build> builds_;
   std::vector<std::string> files_;
