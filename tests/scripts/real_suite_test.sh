@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A real library's own test suite (issue 39): Stateless and its 383 xUnit tests, vendored in
+# A real library's own test suite (issue 39): Stateless and its 383 xUnit tests (382 run: one
+# that races is left out, see suite() below), vendored in
 # testdata/thirdparty/stateless (sources and tests as upstream has them), built once (Debug,
 # packages from the NuGet mirror), then run four times with `dotnet test` on the built test
 # assembly, as a coverlet user would:
@@ -49,13 +50,18 @@ before=$(cd "$bin" && find . -type f | sort | xargs sha256sum)
 
 # suite NAME [ARGS...]: `dotnet test` of the suite, with ARGS after it and the command in the
 # array $under before it, from the source root (where a user runs it); the trx log and any
-# collector's results in $work/NAME.
+# collector's results in $work/NAME. One upstream test is left out, in every run alike: it races
+# (Ensure_XUnit_can_lose_sync_context awaits a task completed on another thread and asserts that
+# the continuation ran there; when that thread finishes first, the continuation runs inline on
+# xunit's context and the test fails). It failed in plain runs and under Microsoft.CodeCoverage
+# on a loaded machine, and it runs only test code (no line of Stateless).
+flaky="FullyQualifiedName!=Stateless.Tests.SynchronizationContextFixture.Ensure_XUnit_can_lose_sync_context"
 under=()
 suite() {
   local name=$1
   shift
-  (cd "$work/src" && timeout 600 "${under[@]}" dotnet test "$bin/Stateless.Tests.dll" --logger "trx;LogFileName=$name.trx" \
-    --results-directory "$work/$name" "$@" > "$work/$name.log" 2>&1) || { tail -20 "$work/$name.log" >&2; fail "$name: dotnet test failed"; }
+  (cd "$work/src" && timeout 600 "${under[@]}" dotnet test "$bin/Stateless.Tests.dll" --filter "$flaky" \
+    --logger "trx;LogFileName=$name.trx" --results-directory "$work/$name" "$@" > "$work/$name.log" 2>&1) || { tail -20 "$work/$name.log" >&2; fail "$name: dotnet test failed"; }
   echo "$name: $(grep -E '^(Passed|Failed)!' "$work/$name.log" | tail -1)"
 }
 suite plain
