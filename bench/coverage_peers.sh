@@ -10,22 +10,25 @@
 #   ours JIT time (run)         cil-instrument run --mode coverage -- dotnet test ...
 # CPU (user + system of the whole process tree) and wall, medians, as ratios to plain.
 #
-#   bench/coverage_peers.sh CHECKOUT [--tool PATH] [--runs N] [--tests REL.csproj] [--library NAME]
+#   bench/coverage_peers.sh [CHECKOUT] [--tool PATH] [--runs N] [--tests REL.csproj] [--library NAME]
 #
-#   CHECKOUT   the library's source tree (not changed: it is copied); bench/README.md names the
-#              repository and commit measured (default --tests and --library are that one's)
+#   CHECKOUT   the library's source tree (not changed: it is copied); default the vendored
+#              Stateless, testdata/thirdparty/stateless (its README names the repository and
+#              commit; the default --tests and --library are its)
 #   --tests    its test project, relative to CHECKOUT (default test/Stateless.Tests/Stateless.Tests.csproj)
 #   --library  the assembly under test, the one every side covers (default Stateless)
 #   --runs     runs per side (default 5)
 #   --tool     cil-instrument (default: build-bench/src/cil-instrument, then build/src/...)
 #
-# The copy is built once, Debug, for net10.0 only, with packages from the NuGet mirror: a
-# targets file (passed as CustomAfterMicrosoftCommonTargets, so that the tree is not edited)
-# moves the versions the mirror lacks (xunit 2.4.0's xunit.assert) to the nearest it has, drops
-# SourceLink (build metadata only) and adds coverlet.collector 10.0.1 to the test project;
-# Microsoft.CodeCoverage is the one Microsoft.NET.Test.Sdk brings. Every run must pass the same
-# number of tests as plain, and every coverage side must leave its report (Cobertura, or our hits
-# files), else that run is reported and not timed (the table says how many runs each median has).
+# The copy is built once, Debug, for net10.0 only, with packages from the NuGet mirror. The
+# vendored tree is built as it is (its project files are already retargeted); an upstream
+# checkout gets a targets file (passed as CustomAfterMicrosoftCommonTargets, so that the tree is
+# not edited) that moves the versions the mirror lacks (xunit 2.4.0's xunit.assert) to the
+# nearest it has, drops SourceLink (build metadata only) and adds coverlet.collector 10.0.1 to the
+# test project. Microsoft.CodeCoverage is the one Microsoft.NET.Test.Sdk brings. Every run must
+# pass the same number of tests as plain, and every coverage side must leave its report
+# (Cobertura, or our hits files), else that run is reported and not timed (the table says how
+# many runs each median has).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -40,12 +43,14 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --tests) tests=$2; shift 2 ;;
     --library) library=$2; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     -*) echo "coverage_peers.sh: unknown option $1" >&2; exit 2 ;;
     *) checkout=$1; shift ;;
   esac
 done
-[ -n "$checkout" ] && [ -f "$checkout/$tests" ] || { echo "coverage_peers.sh: CHECKOUT with $tests needed (--help)" >&2; exit 2; }
+vendored="$repo/testdata/thirdparty/stateless"
+[ -n "$checkout" ] || checkout=$vendored
+[ -f "$checkout/$tests" ] || { echo "coverage_peers.sh: CHECKOUT with $tests needed (--help)" >&2; exit 2; }
 if [ -z "$tool" ]; then
   for t in "$repo/build-bench/src/cil-instrument" "$repo/build/src/cil-instrument"; do
     [ -x "$t" ] && { tool=$t; break; }
@@ -60,6 +65,10 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_CLI_DO_NOT_USE_MSBUI
 # --- the build ---------------------------------------------------------------------------------------
 cp -r "$checkout" "$work/src"
 project="$work/src/$tests"
+overrides=()
+if [ "$(readlink -f "$checkout")" != "$(readlink -f "$vendored")" ]; then
+  overrides=(-p:TargetFrameworks=net10.0 -p:CustomAfterMicrosoftCommonTargets="$work/overrides.targets" -p:PeerTestProject="$project")
+fi
 cat > "$work/overrides.targets" <<'XML'
 <Project>
   <ItemGroup>
@@ -73,8 +82,8 @@ cat > "$work/overrides.targets" <<'XML'
 </Project>
 XML
 echo "building $tests (net10.0, Debug)..."
-(cd "$work/src" && timeout 900 dotnet build "$project" -nologo -v q -p:TargetFrameworks=net10.0 -p:TreatWarningsAsErrors=false \
-  -p:CustomAfterMicrosoftCommonTargets="$work/overrides.targets" -p:PeerTestProject="$project" > "$work/build.log" 2>&1) ||
+(cd "$work/src" && timeout 900 dotnet build "$project" -nologo -v q -p:TreatWarningsAsErrors=false "${overrides[@]}" \
+  > "$work/build.log" 2>&1) ||
   { tail -20 "$work/build.log" >&2; echo "the suite did not build" >&2; exit 1; }
 bin="$(dirname "$project")/bin/Debug/net10.0"
 dll="$bin/$(basename "${tests%.csproj}").dll"

@@ -50,7 +50,9 @@ uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UI
 
 bool MethodCoverage::covered() const {
   if (!has_lines()) return entries > 0;
-  return std::any_of(lines.begin(), lines.end(), [](const auto& l) { return l.second > 0; });
+  auto hit = [](const auto& l) { return l.second > 0; };
+  return std::any_of(lines.begin(), lines.end(), hit) ||
+         std::any_of(elsewhere.begin(), elsewhere.end(), [&](const auto& f) { return std::any_of(f.second.lines.begin(), f.second.lines.end(), hit); });
 }
 
 Expected<std::string> HitsMerger::add(const std::string& file, CountFile hits) {
@@ -126,7 +128,8 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
       });
       for (const PendingBranch& h : pending) {
         mc.files[h.document].branches[h.hits.line].push_back(h.hits);
-        method->branches.push_back(h.hits);
+        if (method->file.empty() || h.document == method->file) method->branches.push_back(h.hits);
+        else method->elsewhere[h.document].branches[h.hits.line].push_back(h.hits);
       }
       pending.clear();
     };
@@ -204,7 +207,7 @@ Expected<std::vector<ModuleCoverage>> HitsMerger::result() const {
         if (std::find(nested.begin(), nested.end(), line) != nested.end()) continue;
         auto& file_line = h.file->second.lines[line];
         file_line = saturating_add(file_line, h.hits);
-        auto& method_line = h.method->lines[line];
+        auto& method_line = h.file->first == h.method->file ? h.method->lines[line] : h.method->elsewhere[h.file->first].lines[line];
         method_line = saturating_add(method_line, h.hits);
       }
     }
@@ -244,8 +247,12 @@ void map_documents(std::vector<ModuleCoverage>& modules, const PathMap& map) {
       }
     }
     m.files = std::move(files);
-    for (auto& [key, method] : m.methods)
+    for (auto& [key, method] : m.methods) {
       if (!method.file.empty()) method.file = map.apply(method.file);
+      std::map<std::string, FileCoverage> elsewhere;
+      for (auto& [doc, file] : method.elsewhere) elsewhere[map.apply(doc)] = std::move(file);
+      method.elsewhere = std::move(elsewhere);
+    }
     m.line = m.branch = Ratio{};
     for (const auto& [doc, file] : m.files) {
       for (const auto& [line, hits] : file.lines) m.line += Ratio{hits ? 1u : 0u, 1};

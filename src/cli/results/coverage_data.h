@@ -21,19 +21,23 @@ struct BranchHits {
   uint64_t hits = 0;
 };
 
+struct FileCoverage {
+  std::map<uint32_t, uint64_t> lines;
+  std::map<uint32_t, std::vector<BranchHits>> branches;  ///< by line
+};
+
 struct MethodCoverage {
   std::string name;  ///< Ns.Type::Method (a state machine's under its kickoff method)
   std::string file;  ///< document of its first line, or empty
   uint64_t entries = 0;
-  std::map<uint32_t, uint64_t> lines;  ///< line -> hits (sequence points' hits summed over their lines)
-  std::vector<BranchHits> branches;
-  bool has_lines() const { return !lines.empty(); }
+  std::map<uint32_t, uint64_t> lines;  ///< line of `file` -> hits (sequence points' hits summed over their lines)
+  std::vector<BranchHits> branches;    ///< those on lines of `file`
+  /// Lines and branches in other documents, by document: a constructor of a partial class runs
+  /// the field initializers of every file that declares the class, and each line belongs to its
+  /// own file (line numbers of two files must not be summed).
+  std::map<std::string, FileCoverage> elsewhere;
+  bool has_lines() const { return !lines.empty() || !elsewhere.empty(); }
   bool covered() const;
-};
-
-struct FileCoverage {
-  std::map<uint32_t, uint64_t> lines;
-  std::map<uint32_t, std::vector<BranchHits>> branches;  ///< by line
 };
 
 struct Ratio {

@@ -106,6 +106,20 @@ Ratio ratio_of(const std::vector<BranchHits>& branches) {
   return r;
 }
 
+/// A method's lines and branches in every document it has them in.
+Ratio line_ratio(const MethodCoverage& method) {
+  Ratio r = ratio_of(method.lines);
+  for (const auto& [doc, file] : method.elsewhere) r += ratio_of(file.lines);
+  return r;
+}
+
+Ratio branch_ratio(const MethodCoverage& method) {
+  Ratio r = ratio_of(method.branches);
+  for (const auto& [doc, file] : method.elsewhere)
+    for (const auto& [line, list] : file.branches) r += ratio_of(list);
+  return r;
+}
+
 std::string ratio_json(const Ratio& r) {
   return fmt::format("{{\"covered\": {}, \"total\": {}, \"percent\": {:.2f}}}", r.covered, r.total, r.percent());
 }
@@ -128,27 +142,42 @@ std::string cobertura_xml(const std::vector<ModuleCoverage>& modules, int64_t ti
   for (const ModuleCoverage& m : modules) {
     out += fmt::format("    <package name=\"{}\" line-rate=\"{}\" branch-rate=\"{}\" complexity=\"0\">\n      <classes>\n", xml(m.label()),
                        rate(m.line), rate(m.branch));
-    // Classes by (type, file): a partial type in two files is two classes, as coverlet writes it.
-    std::map<std::pair<std::string, std::string>, std::vector<const MethodCoverage*>> classes;
-    for (const auto& [key, method] : m.methods)
-      if (method.has_lines()) classes[{std::string(declaring_class(split_name(method.name).first)), method.file}].push_back(&method);
-    for (const auto& [id, methods] : classes) {
+    // Classes by (type, file): a partial type in two files is two classes, as coverlet writes it,
+    // and a method with lines in both (a constructor running both files' field initializers) is
+    // listed in each with that file's lines.
+    struct Part {
+      const MethodCoverage* method;
+      const std::map<uint32_t, uint64_t>* lines;
+      std::vector<BranchHits> branches;
+    };
+    std::map<std::pair<std::string, std::string>, std::vector<Part>> classes;
+    for (const auto& [key, method] : m.methods) {
+      if (!method.has_lines()) continue;
+      std::string type(declaring_class(split_name(method.name).first));
+      if (!method.lines.empty()) classes[{type, method.file}].push_back({&method, &method.lines, method.branches});
+      for (const auto& [doc, file] : method.elsewhere) {
+        Part part{&method, &file.lines, {}};
+        for (const auto& [line, list] : file.branches) part.branches.insert(part.branches.end(), list.begin(), list.end());
+        classes[{type, doc}].push_back(std::move(part));
+      }
+    }
+    for (const auto& [id, parts] : classes) {
       std::map<uint32_t, uint64_t> lines;
       std::vector<BranchHits> branches;
-      for (const MethodCoverage* method : methods) {
-        for (const auto& [line, hits] : method->lines) lines[line] += hits;
-        branches.insert(branches.end(), method->branches.begin(), method->branches.end());
+      for (const Part& part : parts) {
+        for (const auto& [line, hits] : *part.lines) lines[line] += hits;
+        branches.insert(branches.end(), part.branches.begin(), part.branches.end());
       }
       auto by_line = branches_by_line(branches);
       out += fmt::format("        <class name=\"{}\" filename=\"{}\" line-rate=\"{}\" branch-rate=\"{}\" complexity=\"0\">\n",
                          xml(id.first), xml(class_file_name(id.second, source_root)), rate(ratio_of(lines)), rate(ratio_of(branches)));
       out += "          <methods>\n";
-      for (const MethodCoverage* method : methods) {
-        auto method_branches = branches_by_line(method->branches);
+      for (const Part& part : parts) {
+        auto method_branches = branches_by_line(part.branches);
         out += fmt::format("            <method name=\"{}\" signature=\"\" line-rate=\"{}\" branch-rate=\"{}\" complexity=\"0\">\n",
-                           xml(split_name(method->name).second), rate(ratio_of(method->lines)), rate(ratio_of(method->branches)));
+                           xml(split_name(part.method->name).second), rate(ratio_of(*part.lines)), rate(ratio_of(part.branches)));
         out += "              <lines>\n";
-        for (const auto& [line, hits] : method->lines) cobertura_line(out, "                ", line, hits, method_branches);
+        for (const auto& [line, hits] : *part.lines) cobertura_line(out, "                ", line, hits, method_branches);
         out += "              </lines>\n            </method>\n";
       }
       out += "          </methods>\n          <lines>\n";
@@ -168,11 +197,11 @@ std::string lcov_text(const std::vector<ModuleCoverage>& modules) {
       out += fmt::format("TN:{}\nSF:{}\n", lcov_test_name(m.label()), doc);
       Ratio functions;
       for (const auto& [key, method] : m.methods) {
-        if (method.file != doc || !method.has_lines()) continue;
+        if (method.file != doc || method.lines.empty()) continue;
         out += fmt::format("FN:{},{}\n", method.lines.begin()->first, lcov_function_name(key));
       }
       for (const auto& [key, method] : m.methods) {
-        if (method.file != doc || !method.has_lines()) continue;
+        if (method.file != doc || method.lines.empty()) continue;
         uint64_t hits = 0;
         for (const auto& [line, h] : method.lines) hits = std::max(hits, h);
         out += fmt::format("FNDA:{},{}\n", method.covered() ? std::max<uint64_t>(hits, 1) : 0, lcov_function_name(key));
@@ -224,7 +253,7 @@ std::string coverage_json(const std::vector<ModuleCoverage>& modules) {
     for (const auto& [key, method] : m.methods) {
       out += fmt::format("{}{{\"name\": {}, \"file\": {}, \"covered\": {}, \"entries\": {}, \"line\": {}, \"branch\": {}}}",
                          first ? "" : ", ", md::json_quote(key), md::json_quote(method.file), method.covered() ? "true" : "false",
-                         method.entries, ratio_json(ratio_of(method.lines)), ratio_json(ratio_of(method.branches)));
+                         method.entries, ratio_json(line_ratio(method)), ratio_json(branch_ratio(method)));
       first = false;
     }
     out += "], \"methodsWithoutSequencePoints\": [";

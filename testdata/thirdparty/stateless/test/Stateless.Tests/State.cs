@@ -1,0 +1,7 @@
+namespace Stateless.Tests
+{
+    enum State
+    {
+        A, B, C, D
+    }
+}

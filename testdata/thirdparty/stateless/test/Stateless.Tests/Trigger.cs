@@ -1,0 +1,7 @@
+﻿namespace Stateless.Tests
+{
+    enum Trigger
+    {
+        X, Y, Z
+    }
+}
