@@ -11,7 +11,7 @@
 #  3. The same with --cil-instrument jit: the same hits, and no file of the folder changed.
 #  4. `dotnet test` in MTP mode (global.json's test runner) with --cil-instrument jit: the same.
 #  5. An unknown Instrumentation in the settings: one error line naming it; the tests run,
-#     uninstrumented, and no report is made.
+#     uninstrumented, and no report is made; the same file given to the VSTest collector too.
 #  Every run's temporary folder (cil-instrument-collector-*) is gone at the end.
 #   tests/scripts/nuget_mtp_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -132,6 +132,17 @@ run mtp-bogus dotnet "$app" --cil-instrument --cil-instrument-settings "$work/bo
 grep -q "succeeded: 7" "$work/mtp-bogus.log" || fail "mtp-bogus: the tests did not run"
 [ -z "$(find "$work/results-bogus" -name coverage.cobertura.xml)" ] || fail "mtp-bogus: a report was made"
 unchanged mtp-bogus
+
+# The same file given to the VSTest collector: its error line, the tests run uninstrumented.
+set +e
+timeout 900 dotnet test MtpTests --no-build -p:EnableMSTestRunner=false --collect CilInstrument \
+  --settings "$work/bogus.runsettings" --results-directory "$work/results-vstest-bogus" > "$work/vstest-bogus.log" 2>&1
+set -e
+[ "$(grep -c "Instrumentation 'bogus' is not files or jit" "$work/vstest-bogus.log")" -ge 1 ] ||
+  fail "vstest-bogus: no error line names the unknown Instrumentation: $(grep -i error "$work/vstest-bogus.log" | head -3)"
+grep -q "Passed!  - Failed:     0, Passed:     7" "$work/vstest-bogus.log" || fail "vstest-bogus: the tests did not run"
+[ -z "$(find "$work/results-vstest-bogus" -name coverage.cobertura.xml)" ] || fail "vstest-bogus: a report was attached"
+unchanged vstest-bogus
 
 left=$(find "$TMPDIR" -maxdepth 1 -name 'cil-instrument-collector-*')
 [ -z "$left" ] || fail "temporary folders left: $left"
