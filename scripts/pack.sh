@@ -4,7 +4,7 @@
 #   cil-instrument.VERSION.nupkg            the `dotnet tool` package (a pointer, SDK 10)
 #   cil-instrument.linux-x64.VERSION.nupkg  its linux-x64 files: the tool and libcilprofiler.so
 #   CilInstrument.MSBuild.VERSION.nupkg     the MSBuild targets with the tool
-#   CilInstrument.Collector.VERSION.nupkg   the VSTest data collector with the tool
+#   CilInstrument.Collector.VERSION.nupkg   the VSTest data collector and the MTP extension with the tool
 # VERSION is CMake's project VERSION (CMakeLists.txt), the one `cil-instrument --version` prints.
 #   scripts/pack.sh [DIR [OUT]]
 set -euo pipefail
@@ -72,6 +72,12 @@ dotnet build "$stage/CilInstrument.Collector/src/CilInstrument.Collector.csproj"
   -o "$stage/CilInstrument.Collector/out" > "$stage/collector-build.log" 2>&1 ||
   { cat "$stage/collector-build.log" >&2; echo "pack.sh: the collector did not build" >&2; exit 1; }
 cp "$stage/CilInstrument.Collector/out/CilInstrument.Collector.dll" "$stage/CilInstrument.Collector/build/"
+# Its Microsoft.Testing.Platform extension, the same way.
+dotnet build "$stage/CilInstrument.Collector/mtp/CilInstrument.Mtp.csproj" -c Release \
+  -p:CilInstrumentVersion="$version" -p:ImportDirectoryBuildProps=false -p:ImportDirectoryBuildTargets=false \
+  -o "$stage/CilInstrument.Collector/out-mtp" > "$stage/mtp-build.log" 2>&1 ||
+  { cat "$stage/mtp-build.log" >&2; echo "pack.sh: the MTP extension did not build" >&2; exit 1; }
+cp "$stage/CilInstrument.Collector/out-mtp/CilInstrument.Mtp.dll" "$stage/CilInstrument.Collector/build/"
 
 pack cil-instrument
 pack cil-instrument.linux-x64

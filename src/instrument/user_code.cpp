@@ -14,9 +14,14 @@ bool documents_under(const md::PortablePdb& pdb, std::string_view root) {
 }
 
 bool is_test_assembly(const md::Module& module) {
-  // The assemblies that declare the frameworks' test attributes ([Fact], [Test], [TestMethod]).
-  static constexpr std::string_view kTestFrameworks[] = {"xunit.core", "xunit.v3.core", "nunit.framework",
-                                                         "Microsoft.VisualStudio.TestPlatform.TestFramework", "TUnit.Core"};
+  // The assemblies that declare the frameworks' test attributes ([Fact], [Test], [TestMethod]);
+  // MSTest 4 renamed its Microsoft.VisualStudio.TestPlatform.TestFramework to MSTest.TestFramework.
+  static constexpr std::string_view kTestFrameworks[] = {"xunit.core",
+                                                         "xunit.v3.core",
+                                                         "nunit.framework",
+                                                         "Microsoft.VisualStudio.TestPlatform.TestFramework",
+                                                         "MSTest.TestFramework",
+                                                         "TUnit.Core"};
   for (uint32_t rid = 1; rid <= module.tables().rows(md::TableId::AssemblyRef); ++rid) {
     std::string_view name = module.row<md::TableId::AssemblyRef>(rid).name();
     for (std::string_view framework : kTestFrameworks)

@@ -3,8 +3,9 @@
 # `cil-instrument bin -o out` instruments the library built from its sources even though it is
 # signed with Microsoft's key (as Roslyn's bincore is), and leaves the test assembly (it
 # references xunit.core), a package whose PDB names sources elsewhere, and a package without
-# PDB. Control: with CIL_INSTRUMENT_SOURCE_ROOT pointing elsewhere the old default is back (the
-# library is a "framework assembly", the others instrumented), so the checks above are the rule's.
+# PDB; the same with embedded PDBs only, and an MSTest 4 test assembly. Control: with
+# CIL_INSTRUMENT_SOURCE_ROOT pointing elsewhere the old default is back (the library is a
+# "framework assembly", the others instrumented), so the checks above are the rule's.
 #   tests/scripts/user_code_test.sh [TOOL]
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v dotnet > /dev/null || { echo "no dotnet" >&2; exit 77; }
@@ -41,6 +42,25 @@ printf '%s\n' "Lib.Tests.dll copied test assembly" "Lib.dll instrumented " "Pkg.
   "xunit.core.dll copied no portable PDB of sources under $repo" > "$work/mine.expected"
 statuses "$work/mine.json" > "$work/mine.txt"
 diff "$work/mine.expected" "$work/mine.txt" > "$work/mine.diff" || fail "my code: $(cat "$work/mine.diff")"
+
+# A build whose PDBs are embedded (DebugType embedded: none beside the assemblies) is the user's
+# all the same, and an MSTest 4 test assembly (it references MSTest.TestFramework, MSTest 3's
+# Microsoft.VisualStudio.TestPlatform.TestFramework renamed) is a test assembly.
+repo2=$work/repo2
+mkdir -p "$repo2/src" "$repo2/bin"
+echo 'namespace Microsoft.VisualStudio.TestTools.UnitTesting { public class TestMethodAttribute : System.Attribute {} }' > "$work/elsewhere/MSTest.cs"
+echo 'public class CalcTests { [Microsoft.VisualStudio.TestTools.UnitTesting.TestMethod] public void Adds() { Lib.Calc.Add(1, 2); } }' > "$repo2/src/LibTests.cs"
+cp "$repo/src/Lib.cs" "$repo2/src/"
+cp "$repo/bin/Pkg.dll" "$repo/bin/Pkg.pdb" "$repo2/bin/"
+csc "$repo2/bin/MSTest.TestFramework.dll" /target:library /debug- "$work/elsewhere/MSTest.cs"
+csc "$repo2/bin/Lib.dll" /target:library /debug:embedded "$repo2/src/Lib.cs"
+csc "$repo2/bin/Lib.MSTests.dll" /target:library /debug:embedded /reference:"$repo2/bin/MSTest.TestFramework.dll" /reference:"$repo2/bin/Lib.dll" "$repo2/src/LibTests.cs"
+[ ! -e "$repo2/bin/Lib.pdb" ] || fail "embedded: csc wrote a PDB beside Lib.dll"
+(cd "$repo2" && "$TOOL" bin -o "$work/out3" --json > "$work/embedded.json" 2> "$work/embedded.err") || fail "folder mode (embedded) failed: $(cat "$work/embedded.err")"
+printf '%s\n' "Lib.MSTests.dll copied test assembly" "Lib.dll instrumented " "MSTest.TestFramework.dll copied no portable PDB of sources under $repo2" \
+  "Pkg.dll copied no portable PDB of sources under $repo2" > "$work/embedded.expected"
+statuses "$work/embedded.json" > "$work/embedded.txt"
+diff "$work/embedded.expected" "$work/embedded.txt" > "$work/embedded.diff" || fail "embedded PDBs: $(cat "$work/embedded.diff")"
 
 # Control: the old default.
 (cd "$repo" && CIL_INSTRUMENT_SOURCE_ROOT=/nonexistent "$TOOL" bin -o "$work/out2" --json > "$work/old.json" 2> "$work/old.err") ||

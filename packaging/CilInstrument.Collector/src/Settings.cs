@@ -1,9 +1,9 @@
-// The collector's configuration, from the runsettings file's
+// The collector's configuration (VSTest's and MTP's), from the runsettings file's
 // <DataCollector friendlyName="CilInstrument"><Configuration>: Mode (coverage, the default, or
 // count), Format (cobertura, the default, lcov or none), Include and Exclude (method patterns),
 // Assemblies (file patterns; default: the "my code" rule, the assemblies built from sources under
 // SourceRoot, test assemblies left out), SourceRoot (default: the nearest folder at or above the
-// working directory with a solution or a .git),
+// test project's or test app's with a solution or a .git),
 // Instrumentation (files, the default: exec instruments the files in place and puts them back;
 // or jit: coverage at JIT time through the profiler in the test host, no file changed),
 // HitCounts (coverage mode: true counts each line's and branch's hits exactly, cil-instrument's
@@ -33,6 +33,28 @@ namespace CilInstrument.Collector
 
         public string ReportFileName =>
             Mode != "coverage" ? "" : Format == "cobertura" ? "coverage.cobertura.xml" : Format == "lcov" ? "coverage.info" : "";
+
+        // The settings of a file (MTP's --cil-instrument-settings): a runsettings file, whose
+        // CilInstrument data collector's Configuration is read as VSTest's collector reads it, or
+        // a file whose root is that Configuration element. Null when they are valid, else one
+        // line that names the file and says what is wrong.
+        public static string? TryReadFile(string path, out Settings settings)
+        {
+            settings = new Settings();
+            var document = new XmlDocument();
+            try { document.Load(path); }
+            catch (Exception e) when (e is XmlException || e is System.IO.IOException || e is UnauthorizedAccessException)
+            {
+                return $"{path}: cannot be read as XML: {e.Message}";
+            }
+            var configuration = document.DocumentElement?.Name == "Configuration"
+                ? document.DocumentElement
+                : document.SelectSingleNode("//DataCollector[@friendlyName='CilInstrument']/Configuration") as XmlElement;
+            if (configuration == null)
+                return $"{path}: no DataCollector friendlyName=\"CilInstrument\" with a Configuration (nor a Configuration root)";
+            string? error = TryRead(configuration, out settings);
+            return error == null ? null : $"{path}: {error}";
+        }
 
         // Null when the configuration is valid, else one line that says what is wrong.
         public static string? TryRead(XmlElement? configuration, out Settings settings)
@@ -91,13 +113,21 @@ namespace CilInstrument.Collector
             return null;
         }
 
-        // The source root the "my code" default judges by: SourceRoot, else the nearest folder at
-        // or above the working directory that holds a solution (*.sln, *.slnx) or a repository
-        // (.git), else the working directory. VSTest starts the collector in the test project's
-        // folder, beside which the libraries under test are built, not under it.
-        public string SourceRootOrDefault()
+        // The Instrumentation named on MTP's command line (files or jit), which wins over the
+        // file's. Null, or the error line.
+        public string? SetInstrumentation(string instrumentation)
         {
-            string root = SourceRoot ?? SolutionFolder(System.IO.Directory.GetCurrentDirectory());
+            Jit = instrumentation == "jit";
+            return Jit && Mode != "coverage" ? "--cil-instrument jit goes with Mode coverage" : null;
+        }
+
+        // The source root the "my code" default judges by: SourceRoot, else the nearest folder at
+        // or above `start` that holds a solution (*.sln, *.slnx) or a repository (.git), else
+        // `start`. `start` is the test project's folder (VSTest starts the collector there) or
+        // the test app's (MTP), beside which the libraries under test are built, not under it.
+        public string SourceRootOrDefault(string start)
+        {
+            string root = SourceRoot ?? SolutionFolder(start);
             root = root.TrimEnd('/');
             return root.Length > 0 ? root : "/";
         }

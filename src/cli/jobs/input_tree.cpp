@@ -21,6 +21,8 @@
 #include "metadata/portable_pdb.h"
 #include "metadata/sha1.h"
 #include "pe/debug_directory.h"
+#include "pe/embedded_pdb.h"
+#include "pe/pe_image.h"
 #include "support/byte_reader.h"
 #include "support/file_io.h"
 
@@ -106,6 +108,35 @@ bool reference_assembly(const md::Module& m) {
   return false;
 }
 
+/// The portable PDB in the file `path`, or null when it cannot be read.
+std::unique_ptr<md::PortablePdb> file_pdb(const std::string& path) {
+  auto bytes = read_file(path);
+  if (!bytes) return nullptr;
+  auto pdb = md::PortablePdb::parse(std::move(*bytes));
+  return pdb ? std::move(*pdb) : nullptr;
+}
+
+/// The portable PDB embedded in the assembly `path` (its debug directory's EmbeddedPortablePdb
+/// entry), or null when it is not a PE image, has none, or it cannot be read. Builds with
+/// DebugType embedded have no PDB beside the assembly, and are the user's all the same.
+std::unique_ptr<md::PortablePdb> embedded_pdb(const std::string& path) {
+  if (!path.ends_with(".dll") && !path.ends_with(".exe")) return nullptr;
+  auto bytes = read_file(path);
+  if (!bytes) return nullptr;
+  auto image = pe::PeImage::parse(*bytes);
+  if (!image) return nullptr;
+  auto entries = pe::read_debug_directory(*image);
+  if (!entries) return nullptr;
+  for (const pe::DebugEntry& entry : *entries) {
+    if (!entry.embedded_pdb) continue;
+    auto inflated = pe::read_embedded_pdb(*image, entry);
+    if (!inflated) return nullptr;
+    auto pdb = md::PortablePdb::parse(std::move(*inflated));
+    return pdb ? std::move(*pdb) : nullptr;
+  }
+  return nullptr;
+}
+
 /// Why a file found in a directory is not the user's own code under `root`, or "" when it is.
 std::string not_user_code(const md::Module& m, const PlannedFile& file, const std::string& root) {
   std::string outside = fmt::format("no portable PDB of sources under {} (choose it with --assemblies)", root);
@@ -135,11 +166,9 @@ Expected<std::string> default_source_root() {
 
 std::string user_build_root(const std::vector<PlannedFile>& files, const std::string& root) {
   for (const PlannedFile& file : files) {
-    if (file.named || file.pdb.empty()) continue;
-    auto bytes = read_file(file.pdb);
-    if (!bytes) continue;
-    auto pdb = md::PortablePdb::parse(std::move(*bytes));
-    if (pdb && instrument::documents_under(**pdb, root)) return root;
+    if (file.named) continue;
+    std::unique_ptr<md::PortablePdb> pdb = file.pdb.empty() ? embedded_pdb(file.input) : file_pdb(file.pdb);
+    if (pdb && instrument::documents_under(*pdb, root)) return root;
   }
   return "";
 }

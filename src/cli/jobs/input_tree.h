@@ -51,8 +51,8 @@ struct AssemblyFilter {
 /// trailing '/' dropped), else the current directory. Usage error for a relative value.
 Expected<std::string> default_source_root();
 
-/// `root` when some file of `files` found in a directory has a PDB beside it that names a
-/// source under `root` (the folder holds the user's build), else "": a folder of packages or
+/// `root` when some file of `files` found in a directory has a PDB beside it, or embedded in
+/// it, that names a source under `root` (the folder holds the user's build), else "": a folder of packages or
 /// of assemblies built without PDBs keeps the older default (every assembly but the
 /// framework's). Unreadable PDBs count as not naming one; choosing the file says why later.
 std::string user_build_root(const std::vector<PlannedFile>& files, const std::string& root);
