@@ -198,6 +198,7 @@ Expected<InstrumentReport> instrument_module(const md::Module& m, const Instrume
       CIL_TRY(mode->edit(method, name, effects, edit));
       CIL_TRY(rewrite_body_into(body, decoded, edit, rewritten));
       CIL_TRY(editor.set_method_body(method, rewritten.bytes));
+      editor.drop_input_range(rva, body.total_size);
       debug.method_rewritten(method, rewritten.map, rewritten.local_sig_token);
       if (options.on_rewritten) options.on_rewritten(method, rewritten.map);
       return ok();

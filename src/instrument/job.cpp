@@ -26,6 +26,11 @@ class OutputSink final : public pe::SectionSink {
     if (!written) return in_file(std::move(written).error(), file_.path());
     return written;
   }
+  Status move_down(uint64_t file_offset, uint64_t to, uint64_t size) override {
+    Status moved = file_.move_down(file_offset, to, size);
+    if (!moved) return in_file(std::move(moved).error(), file_.path());
+    return moved;
+  }
 
  private:
   OutputFile& file_;

@@ -419,9 +419,42 @@ Status ModuleEditor::add_section_data(std::vector<uint8_t> bytes, uint32_t align
   return ok();
 }
 
+pe::SectionCuts ModuleEditor::plan_cuts() {
+  // Dead: the input's metadata (written anew below) and the bodies replaced. Live: every RVA a
+  // MethodDef or FieldRVA row keeps.
+  std::vector<pe::RvaRange> dead = std::move(dead_);
+  dead_.clear();
+  const pe::CliHeader& cli = module_.cli();
+  dead.push_back({cli.metadata.rva, static_cast<uint32_t>(std::min<uint64_t>(uint64_t{cli.metadata.rva} + cli.metadata.size, UINT32_MAX))});
+  std::vector<uint32_t> live;
+  for (uint32_t rid = 1; rid <= rows(TableId::MethodDef); ++rid)
+    if (uint32_t rva = cell(TableId::MethodDef, rid, col::MethodDef::Rva)) live.push_back(rva);
+  for (uint32_t rid = 1; rid <= rows(TableId::FieldRVA); ++rid)
+    if (uint32_t rva = cell(TableId::FieldRVA, rid, col::FieldRVA::Rva)) live.push_back(rva);
+  pe::DroppedPointers dropped{cleared_directories_, clear_native_header_};
+  pe::SectionCuts cuts = pe::plan_cuts(module_.image(), cli, std::move(dead), live, dropped);
+  if (cuts.empty()) return cuts;
+  for (uint32_t rid = 1; rid <= rows(TableId::MethodDef); ++rid) {
+    uint32_t rva = cell(TableId::MethodDef, rid, col::MethodDef::Rva);
+    if (rva && cuts.rva(rva) != rva) set_cell(TableId::MethodDef, rid, col::MethodDef::Rva, cuts.rva(rva));
+  }
+  for (uint32_t rid = 1; rid <= rows(TableId::FieldRVA); ++rid) {
+    uint32_t rva = cell(TableId::FieldRVA, rid, col::FieldRVA::Rva);
+    if (rva && cuts.rva(rva) != rva) set_cell(TableId::FieldRVA, rid, col::FieldRVA::Rva, cuts.rva(rva));
+  }
+  return cuts;
+}
+
 Expected<pe::OutputImage> ModuleEditor::write() {
   const pe::PeImage& image = module_.image();
   if (!plan_) plan_ = CIL_TRY(pe::plan_section(image));
+  // The new section starts lower by what is cut; what already went to the sink moves with it.
+  pe::SectionCuts cuts = plan_cuts();
+  if (!cuts.empty()) {
+    uint64_t lower = plan_->raw_offset - cuts.total();
+    if (sink_ && streamed_) CIL_TRY(sink_->move_down(plan_->raw_offset, lower, streamed_));
+    plan_->raw_offset = lower;
+  }
 
   // Metadata last, now that every cell is final.
   HeapContents heaps;
@@ -496,7 +529,7 @@ Expected<pe::OutputImage> ModuleEditor::write() {
     patches.push_back(pe::patch_u32(image.headers().directories_offset + index * 8, 0));
     patches.push_back(pe::patch_u32(image.headers().directories_offset + index * 8 + 4, 0));
   }
-  return pe::write_image(image, *plan_, pe::SectionSpec{}, std::move(data), std::move(patches), debug ? &*debug : nullptr);
+  return pe::write_image(image, *plan_, pe::SectionSpec{}, std::move(data), std::move(patches), debug ? &*debug : nullptr, &cuts);
 }
 
 }  // namespace cil::md

@@ -15,6 +15,7 @@
 #include "metadata/metadata_writer.h"
 #include "metadata/module.h"
 #include "pe/image_writer.h"
+#include "pe/section_cuts.h"
 
 namespace cil::md {
 
@@ -60,6 +61,10 @@ class ModuleEditor final : public MetadataSink {
   /// Gives MethodDef `rid` (original or appended) a new body: complete bytes, header included.
   /// The body goes straight into the new section, so bodies are not held twice.
   Status set_method_body(MethodDefId method, std::span<const uint8_t> body);
+  /// Says that the input's bytes [rva, rva + size) are read by nothing in the output (the body a
+  /// method had before set_method_body): write() leaves them out when the image allows
+  /// (pe/section_cuts.h), as it does the input's metadata.
+  void drop_input_range(uint32_t rva, uint32_t size) { dead_.push_back({rva, static_cast<uint32_t>(std::min<uint64_t>(uint64_t{rva} + size, UINT32_MAX))}); }
   /// Places static data in the new section, after the bodies, and writes its RVA into FieldRVA
   /// row `field_rva` (original or appended) when the layout is final.
   Status add_section_data(std::vector<uint8_t> bytes, uint32_t alignment, uint32_t field_rva);
@@ -109,6 +114,9 @@ class ModuleEditor final : public MetadataSink {
     uint32_t number = 0;
     std::string_view bytes;
   };
+  /// Plans the cuts of the input's dead bytes and moves the MethodDef and FieldRVA cells that
+  /// point past them (write(), before the metadata is written).
+  pe::SectionCuts plan_cuts();
   /// Appends a row given its cells in schema order; returns its token.
   Expected<Token> add_row(TableId table, std::vector<uint32_t> cells);
   /// A cell of an original or appended row (after changes).
@@ -177,6 +185,7 @@ class ModuleEditor final : public MetadataSink {
   std::optional<uint16_t> machine_;
   std::vector<pe::DataDirectoryIndex> cleared_directories_;
   std::optional<Guid> mvid_;
+  std::vector<pe::RvaRange> dead_;  ///< input ranges nothing reads (drop_input_range)
   std::optional<std::vector<DebugEntrySpec>> debug_;
   /// Rows by value, per table, built on first use. The original rows' numbers are in an IdTable
   /// (the values read from the tables when compared: an index of a thousand MemberRefs is built

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "pe/debug_directory.h"
+#include "pe/section_cuts.h"
 
 namespace cil::pe {
 
@@ -268,7 +270,7 @@ namespace {
 
 /// The patches that write `debug` over the input's debug directory.
 Status patch_debug_directory(const PeImage& image, const DebugDirectoryEdit& debug, const std::function<uint64_t(uint64_t)>& moved,
-                             std::vector<Patch>& patches) {
+                             const std::function<uint32_t(uint32_t)>& moved_rva, std::vector<Patch>& patches) {
   DataDirectory dir = image.directory(kDebugDirectory);
   uint32_t old_count = dir.size / kDebugEntrySize;
   if (debug.entries.size() > old_count)
@@ -285,7 +287,7 @@ Status patch_debug_directory(const PeImage& image, const DebugDirectoryEdit& deb
     store_le<uint16_t>(p + 10, e.minor_version);
     store_le<uint32_t>(p + 12, e.type);
     store_le<uint32_t>(p + 16, e.data_size);
-    store_le<uint32_t>(p + 20, e.data_rva);
+    store_le<uint32_t>(p + 20, e.input_data && e.data_rva ? moved_rva(e.data_rva) : e.data_rva);
     uint64_t file_offset = e.input_data && e.data_file_offset ? moved(e.data_file_offset) : e.data_file_offset;
     store_le<uint32_t>(p + 24, static_cast<uint32_t>(file_offset));
   }
@@ -293,7 +295,7 @@ Status patch_debug_directory(const PeImage& image, const DebugDirectoryEdit& deb
   // The directory names only the entries that remain; none left, no directory.
   uint32_t size = static_cast<uint32_t>(debug.entries.size()) * kDebugEntrySize;
   uint32_t field = image.headers().directories_offset + kDebugDirectory * 8;
-  patches.push_back(patch_u32(field, size ? dir.rva : 0));
+  patches.push_back(patch_u32(field, size ? moved_rva(dir.rva) : 0));
   patches.push_back(patch_u32(field + 4, size));
   return ok();
 }
@@ -301,14 +303,44 @@ Status patch_debug_directory(const PeImage& image, const DebugDirectoryEdit& deb
 }  // namespace
 
 Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
-                                  OutputImage data, std::vector<Patch> patches, const DebugDirectoryEdit* debug) {
+                                  OutputImage data, std::vector<Patch> patches, const DebugDirectoryEdit* debug,
+                                  const SectionCuts* cuts) {
   const PeHeaders& h = image.headers();
   uint64_t data_size = data.size();
   std::span<const uint8_t> in = image.file();
   uint32_t growth = plan.header_growth;
   uint32_t old_headers = std::min<uint32_t>(h.size_of_headers, static_cast<uint32_t>(in.size()));
-  // Offsets in the original file map to the new file by adding the growth past the headers.
-  auto moved = [&](uint64_t offset) { return offset >= old_headers ? offset + growth : offset; };
+  if (cuts && cuts->empty()) cuts = nullptr;
+  uint32_t cut_total = cuts ? cuts->total() : 0;
+  // Offsets in the original file map to the new file by adding the growth past the headers, less
+  // the bytes cut before them.
+  auto moved = [&](uint64_t offset) {
+    uint64_t kept = cuts ? cuts->offset(offset) : offset;
+    return offset >= old_headers ? kept + growth : kept;
+  };
+  auto moved_rva = [&](uint32_t rva) { return cuts ? cuts->rva(rva) : rva; };
+  std::optional<DebugDirectoryEdit> kept_debug;
+  if (cuts && !debug) {
+    // The entries stay as they are, but their data may have moved.
+    auto entries = read_debug_directory(image);
+    if (!entries) return entries.error();
+    kept_debug.emplace();
+    for (const auto& e : *entries) {
+      DebugDirectoryEdit::Entry entry;
+      static_cast<DebugEntryHeader&>(entry) = e;
+      kept_debug->entries.push_back(entry);
+    }
+    debug = &*kept_debug;
+  }
+  if (cuts) {
+    // The image's own pointers into the cut section; the caller's changes win where both write.
+    for (const auto& p : cuts->patches()) {
+      bool taken = std::any_of(patches.begin(), patches.end(), [&](const Patch& q) {
+        return p.offset < q.offset + q.bytes.size() && q.offset < p.offset + p.bytes.size();
+      });
+      if (!taken) patches.push_back(p);
+    }
+  }
 
   // The headers are rewritten in a buffer of their own.
   std::vector<uint8_t> headers(in.begin(), in.begin() + old_headers);
@@ -317,7 +349,7 @@ Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan,
 
   // Debug entries point at their data by file offset: when the data moves, so must they.
   if (debug) {
-    CIL_TRY(patch_debug_directory(image, *debug, moved, patches));
+    CIL_TRY(patch_debug_directory(image, *debug, moved, moved_rva, patches));
   } else if (growth) {
     auto entries = read_debug_directory(image);
     if (entries) {
@@ -337,13 +369,27 @@ Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan,
     if (body_patches[i].offset < body_patches[i - 1].offset + body_patches[i - 1].bytes.size())
       return writer_error("overlapping patches");
 
-  // Section table: shift raw pointers, then add the new header.
+  std::vector<std::pair<uint64_t, uint64_t>> cut_ranges;
+  if (cuts) cut_ranges = cuts->file_ranges();
+  for (const auto& p : body_patches)
+    for (const auto& [from, to] : cut_ranges)
+      if (p.offset < to && p.offset + p.bytes.size() > from) return writer_error(fmt::format("patch at {:#x} lies in bytes cut", p.offset));
+
+  // Section table: shift raw pointers, then add the new header. The cut section shrinks in memory
+  // too (Mono's verifier refuses a SizeOfRawData under VirtualSize), leaving a gap of addresses
+  // before the next section, which keeps its RVA (the loaders ask only that sections ascend).
   for (size_t i = 0; i < image.sections().size(); ++i) {
     const auto& s = image.sections()[i];
     uint32_t at = h.section_table_offset + static_cast<uint32_t>(i) * kSectionHeaderSize;
+    if (cuts && i == cuts->section()) {
+      store_le<uint32_t>(headers.data() + at + 8, s.mapped_size() - cut_total);
+      store_le<uint32_t>(headers.data() + at + 16, s.raw_size - cut_total);
+      if (s.characteristics & kSectionCode)
+        store_le<uint32_t>(headers.data() + h.optional_header_offset + kOptSizeOfCode, h.size_of_code - std::min(h.size_of_code, cut_total));
+    }
     if (s.raw_offset) store_le<uint32_t>(headers.data() + at + 20, static_cast<uint32_t>(moved(s.raw_offset)));
   }
-  uint64_t body_end = in.size() + growth;
+  uint64_t body_end = in.size() + growth - cut_total;
   uint64_t raw_offset = plan.raw_offset;
   if (raw_offset != align_up(body_end, h.file_alignment)) return writer_error("the section plan does not fit this image");
   uint64_t raw_size = align_up(std::max<uint64_t>(data_size, 1), h.file_alignment);
@@ -375,12 +421,22 @@ Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan,
   OutputImage out;
   out.append_owned(std::move(headers));
   uint64_t at = old_headers;
+  size_t next_cut = 0;
+  // The input from `at` up to `to`, less the cuts in between.
+  auto copy_to = [&](uint64_t to) {
+    for (; next_cut < cut_ranges.size() && cut_ranges[next_cut].second <= to; ++next_cut) {
+      out.append_view(in.subspan(at, cut_ranges[next_cut].first - at));
+      at = cut_ranges[next_cut].second;
+    }
+    out.append_view(in.subspan(at, to - at));
+    at = to;
+  };
   for (auto& p : body_patches) {
-    out.append_view(in.subspan(at, p.offset - at));
+    copy_to(p.offset);
     at = p.offset + p.bytes.size();
     out.append_owned(std::move(p.bytes));
   }
-  out.append_view(in.subspan(at));
+  copy_to(in.size());
   out.append_zeros(raw_offset - body_end);
   out.append(std::move(data));
   out.append_zeros(raw_size - data_size);

@@ -14,6 +14,8 @@
 
 namespace cil::pe {
 
+class SectionCuts;
+
 /// Where the added section will live; computed before its contents exist, since they contain
 /// RVAs that point into it.
 struct SectionPlan {
@@ -29,6 +31,9 @@ class SectionSink {
  public:
   virtual ~SectionSink() = default;
   virtual Status write(uint64_t file_offset, std::span<const uint8_t> bytes) = 0;
+  /// Moves `size` bytes written from `file_offset` down to `to`: the section starts lower once
+  /// the bytes cut before it are known (section_cuts.h), after some of it went out.
+  virtual Status move_down(uint64_t file_offset, uint64_t to, uint64_t size) = 0;
 };
 
 /// Plans a new section after the last one. Fails when the headers cannot hold one more section
@@ -108,9 +113,13 @@ struct DebugDirectoryEdit {
 /// Authenticode directory cleared (the signature cannot survive an edit), `debug` written over
 /// the debug directory when given, and SizeOfImage, SizeOfHeaders, SizeOfInitializedData and the
 /// checksum (when non-zero) updated from the input's (OutputImage::checksum with the input as
-/// its base: the bytes copied from the input are not read again).
+/// its base: the bytes copied from the input are not read again). With `cuts`, their ranges are
+/// left out (section_cuts.h), and the plan's raw_offset must be where the section starts after
+/// them: the cut section shrinks (in the file and in memory), what follows it in the
+/// file moves down, and the debug directory's entries follow their data.
 Expected<OutputImage> write_image(const PeImage& image, const SectionPlan& plan, const SectionSpec& spec,
-                                  OutputImage data, std::vector<Patch> patches, const DebugDirectoryEdit* debug = nullptr);
+                                  OutputImage data, std::vector<Patch> patches, const DebugDirectoryEdit* debug = nullptr,
+                                  const SectionCuts* cuts = nullptr);
 
 /// The sum of the little-endian 16-bit words of `bytes` (an odd last byte as a word of its own),
 /// without the carry folding of the PE checksum: sums of pieces that start at even offsets add up.

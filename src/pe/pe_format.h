@@ -16,6 +16,7 @@ inline constexpr uint32_t kSectionHeaderSize = 40;
 inline constexpr uint32_t kDataDirectoryCount = 16;
 inline constexpr uint32_t kDataDirectoryEntrySize = 8;
 // Offsets of fields inside the optional header (identical for PE32 and PE32+ up to CheckSum).
+inline constexpr uint32_t kOptSizeOfCode = 4;
 inline constexpr uint32_t kOptSizeOfInitializedData = 8;
 inline constexpr uint32_t kOptSizeOfImage = 56;
 inline constexpr uint32_t kOptSizeOfHeaders = 60;

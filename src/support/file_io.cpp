@@ -368,6 +368,22 @@ Status OutputFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
   return ok();
 }
 
+Status OutputFile::move_down(uint64_t from, uint64_t to, uint64_t size) {
+  CIL_TRY(open());
+  // Front to back: a block is read before anything is written over it, since `to` is below `from`.
+  std::vector<uint8_t> block(std::min<uint64_t>(size, uint64_t{1} << 20));
+  for (uint64_t done = 0; done < size;) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(block.size(), size - done));
+    ssize_t n = ::pread(fd_, block.data(), want, static_cast<off_t>(from + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail("cannot read back", errno);
+    if (n == 0) return make_error(ErrorKind::Io, "output", fmt::format("ends before byte {} of the {} to move", done, size));
+    if (int err = write_all_at(fd_, to + done, std::span<const uint8_t>(block.data(), static_cast<size_t>(n)))) return fail("cannot write", err);
+    done += static_cast<uint64_t>(n);
+  }
+  return ok();
+}
+
 OutputFile::Mapping::~Mapping() {
   if (data_) ::munmap(data_, size_);
 }

@@ -107,6 +107,8 @@ class OutputFile {
 
   const std::string& path() const { return path_; }
   Status write_at(uint64_t offset, std::span<const uint8_t> bytes);
+  /// Copies the `size` bytes written at `from` down to `to` (below it), a block at a time.
+  Status move_down(uint64_t from, uint64_t to, uint64_t size);
   /// Writes consecutive pieces from offset 0, skipping those already in place. Pieces of 32 KiB
   /// or more that lie inside `source.mapped` are copied from `source.fd` with copy_file_range
   /// (falling back to write); the others go out together, one pwritev for each run of them.

@@ -6,9 +6,10 @@
 # every method (not instrumented), then:
 #   - the skeleton's static data in the output is at most an eighth of the hits file it writes
 #     (deflated, it is about a fourteenth; unpacked, it was the whole text);
-#   - with coverlet.msbuild restorable (NuGet mirror), the output is at most 2.5 times coverlet's
-#     instrumented library (its InstrumentationTask on the same file and PDB): 2.2 today, 4.5
-#     with the skeleton unpacked; issue 39's 1.5 needs smaller probes and metadata too;
+#   - with coverlet.msbuild restorable (NuGet mirror), the output is at most 1.5 times coverlet's
+#     instrumented library (its InstrumentationTask on the same file and PDB), issue 39's target:
+#     1.25 today, 1.9 while the input's metadata and replaced bodies stayed in the file as dead
+#     bytes (pe/section_cuts.h), 4.5 with the skeleton unpacked as well;
 #   - the instrumented library runs: the driver prints what it prints on the original, and the
 #     hits file of a normal exit (the skeleton inflated at exit) and the live file a SIGKILL
 #     leaves (inflated at start, when the live file is made) report the same lines and hits as
@@ -151,9 +152,9 @@ XML
     theirs=$(stat -c %s "$work/c/kept.dll")
     ratio=$(awk -v o="$out_size" -v t="$theirs" 'BEGIN { printf "%.2f", o / t }')
     echo "ours $out_size bytes, coverlet's $theirs bytes: $ratio times"
-    # Issue 39's target is 1.5 times; the skeleton alone cannot reach it (bench/README.md): the
-    # bound is today's, with the skeleton unpacked the ratio is over 4.
-    awk -v r="$ratio" 'BEGIN { exit !(r <= 2.5) }' || fail "our output is $ratio times coverlet's (at most 2.5)"
+    # Issue 39's target. What is left over coverlet's: the probes (the new bodies are about twice
+    # the old), the packed skeleton and the metadata written anew.
+    awk -v r="$ratio" 'BEGIN { exit !(r <= 1.5) }' || fail "our output is $ratio times coverlet's (at most 1.5)"
   else
     fail "coverlet left Big.dll uninstrumented"
   fi

@@ -29,6 +29,11 @@ class MemorySink final : public pe::SectionSink {
     streamed_ += bytes.size();
     return ok();
   }
+  Status move_down(uint64_t file_offset, uint64_t to, uint64_t size) override {
+    if (file_offset + size > file_.size() || to > file_offset) return make_error(ErrorKind::Io, "", "moves bytes never written");
+    std::memmove(file_.data() + to, file_.data() + file_offset, size);
+    return ok();
+  }
   /// Lays the pieces out from offset 0, skipping those in place (OutputFile::write_pieces).
   void finish(const pe::OutputImage& image) {
     uint64_t at = 0;
