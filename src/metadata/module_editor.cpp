@@ -427,6 +427,7 @@ pe::SectionCuts ModuleEditor::plan_cuts() {
   const pe::CliHeader& cli = module_.cli();
   dead.push_back({cli.metadata.rva, static_cast<uint32_t>(std::min<uint64_t>(uint64_t{cli.metadata.rva} + cli.metadata.size, UINT32_MAX))});
   std::vector<uint32_t> live;
+  live.reserve(rows(TableId::MethodDef) + rows(TableId::FieldRVA));
   for (uint32_t rid = 1; rid <= rows(TableId::MethodDef); ++rid)
     if (uint32_t rva = cell(TableId::MethodDef, rid, col::MethodDef::Rva)) live.push_back(rva);
   for (uint32_t rid = 1; rid <= rows(TableId::FieldRVA); ++rid)

@@ -234,24 +234,30 @@ SectionCuts plan_cuts(const PeImage& image, const CliHeader& cli, std::vector<Rv
     if (f.va && f.value < h.image_base) continue;
     if (inside(rva)) pointers.live.push_back({static_cast<uint32_t>(rva), static_cast<uint32_t>(rva) + 1});
   }
+  pointers.live.reserve(pointers.live.size() + live.size());
   for (uint32_t p : live) pointers.live.push_back({p, p + 1});
   auto by_start = [](const RvaRange& a, const RvaRange& b) { return a.from < b.from || (a.from == b.from && a.to < b.to); };
   std::sort(pointers.live.begin(), pointers.live.end(), by_start);
 
   // Dead ranges inside the section's raw data; neighbours a fat body's padding apart (under 4
   // bytes) are one range, and whatever a pointer names is taken out again.
-  std::vector<RvaRange> ranges;
+  // In place: this runs at the peak of an instrument run (every new body built), where a copy
+  // per step of one range per rewritten method showed in the memory test.
+  size_t clipped = 0;
   for (RvaRange d : dead) {
     d.from = std::max(d.from, begin);
     d.to = static_cast<uint32_t>(std::min<uint64_t>(d.to, raw_end));
-    if (d.from < d.to) ranges.push_back(d);
+    if (d.from < d.to) dead[clipped++] = d;
   }
-  std::sort(ranges.begin(), ranges.end(), by_start);
-  std::vector<RvaRange> merged;
-  for (RvaRange d : ranges) {
-    if (!merged.empty() && d.from <= merged.back().to + 3) merged.back().to = std::max(merged.back().to, d.to);
-    else merged.push_back(d);
+  dead.resize(clipped);
+  std::sort(dead.begin(), dead.end(), by_start);
+  size_t kept_ranges = 0;
+  for (RvaRange d : dead) {
+    if (kept_ranges && d.from <= dead[kept_ranges - 1].to + 3) dead[kept_ranges - 1].to = std::max(dead[kept_ranges - 1].to, d.to);
+    else dead[kept_ranges++] = d;
   }
+  dead.resize(kept_ranges);
+  const std::vector<RvaRange>& merged = dead;
   std::vector<RvaRange> cuts;
   uint64_t total = 0;
   for (RvaRange d : subtract(merged, pointers.live)) {

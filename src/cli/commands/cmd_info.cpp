@@ -104,22 +104,10 @@ DebugInfo read_debug(const md::Module& m) {
   return info;
 }
 
-/// The whole report, for both forms. The text form groups some facts on one line (machine and
-/// its name, the ReadyToRun header) and shows some that JSON leaves out (linker version, data
-/// directories...); JSON has some as separate members. Keys say which form shows what.
-void print_info(ScopedPrinter& p, const std::string& file, const md::Module& m) {
+/// "pe": the PE headers, and the sections (a table of their own in the text form).
+void print_pe_headers(ScopedPrinter& p, const md::Module& m) {
   const auto& h = m.image().headers();
-  const auto& cli = m.cli();
-  md::Printer printer(m);
-  ObjectScope report(p, {}, Layout::lines());
-  // Text from the file (and its name) goes through md::printable in the text form: no control
-  // character reaches the terminal. JSON escapes it in its own way.
   using md::printable;
-  p.field(Key("file", "File"), Value(file).text(printable(file)));
-  std::string assembly = assembly_name(m);
-  p.field(Key("assembly", "Assembly"), Value(assembly).text(printable(assembly)));
-  p.field(Key("mvid", "MVID"), module_mvid(m));
-
   {
     ObjectScope pe(p, "pe", Layout::aligned("  ", 21).with_heading("PE headers"));
     auto machine = pe::decode_machine(h.machine);
@@ -158,6 +146,11 @@ void print_info(ScopedPrinter& p, const std::string& file, const md::Module& m) 
       p.field("characteristics", fmt::format("0x{:08x}", s.characteristics));
     }
   }
+}
+
+/// The data directories that are set (text only).
+void print_data_directories(ScopedPrinter& p, const md::Module& m) {
+  const auto& h = m.image().headers();
   {
     ListScope directories(p, Key::text_only(), Layout::lines().with_heading("Data directories"));
     for (uint32_t i = 0; i < pe::kDataDirectoryCount; ++i) {
@@ -169,7 +162,12 @@ void print_info(ScopedPrinter& p, const std::string& file, const md::Module& m) 
       p.field("size", fmt::format("0x{:x}", d.size));
     }
   }
+}
 
+/// "cli": the CLI header, its flags, the entry point, the strong name and the ReadyToRun header.
+void print_cli_header(ScopedPrinter& p, const md::Module& m, md::Printer& printer) {
+  const auto& cli = m.cli();
+  using md::printable;
   {
     ObjectScope header(p, "cli", Layout::aligned("  ", 21).with_heading("CLI header"));
     p.field(Key("runtimeVersion", "runtime version"), fmt::format("{}.{}", cli.major_runtime_version, cli.minor_runtime_version));
@@ -206,7 +204,11 @@ void print_info(ScopedPrinter& p, const std::string& file, const md::Module& m) 
       p.field(Key::text_only(), (*r2r)->composite() ? ", component of a composite image" : "");
     }
   }
+}
 
+/// "debug": the debug directory's entries, or why it cannot be read.
+void print_debug_directory(ScopedPrinter& p, const md::Module& m) {
+  using md::printable;
   DebugInfo debug = read_debug(m);
   {
     ListScope entries(p, "debug", Layout::lines("  ").with_heading("Debug directory"));
@@ -237,7 +239,11 @@ void print_info(ScopedPrinter& p, const std::string& file, const md::Module& m) 
     }
   }
   if (!debug.error.empty()) p.field(Key::json_only("debugError"), debug.error);
+}
 
+/// "metadata" (version, kind, heap sizes, streams) and "tables" (rows per table).
+void print_metadata(ScopedPrinter& p, const md::Module& m) {
+  using md::printable;
   const auto& md = m.metadata();
   const auto& t = m.tables();
   {
@@ -264,6 +270,27 @@ void print_info(ScopedPrinter& p, const std::string& file, const md::Module& m) 
       p.field(Key(name, name), uint64_t{t.rows(static_cast<TableId>(id))});
     }
   }
+}
+
+/// The whole report, for both forms. The text form groups some facts on one line (machine and
+/// its name, the ReadyToRun header) and shows some that JSON leaves out (linker version, data
+/// directories...); JSON has some as separate members. Keys say which form shows what.
+void print_info(ScopedPrinter& p, const std::string& file, const md::Module& m) {
+  md::Printer printer(m);
+  ObjectScope report(p, {}, Layout::lines());
+  // Text from the file (and its name) goes through md::printable in the text form: no control
+  // character reaches the terminal. JSON escapes it in its own way.
+  using md::printable;
+  p.field(Key("file", "File"), Value(file).text(printable(file)));
+  std::string assembly = assembly_name(m);
+  p.field(Key("assembly", "Assembly"), Value(assembly).text(printable(assembly)));
+  p.field(Key("mvid", "MVID"), module_mvid(m));
+
+  print_pe_headers(p, m);
+  print_data_directories(p, m);
+  print_cli_header(p, m, printer);
+  print_debug_directory(p, m);
+  print_metadata(p, m);
   p.line("");
   p.field(Key("methodsWithBodies", "Methods with bodies"), uint64_t{count_bodies(m)});
 }
