@@ -241,3 +241,18 @@ start_held() {
   wait_for "$name.ready" || { fail "$name: HeldTicker did not start"; return 1; }
   held_pid=$(cat "$name.ready")
 }
+
+# dotnet_build_or_skip ARGS...: `dotnet build ARGS -nodeReuse:false` into $work/build.log; skips
+# the test (exit 77) when the NuGet packages cannot be restored here, fails it when the build fails.
+dotnet_build_or_skip() {
+  local rc
+  set +e
+  timeout 900 dotnet build "$@" -nodeReuse:false > "$work/build.log" 2>&1
+  rc=$?
+  set -e
+  if [ $rc != 0 ] && grep -q "NU1101\|NU1301\|Unable to load the service index" "$work/build.log"; then
+    echo "the NuGet packages of the sample cannot be restored here: skipped" >&2
+    exit 77
+  fi
+  [ $rc = 0 ] || { tail -20 "$work/build.log" >&2; fail "the sample did not build"; finish; }
+}

@@ -45,15 +45,7 @@ dotnet new nugetconfig > /dev/null
 dotnet nuget add source "$feed" --name cil-instrument-feed --configfile nuget.config > /dev/null
 dotnet add CountedTests/CountedTests.csproj package CilInstrument.Collector --version "$version" > "$work/add.log" 2>&1 ||
   { cat "$work/add.log" >&2; fail "dotnet add package failed"; finish; }
-set +e
-timeout 900 dotnet build Sample.slnx -nodeReuse:false > "$work/build.log" 2>&1
-rc=$?
-set -e
-if [ $rc != 0 ] && grep -q "NU1101\|NU1301\|Unable to load the service index" "$work/build.log"; then
-  echo "the NuGet packages of the sample cannot be restored here: skipped" >&2
-  exit 77
-fi
-[ $rc = 0 ] || { tail -20 "$work/build.log" >&2; fail "the sample did not build"; finish; }
+dotnet_build_or_skip Sample.slnx
 bin=CountedTests/bin/Debug/net10.0
 (cd "$bin" && sha256sum ./*.dll) > "$work/before.sha"
 

@@ -29,15 +29,7 @@ dotnet nuget add source "$feed" --name cil-instrument-feed --configfile nuget.co
 # (the build restores once).
 sed -i "s|<PackageReference Include=\"MSTest\" Version=\"4.5.2\" />|&\n    <PackageReference Include=\"CilInstrument.Collector\" Version=\"$version\" />|" MtpTests/MtpTests.csproj
 grep -q '"CilInstrument.Collector"' MtpTests/MtpTests.csproj || fail "no PackageReference written into MtpTests.csproj"
-set +e
-timeout 900 dotnet build MtpTests -nodeReuse:false > "$work/build.log" 2>&1
-rc=$?
-set -e
-if [ $rc != 0 ] && grep -q "NU1101\|NU1301\|Unable to load the service index" "$work/build.log"; then
-  echo "the NuGet packages of the sample cannot be restored here: skipped" >&2
-  exit 77
-fi
-[ $rc = 0 ] || { tail -20 "$work/build.log" >&2; fail "the sample did not build"; finish; }
+dotnet_build_or_skip MtpTests
 bin=MtpTests/bin/Debug/net10.0
 app=$bin/MtpTests.dll
 (cd "$bin" && sha256sum ./*.dll) > "$work/before.sha"
